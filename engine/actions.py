@@ -1,0 +1,30 @@
+"""The base of every action: a validated command that applies itself through a `Tx`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from .tx import Role
+
+if TYPE_CHECKING:
+    from .tx import Tx
+
+__all__ = ["ActionBase"]
+
+
+class ActionBase(BaseModel):
+    """An action: `kind` picks it, `roles` may send it, `apply` validates then writes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    roles: ClassVar[frozenset[Role]] = frozenset({"gm"})
+
+    def apply(self, tx: Tx) -> None:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """A short line for the timeline (`kind` and the fields that matter)."""
+        fields = self.model_dump(exclude={"kind"}, mode="json")
+        return f"{getattr(self, 'kind', '?')} {fields}"

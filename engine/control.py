@@ -1,0 +1,166 @@
+"""Room-level actions every room has: GM override, undo, prompt answers, players, settings.
+
+BASE-OPT-4 / design invariant 8: the GM can override any value or state and undo any
+step; both are ordinary logged actions carrying a reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from . import paths
+from .actions import ActionBase
+from .errors import Refusal, Text
+from .registry_types import Subsystem
+from .state import Enforcement, PlayerInfo, RoomState
+from .tx import Role, Tx
+
+__all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "Undo"]
+
+UNTOUCHABLE = frozenset({"rng"})
+
+BAD_PATH = Text("パス {path} は状態にありません。", "Path {path} does not exist in the state.")
+BAD_VALUE = Text("{path} に {value} は設定できません: {error}",
+                 "Cannot set {path} to {value}: {error}")
+
+
+class Override(ActionBase):
+    """GM: set any value at `path` (validated against its declared type), with a reason."""
+
+    kind: Literal["override"] = "override"
+    path: list[str | int] = Field(min_length=1)
+    value: Any = None
+    delete: bool = False
+    reason: str = Field(min_length=1, max_length=500)
+
+    def apply(self, tx: Tx) -> None:
+        path = tuple(self.path)
+        if path[0] in UNTOUCHABLE:
+            raise Refusal("bad_path", BAD_PATH.format(path=list(path)))
+        if self.delete:
+            if not isinstance(paths.get(tx.state, path[:-1]), dict) or not paths.has(tx.state, path):
+                raise Refusal("bad_path", BAD_PATH.format(path=list(path)))
+            tx.delete(path)
+        else:
+            tx.set(path, _validated(tx.state, path, self.value))
+        tx.emit("gm.override", path=list(path), reason=self.reason)
+        tx.say(Text(f"GM修正: {'/'.join(map(str, path))}（理由: {self.reason}）",
+                    f"GM override: {'/'.join(map(str, path))} (reason: {self.reason})"))
+
+
+def _validated(state: RoomState, path: tuple[str | int, ...], value: Any) -> Any:
+    try:
+        ann = paths.field_type(state, path)
+    except KeyError:
+        raise Refusal("bad_path", BAD_PATH.format(path=list(path))) from None
+    try:
+        return TypeAdapter(ann).validate_python(value)
+    except ValidationError as e:
+        error = "; ".join(err["msg"] for err in e.errors()[:3])
+        raise Refusal("bad_value",
+                      BAD_VALUE.format(path=list(path), value=repr(value)[:80], error=error)) from None
+
+
+class Undo(ActionBase):
+    """GM: bring the room back to how it was at `to_version` (a new, logged version)."""
+
+    kind: Literal["undo"] = "undo"
+    to_version: int = Field(ge=0)
+    reason: str = Field(default="undo", max_length=500)
+
+    def apply(self, tx: Tx) -> None:
+        raise Refusal("undo_not_expanded", Text("取り消しはサーバーが展開します。",
+                                                "Undo must be expanded by the server."))
+
+
+class Restore(ActionBase):
+    """Undo as logged: the target state travels with the action, so replay is exact."""
+
+    kind: Literal["restore"] = "restore"
+    to_version: int
+    reason: str = "undo"
+    target: dict[str, Any]
+
+    def apply(self, tx: Tx) -> None:
+        target = RoomState.model_validate(self.target)
+        for name in type(tx.state).model_fields:
+            if name not in UNTOUCHABLE:
+                _restore(tx, (name,), getattr(tx.state, name), getattr(target, name))
+        tx.emit("gm.undo", to_version=self.to_version, reason=self.reason)
+        tx.say(Text(f"GMがバージョン{self.to_version}まで戻しました（理由: {self.reason}）",
+                    f"The GM undid back to version {self.to_version} (reason: {self.reason})"))
+
+
+def _restore(tx: Tx, path: tuple[str | int, ...], current: Any, target: Any) -> None:
+    """Write only what differs, descending through models and dicts."""
+    if current == target:
+        return
+    if isinstance(current, dict) and isinstance(target, dict):
+        for key in current.keys() - target.keys():
+            tx.delete((*path, key))
+        for key, value in target.items():
+            if current.get(key) != value:
+                tx.set((*path, key), value)
+        return
+    if (current is not None and type(current) is type(target)
+            and hasattr(type(current), "model_fields")):
+        for name in type(current).model_fields:
+            _restore(tx, (*path, name), getattr(current, name), getattr(target, name))
+        return
+    tx.set(path, target)
+
+
+NO_PROMPT = Text("問い「{id}」は待っていません。", "No prompt '{id}' is waiting.")
+NOT_YOUR_PROMPT = Text("この問いに答えるのはあなたではありません。", "This prompt is not yours to answer.")
+BAD_CHOICE = Text("「{choice}」は選べません。", "'{choice}' is not one of the choices.")
+
+
+class Answer(ActionBase):
+    """Answer a waiting prompt; the action that asked resumes with the choice."""
+
+    kind: Literal["answer"] = "answer"
+    roles = frozenset[Role]({"gm", "player"})
+    prompt: str
+    choice: str = Field(max_length=200)
+
+    def apply(self, tx: Tx) -> None:
+        from .registry import RESUMERS
+
+        prompt = tx.state.prompts.get(self.prompt)
+        if prompt is None or not prompt.answerable_by(tx.actor.role, tx.actor.player):
+            raise Refusal("unknown_prompt" if prompt is None else "not_your_prompt",
+                          NO_PROMPT.format(id=self.prompt) if prompt is None else NOT_YOUR_PROMPT)
+        if not prompt.free and self.choice not in {c.id for c in prompt.choices}:
+            raise Refusal("bad_choice", BAD_CHOICE.format(choice=self.choice))
+        tx.delete(("prompts", prompt.id))
+        tx.emit("prompt.answered", prompt=prompt.id, choice=self.choice)
+        RESUMERS[prompt.resume](tx, prompt, self.choice)
+
+
+class AddPlayer(ActionBase):
+    """GM: add (or rename) a player of this room."""
+
+    kind: Literal["room.player.add"] = "room.player.add"
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
+    name: str = Field(default="", max_length=100)
+
+    def apply(self, tx: Tx) -> None:
+        tx.set(("meta", "players", self.id), PlayerInfo(id=self.id, name=self.name or self.id))
+
+
+class SetEnforcement(ActionBase):
+    """GM: how rules are enforced at this table: enforce, warn (apply and flag) or off."""
+
+    kind: Literal["room.enforcement"] = "room.enforcement"
+    mode: Enforcement
+
+    def apply(self, tx: Tx) -> None:
+        tx.set(("meta", "enforcement"), self.mode)
+
+
+SUBSYSTEM = Subsystem(
+    name="room",
+    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement),
+)

@@ -1,0 +1,117 @@
+"""`Engine.apply`: the one entry point that changes a room's state.
+
+Guards first (role), then the action's own validation and writes, then happenings
+through the triggers (a bounded follow-up queue), then settlers. Any refusal or bug
+rolls back every write and the dice counter: an action applies whole or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic_core import to_jsonable_python
+
+from .actions import ActionBase
+from .errors import CascadeTooDeep, Refusal, Text
+from .paths import MISSING, Path
+from .registry import SETTLERS, TRIGGERS
+from .rng import Roll
+from .state import RoomState
+from .tx import Actor, Happening, LogLine, Tx, Warning
+
+__all__ = ["MAX_CASCADE_DEPTH", "Engine", "Outcome", "change_ops"]
+
+MAX_CASCADE_DEPTH = 8
+MAX_CASCADE_STEPS = 500
+
+WRONG_ROLE = Text("役割「{role}」ではこの操作（{kind}）はできません。",
+                  "Your role '{role}' may not do this ({kind}).")
+TOO_DEEP = Text("誘発が連鎖しすぎました（{n}段）。操作は取り消されました。",
+                "Triggers cascaded too deep ({n} levels); the action was rolled back.")
+
+
+@dataclass
+class Outcome:
+    """What an accepted action did: the new version and everything recorded on the way."""
+
+    version: int
+    tx: Tx
+
+    @property
+    def units(self) -> list[Path]:
+        return self.tx.units()
+
+    @property
+    def happenings(self) -> list[Happening]:
+        return self.tx.happenings
+
+    @property
+    def rolls(self) -> list[Roll]:
+        return self.tx.rolls
+
+    @property
+    def log(self) -> list[LogLine]:
+        return self.tx.log
+
+    @property
+    def warnings(self) -> list[Warning]:
+        return self.tx.warnings
+
+
+def change_ops(tx: Tx) -> list[dict[str, Any]]:
+    """The raw recorded writes as JSON ops (what the durable log keeps)."""
+    ops: list[dict[str, Any]] = []
+    for c in tx.changes:
+        if c.new is MISSING:
+            ops.append({"op": "del", "path": list(c.path)})
+        else:
+            ops.append({"op": "set", "path": list(c.path), "value": to_jsonable_python(c.new)})
+    return ops
+
+
+class Engine:
+    """Holds one room's state and version; the room task is its only caller."""
+
+    def __init__(self, state: RoomState, version: int = 0) -> None:
+        self.state = state
+        self.version = version
+
+    def apply(self, action: ActionBase, actor: Actor) -> Outcome:
+        """Apply or raise `Refusal`; on any failure the state is exactly as before."""
+        kind = getattr(action, "kind", "?")
+        if actor.role not in action.roles:
+            raise Refusal("forbidden_role", WRONG_ROLE.format(role=actor.role, kind=kind))
+        tx = Tx(self.state, actor)
+        draws = self.state.rng.draws
+        try:
+            action.apply(tx)
+            _settle(tx)
+        except BaseException:
+            tx.rollback()
+            self.state.rng.draws = draws
+            raise
+        self.version += 1
+        return Outcome(self.version, tx)
+
+
+def _settle(tx: Tx) -> None:
+    """Run triggers on pending happenings, then settlers, until nothing new happens."""
+    steps = 0
+    while True:
+        while tx.pending:
+            happening = tx.pending.pop(0)
+            if happening.depth >= MAX_CASCADE_DEPTH:
+                raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=happening.depth))
+            tx.depth = happening.depth + 1
+            for trigger in TRIGGERS:
+                if trigger.matches(happening.kind):
+                    steps += 1
+                    if steps > MAX_CASCADE_STEPS:
+                        raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=steps))
+                    trigger.fn(tx, happening)
+        tx.depth = 0
+        for settle in SETTLERS:
+            settle(tx)
+        if not tx.pending:
+            return

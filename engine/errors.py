@@ -1,0 +1,59 @@
+"""Refusals: the one exception root of the engine, carried to the wire unchanged.
+
+    EngineError
+     └── Refusal          an action is not allowed; code + rule ID + ja/en reason
+          └── CascadeTooDeep   triggers kept firing past the bound
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["CascadeTooDeep", "EngineError", "Refusal", "Text"]
+
+
+class Text(tuple[str, str]):
+    """A user-facing sentence in Japanese and English, in that order."""
+
+    __slots__ = ()
+
+    def __new__(cls, ja: str, en: str) -> Text:
+        return super().__new__(cls, (ja, en))
+
+    @property
+    def ja(self) -> str:
+        return self[0]
+
+    @property
+    def en(self) -> str:
+        return self[1]
+
+    def format(self, **kw: Any) -> Text:
+        return Text(self.ja.format(**kw), self.en.format(**kw))
+
+
+class EngineError(Exception):
+    """Root of every error the engine raises on purpose."""
+
+
+class Refusal(EngineError):
+    """An action is refused; the sender gets `code`, `rule` and both reasons."""
+
+    def __init__(self, code: str, text: Text, rule: str | None = None, **details: Any) -> None:
+        super().__init__(f"{code}: {text.en}")
+        self.code = code
+        self.rule = rule
+        self.text = text
+        self.details = details
+
+    @property
+    def ja(self) -> str:
+        return self.text.ja
+
+    @property
+    def en(self) -> str:
+        return self.text.en
+
+
+class CascadeTooDeep(Refusal):
+    """Triggers fired each other past the cascade bound; the action is rolled back."""

@@ -1,0 +1,108 @@
+"""Reading and writing a state tree (pydantic models, dicts, lists) by path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, Union, get_args, get_origin
+
+from pydantic import BaseModel
+
+__all__ = ["MISSING", "Path", "delete", "field_type", "get", "has", "put"]
+
+Segment = str | int
+Path = tuple[Segment, ...]
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Final = _Missing()
+
+
+def _child(obj: Any, seg: Segment) -> Any:
+    if isinstance(obj, BaseModel):
+        if not isinstance(seg, str) or seg not in type(obj).model_fields:
+            return MISSING
+        return getattr(obj, seg)
+    if isinstance(obj, dict):
+        return obj.get(seg, MISSING)
+    if isinstance(obj, list) and isinstance(seg, int) and -len(obj) <= seg < len(obj):
+        return obj[seg]
+    return MISSING
+
+
+def get(root: Any, path: Sequence[Segment]) -> Any:
+    """The value at `path`, or MISSING."""
+    obj = root
+    for seg in path:
+        obj = _child(obj, seg)
+        if obj is MISSING:
+            return MISSING
+    return obj
+
+
+def has(root: Any, path: Sequence[Segment]) -> bool:
+    return get(root, path) is not MISSING
+
+
+def put(root: Any, path: Sequence[Segment], value: Any) -> Any:
+    """Set `path` to `value` (creating a dict entry if needed); returns the old value."""
+    parent = get(root, path[:-1])
+    seg = path[-1]
+    old = _child(parent, seg)
+    if isinstance(parent, BaseModel):
+        if old is MISSING:
+            raise KeyError(path)
+        setattr(parent, str(seg), value)
+    elif isinstance(parent, dict):
+        parent[seg] = value
+    elif isinstance(parent, list) and isinstance(seg, int):
+        if old is MISSING:
+            raise KeyError(path)
+        parent[seg] = value
+    else:
+        raise KeyError(path)
+    return old
+
+
+def delete(root: Any, path: Sequence[Segment]) -> Any:
+    """Remove a dict entry; returns the old value (MISSING if there was none)."""
+    parent = get(root, path[:-1])
+    if not isinstance(parent, dict):
+        raise KeyError(path)
+    return parent.pop(path[-1], MISSING)
+
+
+def _strip_optional(ann: Any) -> Any:
+    if get_origin(ann) in (Union, _UnionType):
+        args = [a for a in get_args(ann) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return ann
+
+
+_UnionType = type(int | None)
+
+
+def field_type(root: BaseModel, path: Sequence[Segment]) -> Any:
+    """The declared type of the value at `path`, for validating a GM override."""
+    ann: Any = type(root)
+    obj: Any = root
+    for seg in path:
+        ann = _strip_optional(ann)
+        if isinstance(obj, BaseModel):
+            if not isinstance(seg, str) or seg not in type(obj).model_fields:
+                raise KeyError(path)
+            ann = type(obj).model_fields[seg].annotation
+        elif get_origin(ann) is dict:
+            ann = get_args(ann)[1]
+        elif get_origin(ann) is list:
+            ann = get_args(ann)[0]
+        else:
+            raise KeyError(path)
+        obj = _child(obj, seg) if obj is not MISSING else MISSING
+        if obj is MISSING and seg != path[-1]:
+            raise KeyError(path)
+    return ann

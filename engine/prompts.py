@@ -1,0 +1,44 @@
+"""Prompts: an action pauses for a choice by a named role; an answer resumes it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .views import Audience, Entity
+
+__all__ = ["Choice", "Prompt"]
+
+
+class Choice(BaseModel):
+    """One answer a prompt offers, labelled in both languages."""
+
+    id: str
+    ja: str
+    en: str
+
+
+class Prompt(Entity):
+    """A question waiting for `to` ("gm", "players" or "player:<id>")."""
+
+    __secret__ = frozenset({"resume", "context"})
+
+    id: str
+    to: str = "gm"
+    ja: str
+    en: str
+    choices: list[Choice] = Field(default_factory=list)
+    free: bool = False
+    resume: str
+    context: dict[str, Any] = Field(default_factory=dict)
+
+    def visible_to(self, audience: Audience) -> bool:
+        if audience.is_gm:
+            return True
+        return audience.kind == "player" and self.to in ("players", audience.key)
+
+    def answerable_by(self, role: str, player: str | None) -> bool:
+        if role == "gm":
+            return True
+        return role == "player" and self.to in ("players", f"player:{player}")

@@ -1,0 +1,37 @@
+"""The registry: every subsystem, declared once; the action union is built from it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Union
+
+from pydantic import Field, TypeAdapter
+
+from . import bases, control, table, tower_defense
+from .actions import ActionBase
+from .registry_types import Resumer, Subsystem, Trigger
+
+__all__ = ["ACTIONS", "RESUMERS", "SETTLERS", "SUBSYSTEMS", "TRIGGERS", "action_adapter",
+           "parse_action"]
+
+SUBSYSTEMS: tuple[Subsystem, ...] = (
+    control.SUBSYSTEM,
+    table.SUBSYSTEM,
+    tower_defense.SUBSYSTEM,
+    bases.SUBSYSTEM,
+)
+
+ACTIONS: dict[str, type[ActionBase]] = {
+    cls.model_fields["kind"].default: cls for s in SUBSYSTEMS for cls in s.actions
+}
+TRIGGERS: tuple[Trigger, ...] = tuple(t for s in SUBSYSTEMS for t in s.triggers)
+RESUMERS: dict[str, Resumer] = {k: v for s in SUBSYSTEMS for k, v in s.resumers.items()}
+SETTLERS = tuple(fn for s in SUBSYSTEMS for fn in s.settlers)
+
+ActionUnion: Any = Annotated[Union[tuple(ACTIONS.values())], Field(discriminator="kind")]  # noqa: UP007
+action_adapter: TypeAdapter[Any] = TypeAdapter(ActionUnion)
+
+
+def parse_action(data: Any) -> ActionBase:
+    """Validate a client's action object (raises pydantic.ValidationError)."""
+    action: ActionBase = action_adapter.validate_python(data)
+    return action

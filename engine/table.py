@@ -1,0 +1,330 @@
+"""Subsystem `table`: generic pieces, counters and markers on a square grid.
+
+Useful on its own (any game's bookkeeping) and the surface every other subsystem's
+table display is drawn on. Rule IDs here are komasync's own (TABLE-*), not the seeds'.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .actions import ActionBase
+from .errors import Refusal, Text
+from .registry_types import Subsystem
+from .tx import Role, Tx
+from .views import Audience, Entity
+
+__all__ = [
+    "SUBSYSTEM",
+    "AddCounter",
+    "Cell",
+    "Counter",
+    "Grid",
+    "Marker",
+    "MovePiece",
+    "Piece",
+    "TableState",
+]
+
+
+class Cell(BaseModel):
+    """A grid square, 0-based from the top-left."""
+
+    x: int
+    y: int
+
+
+class Grid(BaseModel):
+    width: int = Field(default=20, ge=1, le=500)
+    height: int = Field(default=20, ge=1, le=500)
+
+
+class Piece(Entity):
+    """A piece on the board; `hidden` pieces are the GM's alone."""
+
+    id: str
+    name: str
+    owner: str | None = None
+    cell: Cell | None = None
+    size: int = Field(default=1, ge=1, le=20)
+    hidden: bool = False
+    labels: dict[str, str] = Field(default_factory=dict)
+    movers: list[str] = Field(default_factory=list)
+    color: str | None = None
+
+    def visible_to(self, audience: Audience) -> bool:
+        return audience.is_gm or not self.hidden
+
+
+class Counter(Entity):
+    """A named number (GP, 耐久力, a clock); `visibility` says who may see it."""
+
+    id: str
+    name: str
+    value: int = 0
+    min: int | None = None
+    max: int | None = None
+    visibility: Literal["all", "gm", "owner"] = "all"
+    owner: str | None = None
+
+    def visible_to(self, audience: Audience) -> bool:
+        if audience.is_gm or self.visibility == "all":
+            return True
+        return self.visibility == "owner" and audience.player == self.owner
+
+    def clamp(self, value: int) -> int:
+        if self.min is not None:
+            value = max(self.min, value)
+        if self.max is not None:
+            value = min(self.max, value)
+        return value
+
+
+class Marker(Entity):
+    """A text panel on the board (a trap, a zone, a note)."""
+
+    id: str
+    text: str
+    cell: Cell
+    width: int = Field(default=1, ge=1)
+    height: int = Field(default=1, ge=1)
+    hidden: bool = False
+
+    def visible_to(self, audience: Audience) -> bool:
+        return audience.is_gm or not self.hidden
+
+
+class TableState(Entity):
+    grid: Grid = Field(default_factory=Grid)
+    pieces: dict[str, Piece] = Field(default_factory=dict)
+    counters: dict[str, Counter] = Field(default_factory=dict)
+    markers: dict[str, Marker] = Field(default_factory=dict)
+
+
+NO_PIECE = Text("駒「{id}」はありません。", "There is no piece '{id}'.")
+NO_COUNTER = Text("カウンター「{id}」はありません。", "There is no counter '{id}'.")
+NOT_YOURS = Text(
+    "駒「{name}」はあなたの駒ではありません。自分の駒だけ動かせます。",
+    "Piece '{name}' is not yours; you may move only your own pieces.",
+)
+OFF_GRID = Text(
+    "マス({x}, {y})は盤面（{w}×{h}）の外です。",
+    "Square ({x}, {y}) is outside the {w}×{h} board.",
+)
+
+
+def _piece(tx: Tx, piece_id: str) -> Piece:
+    piece = tx.state.table.pieces.get(piece_id)
+    if piece is None or (tx.actor.role != "gm" and piece.hidden):
+        raise Refusal("unknown_piece", NO_PIECE.format(id=piece_id))
+    return piece
+
+
+def _counter(tx: Tx, counter_id: str) -> Counter:
+    counter = tx.state.table.counters.get(counter_id)
+    if counter is None or not counter.visible_to(_audience(tx)):
+        raise Refusal("unknown_counter", NO_COUNTER.format(id=counter_id))
+    return counter
+
+
+def _audience(tx: Tx) -> Audience:
+    if tx.actor.role == "gm":
+        return Audience("gm")
+    if tx.actor.role == "player":
+        return Audience("player", tx.actor.player)
+    return Audience("table")
+
+
+def check_on_grid(tx: Tx, cell: Cell, size: int = 1) -> None:
+    """TABLE-MV-2: every square the piece covers lies on the grid."""
+    grid = tx.state.table.grid
+    if not (0 <= cell.x and cell.x + size <= grid.width and 0 <= cell.y
+            and cell.y + size <= grid.height):
+        raise Refusal(
+            "off_grid",
+            OFF_GRID.format(x=cell.x, y=cell.y, w=grid.width, h=grid.height),
+            rule="TABLE-MV-2",
+        )
+
+
+def mover_of(tx: Tx, by: str | None) -> str | None:
+    """The player a move is made for: the player themself, or the one a bridge names."""
+    if tx.actor.role == "player":
+        return tx.actor.player
+    if tx.actor.role == "bridge":
+        return by
+    return None
+
+
+class MovePiece(ActionBase):
+    """Move a piece to a square (TABLE-MV-1 owner only unless allowed; TABLE-MV-2 on grid)."""
+
+    kind: Literal["table.move"] = "table.move"
+    roles = frozenset[Role]({"gm", "player", "bridge"})
+    piece: str
+    to: Cell
+    by: str | None = None
+
+    def apply(self, tx: Tx) -> None:
+        piece = _piece(tx, self.piece)
+        player = mover_of(tx, self.by)
+        if player is not None:
+            tx.check(
+                piece.owner == player or player in piece.movers,
+                Refusal("not_your_piece", NOT_YOURS.format(name=piece.name), rule="TABLE-MV-1"),
+            )
+        check_on_grid(tx, self.to, piece.size)
+        tx.set(("table", "pieces", piece.id, "cell"), self.to)
+        tx.emit("piece.moved", piece=piece.id, to=self.to.model_dump(), by=player)
+
+
+class PlacePiece(ActionBase):
+    """GM: put a new piece on the table, or replace one."""
+
+    kind: Literal["table.piece.place"] = "table.piece.place"
+    piece: Piece
+
+    def apply(self, tx: Tx) -> None:
+        if self.piece.cell is not None:
+            check_on_grid(tx, self.piece.cell, self.piece.size)
+        tx.set(("table", "pieces", self.piece.id), self.piece)
+
+
+class RemovePiece(ActionBase):
+    kind: Literal["table.piece.remove"] = "table.piece.remove"
+    piece: str
+
+    def apply(self, tx: Tx) -> None:
+        _piece(tx, self.piece)
+        tx.delete(("table", "pieces", self.piece))
+
+
+class RevealPiece(ActionBase):
+    """GM: show (or hide again) a hidden piece."""
+
+    kind: Literal["table.piece.reveal"] = "table.piece.reveal"
+    piece: str
+    hidden: bool = False
+
+    def apply(self, tx: Tx) -> None:
+        _piece(tx, self.piece)
+        tx.set(("table", "pieces", self.piece, "hidden"), self.hidden)
+
+
+class AllowMove(ActionBase):
+    """GM: let a player move a piece that is not theirs (TABLE-MV-1), or take it back."""
+
+    kind: Literal["table.piece.allow"] = "table.piece.allow"
+    piece: str
+    player: str
+    allow: bool = True
+
+    def apply(self, tx: Tx) -> None:
+        piece = _piece(tx, self.piece)
+        movers = [p for p in piece.movers if p != self.player]
+        if self.allow:
+            movers.append(self.player)
+        tx.set(("table", "pieces", piece.id, "movers"), movers)
+
+
+class SetCounter(ActionBase):
+    """Set a counter (GM; an owning player for `owner` counters), clamped to min/max."""
+
+    kind: Literal["table.counter.set"] = "table.counter.set"
+    roles = frozenset[Role]({"gm", "player"})
+    counter: str
+    value: int
+
+    def apply(self, tx: Tx) -> None:
+        counter = _counter(tx, self.counter)
+        _may_change(tx, counter)
+        tx.set(("table", "counters", counter.id, "value"), counter.clamp(self.value))
+
+
+class AddCounter(ActionBase):
+    """Add `delta` to a counter, clamped to min/max."""
+
+    kind: Literal["table.counter.add"] = "table.counter.add"
+    roles = frozenset[Role]({"gm", "player"})
+    counter: str
+    delta: int
+
+    def apply(self, tx: Tx) -> None:
+        counter = _counter(tx, self.counter)
+        _may_change(tx, counter)
+        tx.set(("table", "counters", counter.id, "value"), counter.clamp(counter.value + self.delta))
+
+
+NOT_YOUR_COUNTER = Text(
+    "カウンター「{name}」はGMだけが変更できます。",
+    "Only the GM may change counter '{name}'.",
+)
+
+
+def _may_change(tx: Tx, counter: Counter) -> None:
+    if tx.actor.role == "player" and counter.owner != tx.actor.player:
+        raise Refusal("not_your_counter", NOT_YOUR_COUNTER.format(name=counter.name),
+                      rule="TABLE-CT-1")
+
+
+class PlaceCounter(ActionBase):
+    kind: Literal["table.counter.place"] = "table.counter.place"
+    counter: Counter
+
+    def apply(self, tx: Tx) -> None:
+        tx.set(("table", "counters", self.counter.id), self.counter)
+
+
+class RemoveCounter(ActionBase):
+    kind: Literal["table.counter.remove"] = "table.counter.remove"
+    counter: str
+
+    def apply(self, tx: Tx) -> None:
+        _counter(tx, self.counter)
+        tx.delete(("table", "counters", self.counter))
+
+
+class PlaceMarker(ActionBase):
+    kind: Literal["table.marker.place"] = "table.marker.place"
+    marker: Marker
+
+    def apply(self, tx: Tx) -> None:
+        check_on_grid(tx, self.marker.cell)
+        tx.set(("table", "markers", self.marker.id), self.marker)
+
+
+class RemoveMarker(ActionBase):
+    kind: Literal["table.marker.remove"] = "table.marker.remove"
+    marker: str
+
+    def apply(self, tx: Tx) -> None:
+        if self.marker not in tx.state.table.markers:
+            raise Refusal("unknown_marker", Text("マーカー「{id}」はありません。",
+                                                 "There is no marker '{id}'.").format(id=self.marker))
+        tx.delete(("table", "markers", self.marker))
+
+
+class TableScenario(BaseModel):
+    """The `table:` part of a scenario file."""
+
+    grid: Grid = Field(default_factory=Grid)
+    pieces: list[Piece] = Field(default_factory=list)
+    counters: list[Counter] = Field(default_factory=list)
+    markers: list[Marker] = Field(default_factory=list)
+
+    def build(self) -> TableState:
+        return TableState(
+            grid=self.grid,
+            pieces={p.id: p for p in self.pieces},
+            counters={c.id: c for c in self.counters},
+            markers={m.id: m for m in self.markers},
+        )
+
+
+SUBSYSTEM = Subsystem(
+    name="table",
+    actions=(MovePiece, PlacePiece, RemovePiece, RevealPiece, AllowMove, SetCounter,
+             AddCounter, PlaceCounter, RemoveCounter, PlaceMarker, RemoveMarker),
+)

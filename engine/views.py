@@ -1,0 +1,165 @@
+"""Per-audience projections: what the GM, each player and the table may see.
+
+How this works: every state model is an `Entity`. An entity may hide itself from an
+audience (`visible_to`), name fields only the GM sees (`__secret__`), or rewrite its
+projected data (`redact`). Changes are projected per *unit* — the first dict entry on a
+changed path (a piece, a fort, a base) or a subsystem's top-level field. A `View` keeps
+the last projection an audience was sent and turns touched units into minimal ops, so
+the cost of an action grows with what it touched, never with the size of the state.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel
+
+from .paths import MISSING, Path
+
+__all__ = ["HIDDEN", "Audience", "Entity", "View", "project", "unit_of"]
+
+AudienceKind = Literal["gm", "table", "player"]
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who a projection is for: the GM, the table (bridges, observers) or one player."""
+
+    kind: AudienceKind
+    player: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"player:{self.player}" if self.kind == "player" else self.kind
+
+    @property
+    def is_gm(self) -> bool:
+        return self.kind == "gm"
+
+    @classmethod
+    def parse(cls, key: str) -> Audience:
+        if key.startswith("player:"):
+            return cls("player", key.split(":", 1)[1])
+        if key in ("gm", "table"):
+            return cls(key)  # type: ignore[arg-type]
+        raise ValueError(key)
+
+
+GM = Audience("gm")
+
+
+class _Hidden:
+    def __repr__(self) -> str:
+        return "HIDDEN"
+
+
+HIDDEN: Any = _Hidden()
+
+
+class Entity(BaseModel):
+    """Base of every state model: hooks for what an audience may see."""
+
+    __secret__: ClassVar[frozenset[str]] = frozenset()
+
+    def visible_to(self, audience: Audience) -> bool:
+        return True
+
+    def redact(self, audience: Audience, data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+
+def project(value: Any, audience: Audience) -> Any:
+    """JSON-ready projection of `value` for `audience`, or HIDDEN."""
+    if isinstance(value, BaseModel):
+        if audience.is_gm:
+            return value.model_dump(mode="json")
+        if isinstance(value, Entity) and not value.visible_to(audience):
+            return HIDDEN
+        secret = value.__secret__ if isinstance(value, Entity) else frozenset()
+        data: dict[str, Any] = {}
+        for name in type(value).model_fields:
+            if name in secret:
+                continue
+            item = project(getattr(value, name), audience)
+            if item is not HIDDEN:
+                data[name] = item
+        return value.redact(audience, data) if isinstance(value, Entity) else data
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            item = project(v, audience)
+            if item is not HIDDEN:
+                out[k] = item
+        return out
+    if isinstance(value, list | tuple):
+        return [i for i in (project(v, audience) for v in value) if i is not HIDDEN]
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+def unit_of(root: Any, path: Sequence[str | int]) -> Path:
+    """The unit a change at `path` belongs to: up to the first dict entry, else two levels."""
+    obj = root
+    for i, seg in enumerate(path):
+        if isinstance(obj, dict):
+            return tuple(path[: i + 1])
+        if isinstance(obj, BaseModel):
+            obj = getattr(obj, str(seg), None)
+        else:
+            break
+    return tuple(path[:2])
+
+
+def _json_get(tree: Any, path: Path) -> Any:
+    for seg in path:
+        if isinstance(tree, dict) and seg in tree:
+            tree = tree[seg]
+        else:
+            return MISSING
+    return tree
+
+
+class View:
+    """The last projection sent to one audience, kept up to date unit by unit."""
+
+    def __init__(self, audience: Audience, root: BaseModel) -> None:
+        self.audience = audience
+        self.tree: dict[str, Any] = project(root, audience)
+        self.tree.pop("rng", None)
+
+    def update(self, root: BaseModel, units: Iterable[Path]) -> list[dict[str, Any]]:
+        """Re-project the touched units; returns the ops that bring a client up to date."""
+        ops: list[dict[str, Any]] = []
+        for unit in units:
+            from .paths import get
+
+            current = get(root, unit)
+            new = HIDDEN if current is MISSING else project(current, self.audience)
+            self._apply(unit, new, ops)
+        return ops
+
+    def _apply(self, unit: Path, new: Any, ops: list[dict[str, Any]]) -> None:
+        parent = _json_get(self.tree, unit[:-1])
+        if not isinstance(parent, dict):
+            return  # an ancestor is hidden from this audience: nothing of it shows
+        key = unit[-1]
+        old = parent.get(key, MISSING)
+        if new is HIDDEN:
+            if old is not MISSING:
+                del parent[key]
+                ops.append({"op": "del", "path": list(unit)})
+            return
+        parent[key] = new
+        if old is MISSING or not isinstance(old, dict) or not isinstance(new, dict):
+            if old != new:
+                ops.append({"op": "set", "path": list(unit), "value": new})
+            return
+        for k, v in new.items():
+            if old.get(k, MISSING) != v:
+                ops.append({"op": "set", "path": [*unit, k], "value": v})
+        for k in old.keys() - new.keys():
+            ops.append({"op": "del", "path": [*unit, k]})
