@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["Roll", "RngState", "draw"]
+__all__ = ["RngState", "Roll", "draw"]
 
 
 class RngState(BaseModel):

@@ -50,7 +50,7 @@ class LogLine(BaseModel):
     chat: bool = True
 
 
-class Warning(BaseModel):  # noqa: A001 - a rule warning, not the builtin
+class Warning(BaseModel):
     """A rule that would have refused the action under `enforce` (mode `warn`)."""
 
     code: str

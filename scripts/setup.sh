@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs everything komasync's tests need on a fresh Debian machine:
+# the Python package with its test extras, Debian's chromium and a CJK font for the
+# browser tests (never a downloaded browser), and the bridges' Node packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    sudo apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+fi
+
+if [ -f adapters/package.json ]; then
+  (cd adapters && npm ci --silent --no-audit --no-fund)
+fi

@@ -1,0 +1,272 @@
+"""The wire contract: every message a client and the server exchange, as pydantic models.
+
+One `TypeAdapter` per direction; `komasync schema` exports both as JSON Schema and the
+tests validate every frame they see against it. See docs/protocol.md for the flow.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ..engine.registry import ActionUnion
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ClientMessage",
+    "ServerMessage",
+    "client_adapter",
+    "json_schema",
+    "server_adapter",
+]
+
+PROTOCOL_VERSION = 1
+
+Id = Annotated[str, Field(min_length=1, max_length=64)]
+ClientRole = Literal["gm", "player", "bridge", "observer"]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- client → server -----------------------------------------------------------------
+class Auth(_Msg):
+    """First message: the room and a GM secret or an invite token; `since` to resume."""
+
+    type: Literal["auth"]
+    room: Id
+    secret: str | None = Field(default=None, max_length=200)
+    token: str | None = Field(default=None, max_length=200)
+    since: int | None = Field(default=None, ge=0)
+    client: str | None = Field(default=None, max_length=100)
+
+
+class ActionMsg(_Msg):
+    """An action with the client's id (retries with the same id apply once)."""
+
+    type: Literal["action"]
+    id: Id
+    base_version: int | None = Field(default=None, ge=0)
+    action: ActionUnion
+
+
+class AnswerMsg(_Msg):
+    """Answer a prompt (same as the action `answer`)."""
+
+    type: Literal["answer"]
+    id: Id
+    prompt: Id
+    choice: str = Field(max_length=200)
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+    t: float | int | str | None = None
+
+
+class InviteCreate(_Msg):
+    """GM: mint an invite for a player, a bridge or an observer."""
+
+    type: Literal["invite.create"]
+    id: Id
+    role: Literal["player", "bridge", "observer"]
+    player: str | None = Field(default=None, max_length=64, pattern=r"^[\w\-.]+$")
+    label: str = Field(default="", max_length=100)
+
+
+class InviteRevoke(_Msg):
+    type: Literal["invite.revoke"]
+    id: Id
+    invite: Id
+
+
+class InviteList(_Msg):
+    type: Literal["invite.list"]
+    id: Id
+
+
+class History(_Msg):
+    """GM: the timeline of actions (who, what, why, rolls) from `after` on."""
+
+    type: Literal["history"]
+    id: Id
+    after: int = Field(default=0, ge=0)
+    limit: int = Field(default=200, ge=1, le=1000)
+
+
+class BridgeStatus(_Msg):
+    """Bridge: which platform it drives and how far behind it is (shown to the GM)."""
+
+    type: Literal["bridge.status"]
+    platform: Literal["ccfolia", "foundry", "other"]
+    version: int | None = None
+    detail: str = Field(default="", max_length=300)
+
+
+ClientMessage = Annotated[
+    Union[Auth, ActionMsg, AnswerMsg, Ping, InviteCreate, InviteRevoke, InviteList,  # noqa: UP007
+          History, BridgeStatus],
+    Field(discriminator="type"),
+]
+client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+# -- server → client -----------------------------------------------------------------
+class Reason(_Msg):
+    ja: str
+    en: str
+
+
+class Welcome(_Msg):
+    type: Literal["welcome"]
+    protocol: int
+    room: str
+    role: ClientRole
+    player: str | None = None
+    audience: str
+    version: int
+
+
+class Snapshot(_Msg):
+    type: Literal["snapshot"]
+    version: int
+    state: dict[str, Any]
+
+
+class Op(_Msg):
+    op: Literal["set", "del"]
+    path: list[str | int]
+    value: Any = None
+
+
+class LogEntry(_Msg):
+    ja: str
+    en: str
+
+
+class ActionInfo(_Msg):
+    """GM only: what produced a change (for the timeline)."""
+
+    actor: dict[str, Any]
+    action: dict[str, Any]
+    rolls: list[dict[str, Any]] = Field(default_factory=list)
+    warnings: list[dict[str, Any]] = Field(default_factory=list)
+    happenings: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Change(_Msg):
+    type: Literal["change"]
+    from_version: int
+    to_version: int
+    ops: list[Op]
+    log: list[LogEntry] = Field(default_factory=list)
+    info: ActionInfo | None = None
+
+
+class Ack(_Msg):
+    type: Literal["ack"]
+    id: str
+    version: int
+    duplicate: bool = False
+
+
+class Reject(_Msg):
+    """An action was refused: stable code, rule ID where a rule forbids it, both reasons."""
+
+    type: Literal["reject"]
+    id: str | None
+    code: str
+    rule: str | None = None
+    reason: Reason
+    version: int
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class Error(_Msg):
+    """A message was not understood or not allowed (not an action refusal)."""
+
+    type: Literal["error"]
+    id: str | None = None
+    code: str
+    reason: Reason
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class PromptMsg(_Msg):
+    type: Literal["prompt"]
+    prompt: dict[str, Any]
+    version: int
+
+
+class Pong(_Msg):
+    type: Literal["pong"]
+    t: float | int | str | None = None
+    version: int
+
+
+class Invite(_Msg):
+    type: Literal["invite"]
+    id: str
+    invite: str
+    token: str
+    role: str
+    player: str | None = None
+
+
+class Invites(_Msg):
+    type: Literal["invites"]
+    id: str
+    invites: list[dict[str, Any]]
+
+
+class HistoryReply(_Msg):
+    type: Literal["history"]
+    id: str
+    entries: list[dict[str, Any]]
+
+
+class Notice(_Msg):
+    """GM only: refusals and warnings as they happen, and connection presence."""
+
+    type: Literal["notice"]
+    kind: Literal["refusal", "warning", "presence", "bridge"]
+    data: dict[str, Any]
+
+
+class Bye(_Msg):
+    """Sent before the server closes a connection, with why."""
+
+    type: Literal["bye"]
+    code: str
+    reason: Reason
+
+
+ServerMessage = Annotated[
+    Union[Welcome, Snapshot, Change, Ack, Reject, Error, PromptMsg, Pong, Invite,  # noqa: UP007
+          Invites, HistoryReply, Notice, Bye],
+    Field(discriminator="type"),
+]
+server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def json_schema() -> dict[str, Any]:
+    """Both directions as one JSON Schema document."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"komasync protocol v{PROTOCOL_VERSION}",
+        "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
+        "$defs": _merge(
+            ("ClientMessage", client_adapter.json_schema(ref_template="#/$defs/{model}")),
+            ("ServerMessage", server_adapter.json_schema(ref_template="#/$defs/{model}")),
+        ),
+    }
+
+
+def _merge(*named: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    defs: dict[str, Any] = {}
+    for name, schema in named:
+        defs.update(schema.pop("$defs", {}))
+        defs[name] = schema
+    return defs

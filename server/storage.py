@@ -1,0 +1,267 @@
+"""Durable log in SQLite (WAL): rooms, actions with their results, snapshots, invites.
+
+An action's row (action, actor, ops, rolls, log) is committed before it is acknowledged.
+The room writes a batch of actions in one transaction (group commit). Every call here is
+blocking; the server runs them on one dedicated thread (`AsyncStorage`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import orjson
+
+__all__ = ["ActionRecord", "AsyncStorage", "InviteRow", "RoomRow", "Storage", "hash_secret",
+           "new_secret"]
+
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, gm_secret_hash TEXT NOT NULL,
+  initial_state BLOB NOT NULL, created_at REAL NOT NULL, scenario_name TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+  room TEXT NOT NULL, version INTEGER NOT NULL, client_key TEXT,
+  actor BLOB NOT NULL, action BLOB NOT NULL, ops BLOB NOT NULL, rolls BLOB NOT NULL,
+  log BLOB NOT NULL, warnings BLOB NOT NULL, at REAL NOT NULL,
+  PRIMARY KEY (room, version)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS actions_client_key ON actions (room, client_key);
+CREATE TABLE IF NOT EXISTS snapshots (
+  room TEXT NOT NULL, version INTEGER NOT NULL, state BLOB NOT NULL,
+  PRIMARY KEY (room, version)
+);
+CREATE TABLE IF NOT EXISTS invites (
+  id TEXT PRIMARY KEY, room TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,
+  role TEXT NOT NULL, player TEXT, label TEXT NOT NULL, created_at REAL NOT NULL,
+  revoked INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    id: str
+    name: str
+    gm_secret_hash: str
+    initial_state: dict[str, Any]
+    created_at: float
+
+    def gm_secret_ok(self, secret: str) -> bool:
+        return hmac.compare_digest(self.gm_secret_hash, hash_secret(secret))
+
+
+@dataclass(frozen=True)
+class InviteRow:
+    id: str
+    room: str
+    role: Literal["player", "bridge", "observer"]
+    player: str | None
+    label: str
+    created_at: float
+    revoked: bool
+
+
+@dataclass
+class ActionRecord:
+    """One logged action with everything it produced."""
+
+    version: int
+    client_key: str | None
+    actor: dict[str, Any]
+    action: dict[str, Any]
+    ops: list[dict[str, Any]]
+    rolls: list[dict[str, Any]]
+    log: list[dict[str, Any]]
+    warnings: list[dict[str, Any]]
+    at: float
+
+
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value)
+
+
+class Storage:
+    """Blocking SQLite access; one instance per thread that uses it."""
+
+    def __init__(self, path: str | Path, durability: Literal["full", "normal"] = "full") -> None:
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={durability.upper()}")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- rooms ------------------------------------------------------------------------
+    def create_room(self, room_id: str, name: str, secret: str, state: dict[str, Any],
+                    scenario_name: str | None = None) -> None:
+        self.db.execute(
+            "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?)",
+            (room_id, name, hash_secret(secret), _dumps(state), time.time(), scenario_name),
+        )
+
+    def set_gm_secret(self, room_id: str, secret: str) -> None:
+        self.db.execute("UPDATE rooms SET gm_secret_hash=? WHERE id=?",
+                        (hash_secret(secret), room_id))
+
+    def room(self, room_id: str) -> RoomRow | None:
+        row = self.db.execute(
+            "SELECT id, name, gm_secret_hash, initial_state, created_at FROM rooms WHERE id=?",
+            (room_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return RoomRow(row[0], row[1], row[2], orjson.loads(row[3]), row[4])
+
+    def room_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM rooms ORDER BY created_at")]
+
+    def rooms_for_secret(self, secret: str) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT id, name, created_at FROM rooms WHERE gm_secret_hash=? ORDER BY created_at",
+            (hash_secret(secret),),
+        )
+        return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
+
+    # -- the log ----------------------------------------------------------------------
+    def append(self, room_id: str, records: list[ActionRecord],
+               snapshot: tuple[int, dict[str, Any]] | None = None) -> None:
+        """Commit a batch of actions (and maybe a snapshot) in one transaction."""
+        with self._tx():
+            self.db.executemany(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(room_id, r.version, r.client_key, _dumps(r.actor), _dumps(r.action),
+                  _dumps(r.ops), _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
+                 for r in records],
+            )
+            if snapshot is not None:
+                self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
+                                (room_id, snapshot[0], _dumps(snapshot[1])))
+
+    def actions(self, room_id: str, after: int, upto: int | None = None,
+                limit: int | None = None) -> list[ActionRecord]:
+        sql = ("SELECT version, client_key, actor, action, ops, rolls, log, warnings, at "
+               "FROM actions WHERE room=? AND version>?")
+        args: list[Any] = [room_id, after]
+        if upto is not None:
+            sql += " AND version<=?"
+            args.append(upto)
+        sql += " ORDER BY version"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [_record(r) for r in self.db.execute(sql, args)]
+
+    def version_of_client_key(self, room_id: str, key: str) -> int | None:
+        row = self.db.execute("SELECT version FROM actions WHERE room=? AND client_key=?",
+                              (room_id, key)).fetchone()
+        return None if row is None else int(row[0])
+
+    def latest_snapshot(self, room_id: str, upto: int | None = None
+                        ) -> tuple[int, dict[str, Any]] | None:
+        sql = "SELECT version, state FROM snapshots WHERE room=?"
+        args: list[Any] = [room_id]
+        if upto is not None:
+            sql += " AND version<=?"
+            args.append(upto)
+        row = self.db.execute(sql + " ORDER BY version DESC LIMIT 1", args).fetchone()
+        return None if row is None else (int(row[0]), orjson.loads(row[1]))
+
+    def last_version(self, room_id: str) -> int:
+        row = self.db.execute("SELECT MAX(version) FROM actions WHERE room=?",
+                              (room_id,)).fetchone()
+        return int(row[0] or 0)
+
+    # -- invites ----------------------------------------------------------------------
+    def create_invite(self, room_id: str, role: str, player: str | None,
+                      label: str) -> tuple[str, str]:
+        """A new invite; returns (invite id, token). Only the token's hash is kept."""
+        token, invite_id = new_secret(), "i" + secrets.token_hex(6)
+        self.db.execute(
+            "INSERT INTO invites VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+            (invite_id, room_id, hash_secret(token), role, player, label, time.time()),
+        )
+        return invite_id, token
+
+    def revoke_invite(self, room_id: str, invite_id: str) -> bool:
+        cur = self.db.execute("UPDATE invites SET revoked=1 WHERE id=? AND room=?",
+                              (invite_id, room_id))
+        return cur.rowcount == 1
+
+    def invite_for_token(self, room_id: str, token: str) -> InviteRow | None:
+        row = self.db.execute(
+            "SELECT id, room, role, player, label, created_at, revoked FROM invites "
+            "WHERE token_hash=? AND room=?", (hash_secret(token), room_id)).fetchone()
+        return None if row is None else _invite(row)
+
+    def invites(self, room_id: str) -> list[InviteRow]:
+        rows = self.db.execute(
+            "SELECT id, room, role, player, label, created_at, revoked FROM invites "
+            "WHERE room=? ORDER BY created_at", (room_id,))
+        return [_invite(r) for r in rows]
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+def _record(r: Any) -> ActionRecord:
+    return ActionRecord(
+        version=r[0], client_key=r[1], actor=orjson.loads(r[2]), action=orjson.loads(r[3]),
+        ops=orjson.loads(r[4]), rolls=orjson.loads(r[5]), log=orjson.loads(r[6]),
+        warnings=orjson.loads(r[7]), at=r[8])
+
+
+def _invite(r: Any) -> InviteRow:
+    return InviteRow(id=r[0], room=r[1], role=r[2], player=r[3], label=r[4], created_at=r[5],
+                     revoked=bool(r[6]))
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+class AsyncStorage:
+    """Runs every `Storage` call on one thread, so the event loop never blocks on disk."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="komasync-db")
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, fn, *args)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.storage.close()
+
+

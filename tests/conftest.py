@@ -1,0 +1,193 @@
+"""Shared test fixtures: a real komasync server on loopback and real WebSocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import websockets
+from aiohttp import web
+from komasync.engine.scenario import load_scenario_file
+from komasync.server.app import Komasync, make_app
+from komasync.server.connection import Limits
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+SHARED = ROOT.parent / "shared"
+FRAMES: list[dict[str, Any]] = []
+
+
+def shared_path(*parts: str) -> Path:
+    return SHARED.joinpath(*parts)
+
+
+@pytest.fixture(scope="session")
+def protocol_schema() -> dict[str, Any]:
+    """The schema exactly as `komasync schema` prints it."""
+    out = subprocess.run([sys.executable, "-c", "from komasync.server.cli import main; main()",
+                          "schema"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+@pytest.fixture(autouse=True)
+def _validate_frames(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every frame a test client sent or received must validate against the schema."""
+    FRAMES.clear()
+    yield
+    if not FRAMES:
+        return
+    schema = request.getfixturevalue("protocol_schema")
+    validator = jsonschema.Draft202012Validator(schema)
+    for frame in FRAMES:
+        if frame.get("_invalid"):
+            continue
+        errors = list(validator.iter_errors(frame))
+        assert not errors, f"frame does not match the protocol schema: {frame}: {errors[0].message}"
+    FRAMES.clear()
+
+
+@dataclass
+class Running:
+    url: str
+    http: str
+    server: Komasync
+    room: str
+    secret: str
+    runner: web.AppRunner
+
+
+async def start_server(db: Path, scenario: Path, limits: Limits | None = None,
+                       room_id: str = "room1", secret: str = "gm-secret") -> Running:
+    server = Komasync(db, limits or Limits(), durability="normal")
+    if await server.storage.call(server.storage.storage.room, room_id) is None:
+        await server.create_room(load_scenario_file(scenario), secret=secret, room_id=room_id)
+    runner = web.AppRunner(make_app(server))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    return Running(f"ws://127.0.0.1:{port}/ws", f"http://127.0.0.1:{port}", server, room_id,
+                   secret, runner)
+
+
+@pytest.fixture
+async def running(tmp_path: Path) -> AsyncIterator[Running]:
+    r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / "demo_table.yaml")
+    yield r
+    await r.runner.cleanup()
+
+
+class Client:
+    """A real WebSocket client that records every frame for schema validation."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.raw: list[str] = []
+        self.version = 0
+        self.state: dict[str, Any] = {}
+        self._n = 0
+
+    @classmethod
+    async def connect(cls, url: str, **kw: Any) -> Client:
+        return cls(await websockets.connect(url, max_size=None, **kw))
+
+    async def send(self, msg: dict[str, Any], invalid: bool = False) -> None:
+        FRAMES.append({**msg, "_invalid": True} if invalid else msg)
+        await self.ws.send(json.dumps(msg))
+
+    async def send_raw(self, text: str | bytes) -> None:
+        await self.ws.send(text)
+
+    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.raw.append(text)
+        msg: dict[str, Any] = json.loads(text)
+        FRAMES.append(msg)
+        self._track(msg)
+        return msg
+
+    def _track(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "snapshot":
+            self.state, self.version = msg["state"], msg["version"]
+        elif msg["type"] == "change":
+            assert msg["from_version"] == self.version, (msg, self.version)
+            apply_ops(self.state, msg["ops"])
+            self.version = msg["to_version"]
+
+    async def expect(self, type_: str, timeout: float = 5.0, **match: Any) -> dict[str, Any]:
+        """Read frames until one of `type_` (matching `match`) arrives."""
+        while True:
+            msg = await self.recv(timeout)
+            if msg["type"] == type_ and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+
+    async def auth(self, room: str, **kw: Any) -> dict[str, Any]:
+        await self.send({"type": "auth", "room": room, **kw})
+        welcome = await self.expect("welcome")
+        return welcome
+
+    async def act(self, action: dict[str, Any], **kw: Any) -> str:
+        self._n += 1
+        msg_id = kw.pop("id", f"a{self._n}")
+        await self.send({"type": "action", "id": msg_id, "action": action, **kw})
+        return str(msg_id)
+
+    async def reply_to(self, msg_id: str) -> dict[str, Any]:
+        while True:
+            msg = await self.recv()
+            if msg["type"] in ("ack", "reject", "error") and msg.get("id") == msg_id:
+                return msg
+
+    async def settle(self, version: int) -> None:
+        while self.version < version:
+            await self.recv()
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def apply_ops(state: dict[str, Any], ops: list[dict[str, Any]]) -> None:
+    for op in ops:
+        *parent_path, key = op["path"]
+        parent = state
+        for seg in parent_path:
+            parent = parent[seg]
+        if op["op"] == "set":
+            parent[key] = op["value"]
+        else:
+            del parent[key]
+
+
+async def gm(r: Running) -> Client:
+    c = await Client.connect(r.url)
+    await c.auth(r.room, secret=r.secret)
+    await c.expect("snapshot")
+    return c
+
+
+async def invite(gm_client: Client, role: str, player: str | None = None) -> str:
+    msg = {"type": "invite.create", "id": f"inv-{role}-{player}", "role": role}
+    if player:
+        msg["player"] = player
+    await gm_client.send(msg)
+    reply = await gm_client.expect("invite")
+    return str(reply["token"])
+
+
+async def join(r: Running, token: str, since: int | None = None) -> Client:
+    c = await Client.connect(r.url)
+    kw: dict[str, Any] = {"token": token}
+    if since is not None:
+        kw["since"] = since
+    await c.auth(r.room, **kw)
+    if since is None:
+        await c.expect("snapshot")
+    return c
