@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -24,12 +24,16 @@ class PlayerInfo(Entity):
 
 
 class RoomMeta(Entity):
-    """Room-wide settings: name, rule enforcement mode, players, id sequence."""
+    """Room-wide settings: name, enforcement mode, players, id sequence, platform settings.
+
+    `platforms` holds each VTT's calibration and display settings (read by adapters).
+    """
 
     name: str = ""
     enforcement: Enforcement = "enforce"
     players: dict[str, PlayerInfo] = Field(default_factory=dict)
     seq: int = 0
+    platforms: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
 
 class RoomState(Entity):

@@ -127,7 +127,10 @@ class Komasync:
             if inv.revoked:
                 return _err("invite_revoked", E_REVOKED)
             label = msg.client or inv.label or inv.player or inv.role
-            return room, Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits)
+            conn = Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits)
+            if inv.role == "bridge":
+                conn.platform = msg.platform
+            return room, conn
         return _err("auth_failed", E_AUTH)
 
     # -- the WebSocket ----------------------------------------------------------------
@@ -264,6 +267,11 @@ class _Session:
             case "answer":
                 action = Answer(prompt=msg.prompt, choice=msg.choice)
                 await room.inbox.put(Submit(conn, msg.id, action))
+            case "table.event" if conn.role == "bridge":
+                await room.inbox.put(Submit(conn, msg.id, None, event=msg.event))
+            case "table.event":
+                conn.send_msg(_err("bridge_only", T("ブリッジだけが送れます。",
+                                                    "Only a bridge may send this."), msg.id))
             case "bridge.status":
                 conn.platform = msg.platform
                 conn.bridge_version = msg.version

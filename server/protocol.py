@@ -41,6 +41,7 @@ class Auth(_Msg):
     token: str | None = Field(default=None, max_length=200)
     since: int | None = Field(default=None, ge=0)
     client: str | None = Field(default=None, max_length=100)
+    platform: Literal["ccfolia", "foundry"] | None = None
 
 
 class ActionMsg(_Msg):
@@ -105,9 +106,18 @@ class BridgeStatus(_Msg):
     detail: str = Field(default="", max_length=300)
 
 
+class TableEvent(_Msg):
+    """Bridge: something happened on the VTT (a piece dropped, a chat line); the server's
+    platform adapter turns it into an action, or answers with a reject and snap-back ops."""
+
+    type: Literal["table.event"]
+    id: Id
+    event: dict[str, Any]
+
+
 ClientMessage = Annotated[
     Union[Auth, ActionMsg, AnswerMsg, Ping, InviteCreate, InviteRevoke, InviteList,  # noqa: UP007
-          History, BridgeStatus],
+          History, BridgeStatus, TableEvent],
     Field(discriminator="type"),
 ]
 client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -235,6 +245,17 @@ class Notice(_Msg):
     data: dict[str, Any]
 
 
+class TableOps(_Msg):
+    """Bridge of a platform: operations to apply on the VTT (`reset` = rebuild from these)."""
+
+    type: Literal["table.ops"]
+    platform: str
+    version: int
+    reset: bool = False
+    ops: list[dict[str, Any]]
+    event: str | None = None
+
+
 class Bye(_Msg):
     """Sent before the server closes a connection, with why."""
 
@@ -245,7 +266,7 @@ class Bye(_Msg):
 
 ServerMessage = Annotated[
     Union[Welcome, Snapshot, Change, Ack, Reject, Error, PromptMsg, Pong, Invite,  # noqa: UP007
-          Invites, HistoryReply, Notice, Bye],
+          Invites, HistoryReply, Notice, TableOps, Bye],
     Field(discriminator="type"),
 ]
 server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -20,10 +20,15 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
+from pydantic import ValidationError
+
+from ..adapters.base import PlatformAdapter
+from ..adapters.registry import make_adapter
 from ..engine.actions import ActionBase
 from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
 from ..engine.errors import Refusal, Text
+from ..engine.registry import parse_action
 from ..engine.views import Audience, View
 from .connection import Connection, Limits, dumps
 from .replay import state_at
@@ -36,6 +41,10 @@ log = logging.getLogger("komasync.room")
 STALE = Text("状態が更新されています（現在バージョン{v}）。最新の状態で操作し直してください。",
              "The room has moved on (now version {v}); act again on the latest state.")
 BAD_UNDO = Text("バージョン{to}には戻せません（現在{v}）。", "Cannot undo to version {to} (now {v}).")
+NO_ADAPTER = Text("このブリッジのプラットフォームが設定されていません。",
+                  "This bridge did not say which platform it drives.")
+IGNORED = Text("卓のイベントを操作にできませんでした: {why}",
+               "The table event did not make an action: {why}")
 INTERNAL = Text("サーバー内部のエラーで操作は適用されませんでした。",
                 "An internal server error; the action was not applied.")
 
@@ -48,9 +57,10 @@ def _future() -> asyncio.Future[Any]:
 class Submit:
     conn: Connection | None
     msg_id: str
-    action: ActionBase
+    action: ActionBase | None
     base_version: int | None = None
     actor_override: Any = None
+    event: dict[str, Any] | None = None
 
 
 @dataclass
@@ -94,6 +104,7 @@ class Room:
         self.conns: set[Connection] = set()
         self.views: dict[str, View] = {}
         self.history: dict[str, deque[tuple[int, int, str]]] = {}
+        self.adapters: dict[str, PlatformAdapter] = {}
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.last_snapshot = engine.version
         self.task = asyncio.create_task(self._run(), name=f"room:{room_id}")
@@ -134,6 +145,11 @@ class Room:
         await self._commit(pending)
 
     def _apply(self, sub: Submit) -> _Applied:
+        if sub.action is None:
+            refusal = self._translate(sub)
+            if refusal is not None:
+                return _Applied(sub, refusal=refusal)
+        assert sub.action is not None
         key = self._client_key(sub)
         if key in self.keys:
             return _Applied(sub, duplicate_of=self.keys[key])
@@ -151,6 +167,24 @@ class Room:
         applied = _Applied(sub, outcome=outcome, record=self._record(sub, key, outcome))
         applied.frames = self._project(applied)
         return applied
+
+    def _translate(self, sub: Submit) -> Refusal | None:
+        """A bridge's platform event → the engine action its adapter makes of it."""
+        conn = sub.conn
+        adapter = self.adapters.get(conn.platform or "") if conn else None
+        if adapter is None or sub.event is None:
+            return Refusal("no_adapter", NO_ADAPTER)
+        try:
+            result = adapter.event(sub.event, self.views["table"].tree)
+            if result.action is None:
+                return Refusal("event_ignored", IGNORED.format(why=result.ignored or "-"))
+            sub.action = parse_action(result.action)
+        except ValidationError as e:
+            return Refusal("bad_action", IGNORED.format(why=e.errors()[0]["msg"]))
+        except Exception:
+            log.exception("adapter failed on event", extra={"room": self.id})
+            return Refusal("internal_error", INTERNAL)
+        return None
 
     def _client_key(self, sub: Submit) -> str:
         who = sub.conn.principal if sub.conn else "server"
@@ -212,6 +246,8 @@ class Room:
             return
         if a.refusal is not None:
             self._refused(a.sub, a.refusal)
+            if a.sub.event is not None and conn is not None:
+                self._snap_back(conn, a.sub, a.refusal)
             return
         assert a.outcome is not None
         if conn:
@@ -220,6 +256,8 @@ class Room:
             frame = a.frames.get(c.audience.key)
             if frame is not None:
                 c.send(frame)
+            if c.platform and (ops := a.frames.get("platform:" + c.platform)) is not None:
+                c.send(ops)
         for w in a.outcome.warnings:
             self.notify_gm("warning", {"client": conn.label if conn else "server",
                                        **w.model_dump()})
@@ -238,6 +276,18 @@ class Room:
             "role": sub.conn.role if sub.conn else "server",
             "kind": getattr(sub.action, "kind", "?"), "code": r.code, "rule": r.rule,
             "reason": {"ja": r.ja, "en": r.en}})
+
+    def _snap_back(self, conn: Connection, sub: Submit, r: Refusal) -> None:
+        adapter = self.adapters.get(conn.platform or "")
+        if adapter is None or sub.event is None:
+            return
+        try:
+            ops = adapter.snap_back(sub.event, self.views["table"].tree, {"ja": r.ja, "en": r.en})
+        except Exception:
+            log.exception("adapter failed on snap-back", extra={"room": self.id})
+            return
+        conn.send_msg({"type": "table.ops", "platform": adapter.platform, "version": self.version,
+                       "reset": False, "ops": ops, "event": sub.msg_id})
 
     def _push_prompt(self, prompt_id: str) -> None:
         prompt = self.engine.state.prompts.get(prompt_id)
@@ -262,10 +312,13 @@ class Room:
         outcome, units = a.outcome, a.outcome.units
         frames: dict[str, str] = {}
         public_log = [{"ja": x.ja, "en": x.en} for x in outcome.log if x.chat]
+        table_ops: list[dict[str, Any]] = []
         for key, view in self.views.items():
             msg: dict[str, Any] = {"type": "change", "from_version": outcome.version - 1,
                                    "to_version": outcome.version,
                                    "ops": view.update(self.engine.state, units)}
+            if key == "table":
+                table_ops = msg["ops"]
             if view.audience.is_gm:
                 assert a.record is not None
                 msg["log"] = [{"ja": x.ja, "en": x.en} for x in outcome.log]
@@ -277,7 +330,19 @@ class Room:
             frame = dumps(msg)
             frames[key] = frame
             self.history[key].append((outcome.version - 1, outcome.version, frame))
+        for name, adapter in self.adapters.items():
+            frames["platform:" + name] = self._platform_frame(adapter, table_ops, public_log)
         return frames
+
+    def _platform_frame(self, adapter: PlatformAdapter, ops: list[dict[str, Any]],
+                        public_log: list[dict[str, str]]) -> str:
+        try:
+            pops = adapter.update(self.views["table"].tree, ops, public_log)
+        except Exception:
+            log.exception("adapter failed on update", extra={"room": self.id})
+            pops = []
+        return dumps({"type": "table.ops", "platform": adapter.platform, "version": self.version,
+                      "reset": False, "ops": pops})
 
     # -- joining ----------------------------------------------------------------------
     def _view(self, audience: Audience) -> View:
@@ -290,6 +355,8 @@ class Room:
     def _join(self, conn: Connection, since: int | None) -> None:
         view = self._view(conn.audience)
         self.conns.add(conn)
+        if conn.role == "bridge" and conn.platform:
+            self._join_platform(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.id, "role": conn.role,
                        "player": conn.player, "audience": view.audience.key,
                        "version": self.version})
@@ -298,6 +365,16 @@ class Room:
         else:
             conn.send_msg({"type": "snapshot", "version": self.version, "state": view.tree})
         self.presence()
+
+    def _join_platform(self, conn: Connection) -> None:
+        """A platform bridge joined: make its adapter if needed and rebuild its table."""
+        assert conn.platform is not None
+        tree = self._view(Audience("table")).tree
+        adapter = self.adapters.get(conn.platform)
+        if adapter is None:
+            adapter = self.adapters[conn.platform] = make_adapter(conn.platform, tree)
+        conn.send_msg({"type": "table.ops", "platform": conn.platform, "version": self.version,
+                       "reset": True, "ops": adapter.reset(tree)})
 
     def _resume(self, conn: Connection, since: int) -> bool:
         """Send exactly the changes after `since`, if the history still holds them."""

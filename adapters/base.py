@@ -1,0 +1,59 @@
+"""What a platform adapter is: the `table` projection in, platform operations out;
+platform events in, engine actions out. Pure (no I/O): the server drives it.
+
+The server keeps one adapter per (room, platform) while a bridge of that platform is
+connected. It calls `reset(tree)` when a bridge joins (every object the table should
+show), `update(tree, ops, log)` after each change of the table audience, `event(...)`
+when the bridge reports something, and `snap_back(...)` when that event was refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+__all__ = ["Calibration", "EventResult", "PlatformAdapter"]
+
+PlatformOp = dict[str, Any]
+
+
+class Calibration(BaseModel):
+    """How grid cells map to platform coordinates (per room and platform; issue 5)."""
+
+    origin_x: float = 0.0
+    origin_y: float = 0.0
+    cell_size: float = Field(default=24.0, gt=0)
+    units: str = "px"
+
+
+@dataclass
+class EventResult:
+    """A platform event translated: the engine action to submit, or why it is ignored."""
+
+    action: dict[str, Any] | None = None
+    ignored: str | None = None
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+class PlatformAdapter(Protocol):
+    platform: str
+
+    def reset(self, tree: dict[str, Any]) -> list[PlatformOp]:
+        """Operations that build the whole table from nothing (a bridge just joined)."""
+        ...
+
+    def update(self, tree: dict[str, Any], ops: list[dict[str, Any]],
+               log: list[dict[str, str]]) -> list[PlatformOp]:
+        """Operations for one change: `tree` is the table projection after `ops`."""
+        ...
+
+    def event(self, event: dict[str, Any], tree: dict[str, Any]) -> EventResult:
+        """A platform event (piece dropped, chat line) as an engine action, or ignored."""
+        ...
+
+    def snap_back(self, event: dict[str, Any], tree: dict[str, Any],
+                  reason: dict[str, str]) -> list[PlatformOp]:
+        """Operations that undo a refused move on the table and tell the mover why."""
+        ...
