@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import ActionBase
 from .errors import Refusal, Text
@@ -32,11 +32,15 @@ __all__ = [
 class Cell(BaseModel):
     """A grid square, 0-based from the top-left."""
 
+    model_config = ConfigDict(extra="forbid")
+
     x: int
     y: int
 
 
 class Grid(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     width: int = Field(default=20, ge=1, le=500)
     height: int = Field(default=20, ge=1, le=500)
 
@@ -308,6 +312,8 @@ class RemoveMarker(ActionBase):
 
 class TableScenario(BaseModel):
     """The `table:` part of a scenario file."""
+
+    model_config = ConfigDict(extra="forbid")
 
     grid: Grid = Field(default_factory=Grid)
     pieces: list[Piece] = Field(default_factory=list)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from .paths import MISSING, Path
 
@@ -61,6 +61,8 @@ HIDDEN: Any = _Hidden()
 
 class Entity(BaseModel):
     """Base of every state model: hooks for what an audience may see."""
+
+    model_config = ConfigDict(extra="forbid")
 
     __secret__: ClassVar[frozenset[str]] = frozenset()
 

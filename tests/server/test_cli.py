@@ -1,0 +1,58 @@
+"""The command line: scenario check, room create, invite, schema, bilingual help."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import EXAMPLES
+
+KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*KOMASYNC, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_scenario_check_accepts_every_example() -> None:
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        result = run("scenario", "check", str(path))
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith("OK")
+
+
+def test_scenario_check_names_file_line_and_problem(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("room: {name: x}\ntable:\n  grid: {width: -1, height: 5}\n  surprise: 1\n")
+    result = run("scenario", "check", str(bad))
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert any(line.startswith(f"{bad}:3: table.grid.width:") for line in lines), lines
+    assert any(line.startswith(f"{bad}:4: table.surprise:") for line in lines), lines
+    assert "問題" in result.stderr and "problem" in result.stderr
+
+
+def test_room_create_and_invite(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite3"
+    created = run("room", "create", str(EXAMPLES / "demo_table.yaml"), "--db", str(db),
+                  "--id", "r9", "--secret", "abc")
+    assert created.returncode == 0 and "room: r9" in created.stdout
+    inv = run("invite", "r9", "player", "--player", "alice", "--db", str(db))
+    assert inv.returncode == 0 and "token" in inv.stdout
+    missing = run("invite", "nope", "observer", "--db", str(db))
+    assert missing.returncode == 1 and "no room" in missing.stderr
+
+
+def test_schema_is_json_schema_for_both_directions() -> None:
+    result = run("schema")
+    schema = json.loads(result.stdout)
+    assert {"ClientMessage", "ServerMessage"} <= set(schema["$defs"])
+
+
+def test_help_is_japanese_and_english() -> None:
+    for args in ([], ["serve"], ["room", "create"], ["invite"], ["scenario", "check"]):
+        out = run(*args, "--help").stdout
+        assert "/" in out
+        assert any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in out), args
