@@ -27,6 +27,7 @@ from .td_rules import (
     group_of,
     may_act_for,
     need_phase,
+    not_over,
     pc_of,
     remove_walker,
     set_outcome,
@@ -78,8 +79,7 @@ class NextPhase(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         td = td_of(tx)
-        if td.outcome != "none":
-            need_phase(tx, (), "TD-RND")  # refuses: the outcome is decided
+        not_over(td)
         if self.expect is not None and self.expect != td.phase:
             raise Refusal("stale_phase", STALE.format(now=td.phase), rule="TD-RND")
         if td.phase == "setup":
@@ -380,8 +380,9 @@ class Melee(_PCAction):
         if weapon.kind != "melee":
             raise Refusal("wrong_weapon", WRONG_KIND.format(
                 weapon=weapon.name, want="近接攻撃", want_en="melee"), rule="TD-ATK-3")
-        self._not_after(tx, pc, "attack", "reload", "melee", *(("move",) if self.to else ()))
-        if self.to is not None and self.to != pc.fort:
+        moving = self.to is not None and self.to != pc.fort
+        self._not_after(tx, pc, "attack", "reload", "melee", *(("move",) if moving else ()))
+        if self.to is not None and moving:
             _move(tx, pc, self.to)
         pc = td.pcs[pc.id]
         _in_range(tx, pc, weapon, group)

@@ -301,12 +301,12 @@ def enemy_attack(tx: Tx) -> None:
 
 
 def _attack_fort(tx: Tx, td: TowerDefenseState, fort_id: str, double: bool) -> None:
-    attackers: list[Group | Individual] = [*groups_at(td, fort_id),
-                                           *individuals_at(td, fort_id)]
+    attackers: list[Group | Individual] = [
+        *groups_at(td, fort_id), *(i for i in individuals_at(td, fort_id) if i.fort_damage)]
     for a in attackers:
         fort = td.forts[fort_id]
         if fort.durability <= 0:
-            tx.emit("td.attack.stopped", fort=fort_id, by=a.id)  # TD-EATK-2
+            tx.emit("td.enemy_attack.stopped", fort=fort_id, by=a.id)  # TD-EATK-2
             continue
         if isinstance(a, Individual):
             damage_fort(tx, fort, a.fort_damage, by=a.id)  # TD-OPT-2 ノフケー

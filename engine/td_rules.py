@@ -34,6 +34,7 @@ __all__ = [
     "damage_group",
     "may_act_for",
     "need_phase",
+    "not_over",
     "penalty_dice",
     "remove_walker",
     "set_outcome",
@@ -118,11 +119,16 @@ def phase_text(phase: str) -> tuple[str, str]:
     return PHASE_NAMES.get(phase, (phase, phase))
 
 
+def not_over(td: TowerDefenseState) -> None:
+    """TD-RND: rounds repeat until victory or defeat; after that nothing moves on."""
+    if td.outcome != "none":
+        raise Refusal("td_over", OVER.format(outcome=td.outcome), rule="TD-RND")
+
+
 def need_phase(tx: Tx, phases: Iterable[Phase], rule: str) -> None:
     """Refuse (per enforcement) outside `phases`; never once the outcome is decided."""
     td = td_of(tx)
-    if td.outcome != "none":
-        raise Refusal("td_over", OVER.format(outcome=td.outcome), rule="TD-RND")
+    not_over(td)
     wanted = list(phases)
     now = phase_text(td.phase)
     need = [phase_text(p) for p in wanted]
@@ -208,15 +214,16 @@ def damage_group(tx: Tx, group: Group, amount: int, source: str) -> None:
     """Lower a group's 個体数; at ≤ 0 it leaves the board at once (TD-REIN-1)."""
     if amount <= 0:
         return
-    count = group.count - amount
+    old = group.count
+    count = old - amount
     tx.emit("td.group.damaged", group=group.id, amount=amount, count=max(count, 0),
             source=source)
     if count <= 0:
         remove_walker(tx, group, "destroyed")
         return
     tx.set((PATH, "groups", group.id, "count"), count)
-    tx.say(Text(f"「{group.name}」の個体数 {group.count} → {count}",
-                f"'{group.name}' count {group.count} → {count}"))
+    tx.say(Text(f"「{group.name}」の個体数 {old} → {count}",
+                f"'{group.name}' count {old} → {count}"))
 
 
 def remove_walker(tx: Tx, walker: Walker, reason: str) -> None:
@@ -231,7 +238,8 @@ def remove_walker(tx: Tx, walker: Walker, reason: str) -> None:
     event = "td.group.removed" if isinstance(walker, Group) else "td.individual.removed"
     tx.emit(event, **{"group" if kind == "groups" else "individual": walker.id},
             reason=reason)
-    why = {"destroyed": ("全滅", "destroyed"), "broke_through": ("突破", "broke through")}
+    why = {"destroyed": ("全滅", "destroyed"), "broke_through": ("突破", "broke through"),
+           "left": ("退場", "left")}
     ja, en = why.get(reason, (reason, reason))
     tx.say(Text(f"「{walker.name}」は盤面から除外されました（{ja}）。",
                 f"'{walker.name}' leaves the board ({en})."))
