@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .paths import MISSING, Path
+from .paths import MISSING, Path, get
 
 __all__ = ["HIDDEN", "Audience", "Entity", "View", "project", "unit_of"]
 
@@ -116,6 +116,21 @@ def unit_of(root: Any, path: Sequence[str | int]) -> Path:
     return tuple(path[:2])
 
 
+def _reachable(root: Any, unit: Path, audience: Audience) -> bool:
+    """False if an ancestor of `unit` hides itself or keeps that branch secret."""
+    if audience.is_gm:
+        return True
+    obj = root
+    for seg in unit[:-1]:
+        if isinstance(obj, Entity):
+            if not obj.visible_to(audience) or seg in obj.__secret__:
+                return False
+        obj = get(obj, (seg,))
+        if obj is MISSING:
+            return False
+    return not (isinstance(obj, Entity) and unit[-1] in obj.__secret__)
+
+
 def _json_get(tree: Any, path: Path) -> Any:
     for seg in path:
         if isinstance(tree, dict) and seg in tree:
@@ -137,10 +152,11 @@ class View:
         """Re-project the touched units; returns the ops that bring a client up to date."""
         ops: list[dict[str, Any]] = []
         for unit in units:
-            from .paths import get
-
             current = get(root, unit)
-            new = HIDDEN if current is MISSING else project(current, self.audience)
+            if current is MISSING or not _reachable(root, unit, self.audience):
+                new = HIDDEN
+            else:
+                new = project(current, self.audience)
             self._apply(unit, new, ops)
         return ops
 

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import secrets
 import time
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from ..engine.tx import Actor
 from .connection import Connection, Limits
 from .protocol import PROTOCOL_VERSION, client_adapter
 from .replay import rebuild
-from .room import Join, Room, Submit
+from .room import Call, Join, Room, Submit
 from .storage import AsyncStorage, Storage, hash_secret, new_secret
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
@@ -157,6 +158,11 @@ class Komasync:
                 await asyncio.wait_for(ws.close(code=1001, message=b"server_shutdown"), 1.0)
 
 
+async def _pong(conn: Connection, room: Room, t: Any) -> None:
+    """Answered in the room's order: a pong comes after every reply to what came before."""
+    conn.send_msg({"type": "pong", "t": t, "version": room.version})
+
+
 def _client_keys(store: Storage, room_id: str) -> dict[str, int]:
     rows = store.db.execute(
         "SELECT client_key, version FROM actions WHERE room=? AND client_key IS NOT NULL",
@@ -261,7 +267,7 @@ class _Session:
             case "auth":
                 conn.send_msg(_err("already_authenticated", E_AGAIN))
             case "ping":
-                conn.send_msg({"type": "pong", "t": msg.t, "version": room.version})
+                await room.inbox.put(Call(partial(_pong, conn, room, msg.t)))
             case "action":
                 await room.inbox.put(Submit(conn, msg.id, msg.action, msg.base_version))
             case "answer":

@@ -240,3 +240,22 @@ def test_unknown_kinds_and_fields_are_refused_by_the_union() -> None:
         parse_action({"kind": "table.fly"})
     with pytest.raises(ValidationError):
         parse_action({"kind": "table.move", "piece": "knight", "to": {"x": 1, "y": 1}, "x": 1})
+
+
+def test_changes_inside_a_secret_field_never_reach_other_audiences() -> None:
+    from komasync.engine.state import RoomState
+    from komasync.engine.views import Entity
+
+    class Vault(Entity):
+        __secret__ = frozenset({"plans"})
+        plans: dict[str, str] = {}
+
+    e = engine()
+    player = View(Audience("player", "alice"), e.state)
+    vault = Vault()
+    tx = Tx(e.state, GM)
+    # A stand-in subsystem part with a secret dict: written the way a handler would.
+    object.__setattr__(e.state, "bases", vault)
+    tx.set(("bases", "plans", "ambush"), "at dawn")
+    assert "ambush" not in json.dumps(player.update(e.state, tx.units()))
+    assert isinstance(e.state, RoomState)
