@@ -94,11 +94,11 @@ class Komasync:
         return room
 
     async def create_room(self, scenario: Scenario, secret: str | None = None,
-                          room_id: str | None = None) -> tuple[str, str]:
+                          room_id: str | None = None, seed: str | None = None) -> tuple[str, str]:
         """A new room from a scenario; returns (room id, GM secret)."""
         room_id = room_id or "r" + secrets.token_hex(4)
         secret = secret or new_secret()
-        state = build_room(scenario, seed=secrets.token_hex(8)).model_dump(mode="json")
+        state = build_room(scenario, seed=seed or secrets.token_hex(8)).model_dump(mode="json")
         await self.storage.call(self.storage.storage.create_room, room_id,
                                 scenario.room.name, secret, state)
         return room_id, secret

@@ -65,10 +65,12 @@ class Running:
 
 
 async def start_server(db: Path, scenario: Path, limits: Limits | None = None,
-                       room_id: str = "room1", secret: str = "gm-secret") -> Running:
+                       room_id: str = "room1", secret: str = "gm-secret",
+                       seed: str | None = None) -> Running:
     server = Komasync(db, limits or Limits(), durability="normal")
     if await server.storage.call(server.storage.storage.room, room_id) is None:
-        await server.create_room(load_scenario_file(scenario), secret=secret, room_id=room_id)
+        await server.create_room(load_scenario_file(scenario), secret=secret, room_id=room_id,
+                                 seed=seed)
     runner = web.AppRunner(make_app(server))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
