@@ -18,9 +18,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic_core import to_jsonable_python
-
 from pydantic import ValidationError
+from pydantic_core import to_jsonable_python
 
 from ..adapters.base import PlatformAdapter
 from ..adapters.registry import make_adapter

@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 import websockets
 from aiohttp import web
+
 from komasync.engine.scenario import load_scenario_file
 from komasync.server.app import Komasync, make_app
 from komasync.server.connection import Limits

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from pydantic import Field
 
 from komasync.engine import core, registry
 from komasync.engine.control import Restore
@@ -248,7 +249,7 @@ def test_changes_inside_a_secret_field_never_reach_other_audiences() -> None:
 
     class Vault(Entity):
         __secret__ = frozenset({"plans"})
-        plans: dict[str, str] = {}
+        plans: dict[str, str] = Field(default_factory=dict)
 
     e = engine()
     player = View(Audience("player", "alice"), e.state)

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 import websockets
-from conftest import EXAMPLES, FRAMES, Client, Running, gm, invite, join, start_server
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from websockets.sync.client import connect
+
+from conftest import EXAMPLES, FRAMES, Client, Running, gm, invite, join, start_server
 from komasync.engine.registry import ACTIONS
 from komasync.server.connection import Limits
-from websockets.sync.client import connect
 
 
 async def test_action_before_auth_is_refused(running: Running) -> None:

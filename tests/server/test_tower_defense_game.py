@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
-
 from komasync.engine.td_map import adjacent, reaches
 from komasync.engine.td_model import TowerDefenseState
 from komasync.engine.views import Audience, project
