@@ -249,6 +249,9 @@ class Room:
                 self._snap_back(conn, a.sub, a.refusal)
             return
         assert a.outcome is not None
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("applied", extra={"room": self.id, "version": a.outcome.version,
+                                        "kind": getattr(a.sub.action, "kind", None)})
         if conn:
             conn.send_msg({"type": "ack", "id": a.sub.msg_id, "version": a.outcome.version})
         for c in list(self.conns):
@@ -270,6 +273,9 @@ class Room:
                   "details": to_jsonable_python(r.details)}
         if sub.conn:
             sub.conn.send_msg(reject)
+        log.info("refused", extra={"room": self.id, "code": r.code, "rule": r.rule,
+                                   "client": sub.conn.label if sub.conn else "server",
+                                   "kind": getattr(sub.action, "kind", None)})
         self.notify_gm("refusal", {
             "client": sub.conn.label if sub.conn else "server",
             "role": sub.conn.role if sub.conn else "server",
