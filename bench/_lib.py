@@ -1,0 +1,473 @@
+"""Shared bench code: server processes, the one client used against both servers, stats.
+
+The same `Peer`/`Hub` client code talks to komasync and to the raw relay; only a
+`Target` knows each server's frame format (how to authenticate, what an action looks
+like, how to recognise "this client received frame k" and "the sender's frame k was
+acknowledged").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import orjson
+
+from komasync.engine.scenario import RoomSettings, Scenario, build_room
+from komasync.engine.state import PlayerInfo
+from komasync.engine.table import Cell, Grid, Piece, TableScenario
+from komasync.server.storage import Storage
+
+BENCH = Path(__file__).resolve().parent
+TIMEOUT = 30.0
+PLAYERS = ("p1", "p2", "p3", "p4")
+
+
+# -- results -------------------------------------------------------------------------
+@dataclass
+class Row:
+    """One summary line: komasync's figure and the baseline's, same unit."""
+
+    figure: str
+    config: str
+    komasync: float
+    baseline: float | None
+    unit: str
+
+    @property
+    def ratio(self) -> str:
+        if not self.baseline:
+            return "-"
+        return f"{self.komasync / self.baseline:.2f}x"
+
+
+def fmt(v: float | None) -> str:
+    if v is None:
+        return "-"
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.1f}" if abs(v) >= 10 else f"{v:.3f}"
+
+
+def table(rows: list[Row]) -> str:
+    head = ("figure", "configuration", "komasync", "baseline", "ratio", "unit")
+    cells = [head, *[(r.figure, r.config, fmt(r.komasync), fmt(r.baseline), r.ratio, r.unit)
+                     for r in rows]]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
+    lines = [" | ".join(c[i].ljust(widths[i]) if i < 2 else c[i].rjust(widths[i])
+                        for i in range(len(head))) for c in cells]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def machine_note() -> str:
+    cpu = "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return (f"machine: {os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
+            f"{platform.system()} {platform.release()}")
+
+
+def fsync_ms(directory: str) -> float:
+    """Median time of one 4 KiB write + fsync in `directory` (what durability=full waits on)."""
+    times: list[float] = []
+    path = Path(directory) / "fsync-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for _ in range(30):
+            os.write(fd, b"x" * 4096)
+            t0 = time.perf_counter()
+            os.fsync(fd)
+            times.append(time.perf_counter() - t0)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return pct(times, 50) * 1e3
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q / 100 * len(s) + 0.5) - 1))]
+
+
+# -- scenarios and databases ------------------------------------------------------------
+def scenario(pieces: int) -> Scenario:
+    """A table with `pieces` pieces spread over a 100×100 grid, owned round-robin."""
+    side = 100
+    return Scenario(
+        room=RoomSettings(name=f"bench {pieces}"),
+        players=[PlayerInfo(id=p, name=p.upper()) for p in PLAYERS],
+        table=TableScenario(grid=Grid(width=side, height=side), pieces=[
+            Piece(id=f"pc{i}", name=f"Piece {i}", owner=PLAYERS[i % len(PLAYERS)],
+                  cell=Cell(x=i % side, y=(i // side) % side)) for i in range(pieces)]),
+    )
+
+
+@dataclass
+class RoomSetup:
+    room: str
+    secret: str
+    players: list[tuple[str, str]]  # (player id, token)
+    observers: list[str]
+
+
+def prepare_room(db: Path, pieces: int, players: int, observers: int,
+                 room: str = "bench") -> RoomSetup:
+    """Create a room and invites directly in the SQLite file, before the server starts."""
+    store = Storage(db, "normal")
+    secret = "bench-gm-secret"
+    state = build_room(scenario(pieces), seed="bench").model_dump(mode="json")
+    store.create_room(room, f"bench {pieces}", secret, state)
+    ps = [(PLAYERS[i % len(PLAYERS)], store.create_invite(room, "player",
+                                                         PLAYERS[i % len(PLAYERS)], "")[1])
+          for i in range(players)]
+    obs = [store.create_invite(room, "observer", None, f"obs{i}")[1] for i in range(observers)]
+    store.close()
+    return RoomSetup(room, secret, ps, obs)
+
+
+def tmpdir() -> tempfile.TemporaryDirectory[str]:
+    return tempfile.TemporaryDirectory(prefix="komasync-bench-")
+
+
+# -- server processes -------------------------------------------------------------------
+class ServerProc:
+    """`bench/_serve.py` in a subprocess; stops itself if we die (stdin closes)."""
+
+    def __init__(self, kind: str, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(BENCH / "_serve.py"), kind, *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            self.stop()
+            raise RuntimeError(f"bench server {kind} did not start")
+        info = orjson.loads(line)
+        self.port: int = info["port"]
+        self.pid: int = info["pid"]
+        self.url = f"ws://127.0.0.1:{self.port}/ws"
+
+    async def stats(self, session: aiohttp.ClientSession) -> dict[str, float]:
+        async with session.get(f"http://127.0.0.1:{self.port}/_bench/stats") as r:
+            data: dict[str, float] = await r.json()
+            return data
+
+    def stop(self) -> None:
+        if self.proc.stdin:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def __enter__(self) -> ServerProc:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+# -- clients ----------------------------------------------------------------------------
+@dataclass
+class _Wait:
+    left: int
+    fut: asyncio.Future[float]
+
+
+class Tracker:
+    """Resolves a key's future (with the arrival time) once `n` peers have seen it."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.waiting: dict[Hashable, _Wait] = {}
+
+    def expect(self, key: Hashable) -> asyncio.Future[float]:
+        fut = asyncio.get_running_loop().create_future()
+        self.waiting[key] = _Wait(self.n, fut)
+        return fut
+
+    def hit(self, key: Hashable) -> None:
+        w = self.waiting.get(key)
+        if w is None:
+            return
+        w.left -= 1
+        if w.left == 0:
+            del self.waiting[key]
+            if not w.fut.done():
+                w.fut.set_result(time.perf_counter())
+
+    def fail(self, exc: Exception) -> None:
+        for w in self.waiting.values():
+            if not w.fut.done():
+                w.fut.set_exception(exc)
+        self.waiting.clear()
+
+
+@dataclass
+class Peer:
+    index: int
+    ws: aiohttp.ClientWebSocketResponse
+    version: int = 0
+    change_bytes: int = 0
+    changes: int = 0
+    reader: asyncio.Task[None] | None = None
+
+
+@dataclass
+class Hub:
+    """Every peer's reader feeds the hub; the target says what each frame means."""
+
+    target: Target
+    peers: list[Peer] = field(default_factory=list)
+    changes: Tracker = field(default_factory=lambda: Tracker(0))
+    acks: Tracker = field(default_factory=lambda: Tracker(1))
+
+    def start(self) -> None:
+        self.changes = Tracker(len(self.peers))
+        for p in self.peers:
+            p.reader = asyncio.create_task(self._read(p))
+
+    async def _read(self, peer: Peer) -> None:
+        async for m in peer.ws:
+            if m.type != aiohttp.WSMsgType.TEXT:
+                continue
+            msg = orjson.loads(m.data)
+            try:
+                change, ack = self.target.keys(peer, msg, len(m.data))
+            except RuntimeError as e:
+                self.changes.fail(e)
+                self.acks.fail(e)
+                return
+            if change is not None:
+                self.changes.hit(change)
+            if ack is not None:
+                self.acks.hit(ack)
+
+    async def close(self) -> None:
+        for p in self.peers:
+            await p.ws.close()
+            if p.reader:
+                p.reader.cancel()
+
+
+class Target:
+    """What differs between komasync and the relay: handshake and frame format."""
+
+    name = "?"
+
+    def __init__(self, url: str, session: aiohttp.ClientSession) -> None:
+        self.url = url
+        self.session = session
+        self.base = 0
+        self.latest = 0
+        self.counter = 0
+
+    async def connect(self, index: int) -> Peer:
+        ws = await self.session.ws_connect(self.url, max_msg_size=0, autoping=True)
+        return Peer(index, ws)
+
+    def mark(self) -> int:
+        """Start a run (all quiet): keys of frames 1..n are base+1..base+n."""
+        self.base = self.latest
+        return self.base
+
+    def action(self, sender: int, seq: int) -> tuple[str, Hashable, Hashable]:
+        """(frame text, change key every peer will see, ack key the sender will see)."""
+        raise NotImplementedError
+
+    def keys(self, peer: Peer, msg: dict[str, Any], size: int) -> tuple[Hashable, Hashable]:
+        raise NotImplementedError
+
+    def msg_id(self, sender: int) -> str:
+        self.counter += 1
+        return f"s{sender}-{self.counter}"
+
+
+class KomasyncTarget(Target):
+    """komasync: GM sends `table.move`; every client gets a `change`, the GM an `ack`."""
+
+    name = "komasync"
+
+    def __init__(self, url: str, session: aiohttp.ClientSession, setup: RoomSetup,
+                 pieces: int = 1) -> None:
+        super().__init__(url, session)
+        self.setup = setup
+        self.pieces = pieces
+        self.errors: list[dict[str, Any]] = []
+
+    async def open(self, clients: int, gms: int = 1, players: int | None = None) -> Hub:
+        """`gms` GM connections, then players (up to the invites made), then observers."""
+        hub = Hub(self)
+        s = self.setup
+        nplayers = min(len(s.players), clients - gms) if players is None else players
+        auths: list[dict[str, Any]] = [{"secret": s.secret}] * gms
+        auths += [{"token": tok} for _, tok in s.players[:nplayers]]
+        auths += [{"token": tok} for tok in s.observers[:clients - len(auths)]]
+        if len(auths) < clients:
+            raise ValueError("not enough invites prepared for this many clients")
+        for i, auth in enumerate(auths):
+            hub.peers.append(await self._join(i, {"type": "auth", "room": s.room, **auth}))
+        self.latest = hub.peers[-1].version
+        hub.start()
+        return hub
+
+    async def _join(self, index: int, auth: dict[str, Any]) -> Peer:
+        peer = await self.connect(index)
+        await peer.ws.send_str(orjson.dumps(auth).decode())
+        while True:
+            msg = orjson.loads(await asyncio.wait_for(peer.ws.receive_str(), TIMEOUT))
+            if msg["type"] == "snapshot":
+                peer.version = msg["version"]
+                return peer
+            if msg["type"] in ("error", "bye"):
+                raise RuntimeError(f"komasync refused the bench client: {msg}")
+
+    def action(self, sender: int, seq: int) -> tuple[str, Hashable, Hashable]:
+        n = self.base + seq
+        piece = f"pc{n % self.pieces}"
+        to = {"x": n % 97, "y": (n // 97) % 97}
+        msg_id = self.msg_id(sender)
+        frame = {"type": "action", "id": msg_id,
+                 "action": {"kind": "table.move", "piece": piece, "to": to}}
+        return orjson.dumps(frame).decode(), n, msg_id
+
+    def keys(self, peer: Peer, msg: dict[str, Any], size: int) -> tuple[Hashable, Hashable]:
+        kind = msg["type"]
+        if kind == "change":
+            peer.version = msg["to_version"]
+            peer.change_bytes += size
+            peer.changes += 1
+            self.latest = max(self.latest, peer.version)
+            return msg["to_version"], None
+        if kind == "ack":
+            return None, msg["id"]
+        if kind in ("reject", "error", "bye"):
+            self.errors.append(msg)
+            raise RuntimeError(f"komasync answered {kind}: {msg}")
+        return None, None
+
+
+class RelayTarget(Target):
+    """The raw relay: a frame padded to komasync's change size, echoed to everyone."""
+
+    name = "relay"
+
+    def __init__(self, url: str, session: aiohttp.ClientSession, frame_size: int) -> None:
+        super().__init__(url, session)
+        self.frame_size = frame_size
+
+    async def open(self, clients: int) -> Hub:
+        hub = Hub(self)
+        for i in range(clients):
+            hub.peers.append(await self.connect(i))
+        hub.start()
+        await asyncio.sleep(0.05)  # let the relay register the last socket
+        return hub
+
+    def action(self, sender: int, seq: int) -> tuple[str, Hashable, Hashable]:
+        n = self.base + seq
+        msg_id = self.msg_id(sender)
+        frame = {"type": "change", "seq": n, "id": msg_id, "from": sender, "pad": ""}
+        pad = max(0, self.frame_size - len(orjson.dumps(frame)))
+        frame["pad"] = "x" * pad
+        return orjson.dumps(frame).decode(), n, msg_id
+
+    def keys(self, peer: Peer, msg: dict[str, Any], size: int) -> tuple[Hashable, Hashable]:
+        peer.change_bytes += size
+        peer.changes += 1
+        self.latest = max(self.latest, msg["seq"])
+        return msg["seq"], msg["id"] if msg["from"] == peer.index else None
+
+
+# -- driving ----------------------------------------------------------------------------
+async def sequential(hub: Hub, n: int) -> list[float]:
+    """Send frame k+1 only after every peer got frame k; latency = send → last arrival."""
+    target, lat = hub.target, []
+    target.mark()
+    frames = [target.action(0, s) for s in range(1, n + 1)]
+    for text, key, _ack in frames:
+        fut = hub.changes.expect(key)
+        t0 = time.perf_counter()
+        await hub.peers[0].ws.send_str(text)
+        lat.append(await asyncio.wait_for(fut, TIMEOUT) - t0)
+    return lat
+
+
+async def pipelined(hub: Hub, n: int, window: int, sender: int = 0, track: str = "changes",
+                    first: int = 1, stride: int = 1) -> list[float]:
+    """Keep `window` frames in flight from one sender; latency per frame until tracked."""
+    target = hub.target
+    tracker = hub.changes if track == "changes" else hub.acks
+    slots = asyncio.Semaphore(window)
+    lat: list[float] = []
+    futs: list[asyncio.Future[float]] = []
+
+    def done(t0: float) -> Any:
+        def cb(f: asyncio.Future[float]) -> None:
+            slots.release()
+            if not f.cancelled() and f.exception() is None:
+                lat.append(f.result() - t0)
+        return cb
+
+    for seq in range(first, first + n * stride, stride):
+        await asyncio.wait_for(slots.acquire(), TIMEOUT)
+        text, change, ack = target.action(sender, seq)
+        fut = tracker.expect(change if track == "changes" else ack)
+        fut.add_done_callback(done(time.perf_counter()))
+        futs.append(fut)
+        await hub.peers[sender].ws.send_str(text)
+    await asyncio.wait_for(asyncio.gather(*futs), TIMEOUT)
+    return lat
+
+
+async def pipelined_run(hub: Hub, n: int, window: int) -> tuple[list[float], float]:
+    """One sender, `window` in flight; returns (latencies, frames per second)."""
+    hub.target.mark()
+    t0 = time.perf_counter()
+    lat = await pipelined(hub, n, window)
+    return lat, n / (time.perf_counter() - t0)
+
+
+async def ack_rate(hub: Hub, senders: int, per_sender: int, window: int) -> tuple[float, float]:
+    """Several senders pipelining; returns (acks per second, p50 ack latency in ms)."""
+    hub.target.mark()
+    t0 = time.perf_counter()
+    lats = await asyncio.gather(*(pipelined(hub, per_sender, window, s, "acks", s + 1, senders)
+                                  for s in range(senders)))
+    elapsed = time.perf_counter() - t0
+    flat = [x for lat in lats for x in lat]
+    return senders * per_sender / elapsed, pct(flat, 50) * 1e3
+
+
+async def settle(hub: Hub) -> None:
+    """Wait until the socket buffers are drained (nothing new arrives for a moment)."""
+    while True:
+        before = sum(p.changes for p in hub.peers)
+        await asyncio.sleep(0.05)
+        if sum(p.changes for p in hub.peers) == before:
+            return
+
+
+def mean_change_size(hub: Hub) -> int:
+    total = sum(p.change_bytes for p in hub.peers)
+    count = sum(p.changes for p in hub.peers)
+    return round(total / count) if count else 200
