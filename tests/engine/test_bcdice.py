@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from komasync.engine.bcdice import (
     FAILURE_LEVELS,
     SUCCESS_LEVELS,

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from komasync.engine.core import Engine, Outcome
 from komasync.engine.errors import Refusal
 from komasync.engine.registry import parse_action
