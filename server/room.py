@@ -191,6 +191,7 @@ class Room:
 
     def _record(self, sub: Submit, key: str, outcome: Outcome) -> ActionRecord:
         tx = outcome.tx
+        assert sub.action is not None
         return ActionRecord(
             version=outcome.version, client_key=key,
             actor=tx.actor.model_dump(mode="json"),
