@@ -60,7 +60,8 @@ def _validated(state: RoomState, path: tuple[str | int, ...], value: Any) -> Any
     except ValidationError as e:
         error = "; ".join(err["msg"] for err in e.errors()[:3])
         raise Refusal("bad_value",
-                      BAD_VALUE.format(path=list(path), value=repr(value)[:80], error=error)) from None
+                      BAD_VALUE.format(path=list(path), value=repr(value)[:80], error=error),
+                      rule=paths.field_rule(state, path)) from None
 
 
 class Undo(ActionBase):

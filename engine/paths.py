@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, Union, get_args, get_origin
+from typing import Annotated, Any, Final, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-__all__ = ["MISSING", "Path", "delete", "field_type", "get", "has", "put"]
+__all__ = ["MISSING", "Path", "delete", "field_rule", "field_type", "get", "has", "put"]
 
 Segment = str | int
 Path = tuple[Segment, ...]
@@ -95,7 +95,10 @@ def field_type(root: BaseModel, path: Sequence[Segment]) -> Any:
         if isinstance(obj, BaseModel):
             if not isinstance(seg, str) or seg not in type(obj).model_fields:
                 raise KeyError(path)
-            ann = type(obj).model_fields[seg].annotation
+            info = type(obj).model_fields[seg]
+            ann = info.annotation
+            if info.metadata:  # keep the field's constraints (ge=0 …) for overrides
+                ann = Annotated[ann, *info.metadata]
         elif get_origin(ann) is dict:
             ann = get_args(ann)[1]
         elif get_origin(ann) is list:
@@ -106,3 +109,14 @@ def field_type(root: BaseModel, path: Sequence[Segment]) -> Any:
         if obj is MISSING and seg != path[-1]:
             raise KeyError(path)
     return ann
+
+
+def field_rule(root: BaseModel, path: Sequence[Segment]) -> str | None:
+    """The rule ID a model field names for its constraint (`json_schema_extra={"rule": …}`)."""
+    parent = get(root, path[:-1])
+    if not isinstance(parent, BaseModel) or not isinstance(path[-1], str):
+        return None
+    info = type(parent).model_fields.get(path[-1])
+    extra = info.json_schema_extra if info is not None else None
+    rule = extra.get("rule") if isinstance(extra, dict) else None
+    return rule if isinstance(rule, str) else None

@@ -128,17 +128,9 @@ def _piece(tx: Tx, piece_id: str) -> Piece:
 
 def _counter(tx: Tx, counter_id: str) -> Counter:
     counter = tx.state.table.counters.get(counter_id)
-    if counter is None or not counter.visible_to(_audience(tx)):
+    if counter is None or not counter.visible_to(tx.audience):
         raise Refusal("unknown_counter", NO_COUNTER.format(id=counter_id))
     return counter
-
-
-def _audience(tx: Tx) -> Audience:
-    if tx.actor.role == "gm":
-        return Audience("gm")
-    if tx.actor.role == "player":
-        return Audience("player", tx.actor.player)
-    return Audience("table")
 
 
 def check_on_grid(tx: Tx, cell: Cell, size: int = 1) -> None:

@@ -20,6 +20,7 @@ from .rng import Roll, draw
 
 if TYPE_CHECKING:
     from .state import RoomState
+    from .views import Audience
 
 __all__ = ["Actor", "Change", "Happening", "LogLine", "Role", "Tx", "Warning"]
 
@@ -81,6 +82,17 @@ class Tx:
     warnings: list[Warning] = field(default_factory=list)
     pending: list[Happening] = field(default_factory=list)
     depth: int = 0
+
+    @property
+    def audience(self) -> Audience:
+        """What the sender may see: the GM all, a player their view, others the table's."""
+        from .views import Audience
+
+        if self.actor.role == "gm":
+            return Audience("gm")
+        if self.actor.role == "player":
+            return Audience("player", self.actor.player)
+        return Audience("table")
 
     # -- writes ---------------------------------------------------------------------
     def get(self, path: Sequence[str | int]) -> Any:
