@@ -22,7 +22,9 @@ __all__ = ["main"]
 
 DEFAULT_DB = "komasync.sqlite3"
 DEMO_ROOM = "demo"
-DEMO_FILES = ("tower_defense.yaml", "demo_table.yaml")
+# The demo rooms, all opened by the one GM secret printed at start.
+DEMO_ROOMS = {DEMO_ROOM: "tower_defense.yaml", "demo-bases": "base_battle.yaml",
+              "demo-table": "demo_table.yaml"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -139,27 +141,24 @@ def _invite(args: argparse.Namespace) -> int:
     return 0
 
 
-def demo_scenario_path(explicit: str | None) -> Path:
-    if explicit:
-        return Path(explicit)
-    examples = resources.files("komasync.examples")
-    for name in DEMO_FILES:
-        candidate = examples / name
-        if candidate.is_file():
-            return Path(str(candidate))
-    raise FileNotFoundError("no demo scenario")
+def example_path(name: str) -> Path:
+    return Path(str(resources.files("komasync.examples") / name))
 
 
 def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
-    """Create the demo room if missing; a fresh GM secret is printed at every start."""
+    """Create the demo rooms if missing; a fresh GM secret opens them all, at every start."""
     secret = new_secret()
-    if store.room(DEMO_ROOM) is None:
-        path = demo_scenario_path(scenario_file)
-        scenario = load_scenario_file(path)
-        state = build_room(scenario, seed=new_secret()).model_dump(mode="json")
-        store.create_room(DEMO_ROOM, scenario.room.name, secret, state, path.name)
-    else:
-        store.set_gm_secret(DEMO_ROOM, secret)
+    rooms = dict(DEMO_ROOMS)
+    if scenario_file:
+        rooms = {DEMO_ROOM: scenario_file}
+    for room_id, name in rooms.items():
+        if store.room(room_id) is None:
+            path = Path(name) if scenario_file else example_path(name)
+            scenario = load_scenario_file(path)
+            state = build_room(scenario, seed=new_secret()).model_dump(mode="json")
+            store.create_room(room_id, scenario.room.name, secret, state, path.name)
+        else:
+            store.set_gm_secret(room_id, secret)
     return secret
 
 
@@ -187,6 +186,8 @@ async def _run(server: Komasync, host: str, port: int, demo_secret: str | None) 
     print(f"komasync: ws://{host}:{bound}/ws", flush=True)
     if demo_secret:
         print(f"komasync: demo room / デモルーム: {DEMO_ROOM}", flush=True)
+        others = ", ".join(r for r in DEMO_ROOMS if r != DEMO_ROOM)
+        print(f"komasync: more demo rooms / 他のデモルーム: {others}", flush=True)
         print(f"komasync: GM secret / GM秘密鍵: {demo_secret}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
