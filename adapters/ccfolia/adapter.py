@@ -1,0 +1,267 @@
+"""Ccfolia (ココフォリア): the neutral table as characters, marker panels and dice symbols.
+
+How this works: `CcfoliaAdapter` renders the `table` projection (adapters/common.py) and
+draws it the Ccfolia way (TD-MAP-2): enemy groups, 特異個体, PCs and generic pieces are
+characters (`status` bars: 個体数, 耐久力, 残弾); forts are dice symbols and/or a
+character with a 耐久力 bar (setting `forts_as`); traps, directions and generic markers
+are marker panels; counters, round/phase and bases' GP sit on one 'komasync' board
+character. Each change becomes `character.*` / `marker.*` / `dice.*` / `room.update`
+operations for only what changed, then one `chat` operation per public log line (each
+automatic step). docs/adapters.md gives the exact operation shapes.
+
+Settings (`meta.platforms.ccfolia`, all optional): see `CcfoliaSettings`. Whether piece
+x/y are pixels or squares is UNCONFIRMED (vtt.md), hence `units`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ..common import (
+    BOARD_ID,
+    AdapterSettings,
+    Diff,
+    Geometry,
+    Objects,
+    PlatformObject,
+    PObjects,
+    TableAdapter,
+    TableObject,
+    bi,
+    board,
+    grid_of,
+    load_settings,
+)
+
+__all__ = ["CcfoliaAdapter", "CcfoliaSettings", "character_objects"]
+
+ROOM_ID = "ks-room"
+COLORS = {"group": "#d32f2f", "individual": "#8e24aa", "pc": "#1e88e5", "fort": "#6d4c41",
+          "board": "#546e7a", "piece": "#888888"}
+
+
+class CcfoliaSettings(AdapterSettings):
+    """`meta.platforms.ccfolia`.
+
+    Calibration: `cell_size` px per square (24); `units` `px` or `cell` (UNCONFIRMED
+    which Ccfolia uses); `origin_x`/`origin_y` where square (0, 0)'s top-left is — when
+    unset the board is centred on (0, 0). `forts_as`: forts as `dice` symbols, a
+    `status` bar on a fort character, or `both`. A fort's 耐久力 above `fort_die_faces`
+    shows as several dice: ⌈max/faces⌉ dice, each full but the last (the remainder);
+    a die with nothing left is removed, so a fallen fort has no dice. `dice_per_row`
+    dice sit in a row left of the fort, further rows above.
+    """
+
+    units: Literal["px", "cell"] = "px"
+    forts_as: Literal["dice", "status", "both"] = "both"
+    fort_die_faces: Literal[4, 6, 8, 10, 12, 20] = 6
+    dice_per_row: int = Field(default=5, ge=1, le=20)
+    chat_name: str = Field(default="komasync", min_length=1, max_length=50)
+
+
+def ccfolia_settings(tree: Mapping[str, Any]) -> tuple[CcfoliaSettings, Geometry, list[str]]:
+    """Validated settings and the geometry they give (the board centred by default)."""
+    settings, raw, problems = load_settings(tree, "ccfolia", CcfoliaSettings)
+    width, height = grid_of(tree)
+    unit = settings.cell_size if settings.units == "px" else 1.0
+    ox = settings.origin_x if "origin_x" in raw and not problems else -width * unit / 2
+    oy = settings.origin_y if "origin_y" in raw and not problems else -height * unit / 2
+    geo = Geometry(ox, oy, settings.cell_size, settings.units, settings.stack_offset)
+    return settings, geo, problems
+
+
+# -- neutral objects → Ccfolia objects ------------------------------------------------------
+
+
+def _character(name: str, pos: tuple[float, float], size: int = 1, *,
+               status: list[dict[str, Any]] | None = None,
+               params: list[dict[str, str]] | None = None, memo: str = "",
+               color: str = "#888888", commands: str = "") -> dict[str, Any]:
+    """A character in Ccfolia's clipboard field names (docs.ccfolia.com Clipboard API)."""
+    return {
+        "name": name, "memo": memo, "initiative": 0, "externalUrl": "", "color": color,
+        "commands": commands, "status": status or [], "params": params or [],
+        "iconUrl": None, "faces": [], "x": pos[0], "y": pos[1], "angle": 0,
+        "width": size, "height": size, "active": True, "secret": False, "invisible": False,
+        "hideStatus": False, "owner": None,
+    }
+
+
+def _marker(text: str, pos: tuple[float, float], width: int = 1, height: int = 1) -> dict[str, Any]:
+    """A marker panel (room `markers.{key}` fields)."""
+    return {"x": pos[0], "y": pos[1], "z": 0, "width": width, "height": height,
+            "locked": False, "freezed": False, "text": text, "imageUrl": None,
+            "clickAction": None}
+
+
+def _ref(o: TableObject) -> dict[str, Any]:
+    ref = {"kind": o["kind"], "id": o["ref"]}
+    if o["kind"] == "pc" and o.get("player"):
+        ref["player"] = o["player"]
+    if o["kind"] == "piece" and o.get("owner"):
+        ref["player"] = o["owner"]
+    return ref
+
+
+def _pc(o: TableObject, pos: tuple[float, float]) -> dict[str, Any]:
+    status, commands = [], []
+    for w in o["weapons"]:
+        if w["magazine"] is not None and w["loaded"] is not None:
+            status.append({"label": f"{w['name']}残弾", "value": w["loaded"], "max": w["magazine"]})
+        if w["special_name"]:
+            status.append({"label": w["special_name"], "value": w["special_left"],
+                           "max": w["special_uses"]})
+        value = o["skills"].get(w["skill"])
+        if value is not None:
+            commands.append(f"CC<={value} {w['name']}")
+            if w["kind"] == "firearm" and w["attacks_per_round"] > 1:
+                commands.append(f"x{w['attacks_per_round']} CC<={value} {w['name']}")
+    where = o["fort_name"] or "未配置 / not placed"
+    memo = bi("攻撃: チャットパレットの判定の後ろに敵グループのIDか砦名を書く",
+              "attack: after a palette check, write the group id or fort name")
+    return _character(o["name"], pos, status=status, params=[{"label": "砦", "value": where}],
+                      memo=memo, color=COLORS["pc"], commands="\n".join(commands))
+
+
+def _group_state(o: TableObject) -> str:
+    words = [w for flag, w in ((o["waiting"], ("待機", "waiting")), (o["snared"], ("足止め", "snared")),
+                               (o["marked"], ("魔眼", "evil eye"))) if flag]
+    return " ".join(bi(ja, en) for ja, en in words) or "-"
+
+
+def character_objects(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
+                      grid: tuple[int, int], with_dice: bool = True) -> PObjects:
+    """Every Ccfolia object for the neutral objects: room, characters, markers, dice."""
+    out: PObjects = {ROOM_ID: PlatformObject("room", {"fieldWidth": grid[0],
+                                                      "fieldHeight": grid[1]})}
+    forts_status = settings.forts_as in ("status", "both") or not with_dice
+    forts_dice = settings.forts_as in ("dice", "both") and with_dice
+    for oid, o in objs.items():
+        cell = o.get("cell")
+        if cell is None:
+            continue
+        pos = geo.pos(cell, o["slot"])
+        kind = o["kind"]
+        data: dict[str, Any] | None = None
+        if kind == "piece":
+            params = [{"label": k, "value": v} for k, v in o["labels"].items()]
+            data = _character(o["name"], pos, o["size"], params=params,
+                              memo=f"komasync {o['ref']}", color=o["color"] or COLORS["piece"])
+        elif kind == "pc":
+            data = _pc(o, pos)
+        elif kind == "group":  # TD-MAP-2 enemy groups as characters, 個体数 (TD-REIN-1)
+            data = _character(
+                o["name"], pos, status=[{"label": "個体数", "value": o["count"], "max": o["max"]}],
+                params=[{"label": "状態", "value": _group_state(o)}], color=COLORS["group"],
+                memo=bi(f"ID: {o['ref']}（攻撃のときに書く）", f"ID: {o['ref']} (write it to attack)"))
+        elif kind == "individual":  # TD-OPT-2
+            status = [{"label": "HP", "value": o["hp"], "max": o["hp"]}] if o["hp"] else []
+            data = _character(o["name"], pos, status=status, color=COLORS["individual"],
+                              params=[{"label": "特異個体",
+                                       "value": bi(o["special_ja"], o["special_en"])}],
+                              memo=f"ID: {o['ref']}")
+        elif kind == "fort":
+            if forts_status:
+                params = [{"label": "段", "value": str(o["tier"])}]
+                if o["final"]:
+                    params.append({"label": "最終砦", "value": bi("はい", "final")})
+                data = _character(
+                    o["name"], pos, params=params, color=COLORS["fort"], memo=f"ID: {o['ref']}",
+                    status=[{"label": "耐久力", "value": o["durability"], "max": o["max"]}])
+            if forts_dice:
+                out.update(_fort_dice(oid, o, settings, geo))
+        elif kind == "marker":
+            out[oid] = PlatformObject("marker", _marker(o["text"], pos, o["width"], o["height"]),
+                                      _ref(o))
+            continue
+        elif kind in ("trap", "direction"):  # TD-MAP-2 traps as marker panels
+            out[oid] = PlatformObject("marker", _marker(o["text"], pos), _ref(o))
+            continue
+        if data is not None:
+            out[oid] = PlatformObject("character", data, _ref(o))
+    b = board(objs)
+    if b:
+        pos = geo.pos({"x": grid[0] + 1, "y": 0})
+        out[BOARD_ID] = PlatformObject("character", _character(
+            settings.chat_name, pos, status=b.bars, params=b.params, memo="\n".join(b.memo),
+            color=COLORS["board"]), {"kind": "board", "id": "board"})
+    return out
+
+
+def _fort_dice(oid: str, o: TableObject, settings: CcfoliaSettings, geo: Geometry) -> PObjects:
+    """TD-MAP-2 fort durability as dice symbols (the stacking rule of `CcfoliaSettings`)."""
+    faces = settings.fort_die_faces
+    out: PObjects = {}
+    for i in range(max(1, math.ceil(o["max"] / faces))):
+        value = min(max(o["durability"] - i * faces, 0), faces)
+        if value <= 0:
+            continue
+        row, col = divmod(i, settings.dice_per_row)
+        pos = geo.pos(o["cell"], 0, dx=-(1 + col), dy=-row)
+        data = {"faces": faces, "value": value, "x": pos[0], "y": pos[1], "width": 1, "height": 1}
+        out[f"{oid}-die{i + 1}"] = PlatformObject("dice", data, {"kind": "fort_die", "id": o["ref"],
+                                                                 "index": i + 1})
+    return out
+
+
+# -- the adapter -------------------------------------------------------------------------------
+
+
+class CcfoliaAdapter(TableAdapter):
+    """Ccfolia: table projection → character/marker/dice/chat operations; events → actions."""
+
+    platform = "ccfolia"
+    settings: CcfoliaSettings
+
+    def _configure(self, tree: Mapping[str, Any]) -> None:
+        self.settings, self.geometry, self.problems = ccfolia_settings(tree)
+        self.grid = grid_of(tree)
+
+    def _objects(self, objs: Objects, tree: Mapping[str, Any]) -> PObjects:
+        return character_objects(objs, self.settings, self.geometry, self.grid)
+
+    def _ops(self, change: Diff, reset: bool) -> list[dict[str, Any]]:
+        ops: list[dict[str, Any]] = []
+        if reset:
+            ops.append({"op": "reset", "ids": [i for i, o in change.created if o.type != "room"]})
+        for oid, obj in change.removed:
+            if obj.type != "room":
+                ops.append({"op": f"{obj.type}.remove", "id": oid})
+        for oid, obj in change.created:
+            if obj.type == "room":
+                ops.append({"op": "room.update", "data": dict(obj.data)})
+            else:
+                ops.append({"op": f"{obj.type}.create", "id": oid, "ref": dict(obj.ref),
+                            "data": dict(obj.data)})
+        for oid, obj, changes, old in change.updated:
+            if obj.type == "room":
+                ops.append({"op": "room.update", "data": changes})
+                continue
+            op: dict[str, Any] = {"op": f"{obj.type}.update", "id": oid, "data": changes}
+            if obj.type == "character" and "status" in changes:
+                op["status_commands"] = _status_commands(old.data.get("status", []),
+                                                         changes["status"])
+            ops.append(op)
+        return ops
+
+    def _chat_ops(self, lines: list[tuple[str, str]], to: str | None = None,
+                  kind: str = "log") -> list[dict[str, Any]]:
+        return [{"op": "chat", "name": self.settings.chat_name, "text": bi(ja, en), "ja": ja,
+                 "en": en, "to": to, "kind": kind} for ja, en in lines]
+
+    def _snap_ops(self, oid: str, obj: PlatformObject) -> list[dict[str, Any]]:
+        if obj.type == "room":
+            return []
+        return [{"op": f"{obj.type}.update", "id": oid,
+                 "data": {"x": obj.data["x"], "y": obj.data["y"]}}]
+
+
+def _status_commands(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[str]:
+    """`:LABEL=N` chat commands that make the same status change when spoken as the
+    character (Ccfolia's documented status command), for bridges that cannot write bars."""
+    before = {s.get("label"): s.get("value") for s in old}
+    return [f":{s['label']}={s['value']}" for s in new if before.get(s["label"]) != s["value"]]
