@@ -19,9 +19,14 @@ __all__ = ["RoomSettings", "Scenario", "ScenarioError", "build_room", "load_scen
 
 
 class RoomSettings(BaseModel):
+    """The `room:` part: name, enforcement, dice seed, and per-VTT settings (calibration)."""
+
+    model_config = {"extra": "forbid"}
+
     name: str = "komasync"
     enforcement: Enforcement = "enforce"
     seed: str | None = None
+    platforms: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
 
 class Scenario(BaseModel):
@@ -108,7 +113,8 @@ def build_room(scenario: Scenario, seed: str) -> RoomState:
     """The initial room state a scenario describes, with the room's dice seed."""
     return RoomState(
         meta=RoomMeta(name=scenario.room.name, enforcement=scenario.room.enforcement,
-                      players={p.id: p for p in scenario.players}),
+                      players={p.id: p for p in scenario.players},
+                      platforms=scenario.room.platforms),
         rng=RngState(seed=scenario.room.seed or seed),
         table=scenario.table.build(),
         tower_defense=scenario.tower_defense.build() if scenario.tower_defense else None,

@@ -250,9 +250,12 @@ class Walker(Entity):
 
 
 class Group(Walker):
-    """An enemy group: 個体数 is its only number, both HP and attack (TD-REIN-1)."""
+    """An enemy group: 個体数 is its only number, both HP and attack (TD-REIN-1).
+
+    `max_count` is the count it arrived with (for a 個体数 bar's maximum)."""
 
     count: int
+    max_count: int | None = None
     snared: bool = False
 
 

@@ -146,7 +146,8 @@ def place_entry(tx: Tx, td: TowerDefenseState, e: WaveEntry) -> None:
                   cell=d.cell, tag=e.tag, san=e.san, round=td.round)
     if e.special is None:
         gid = _fresh_id(td, f"r{td.round}-{d.id}")
-        tx.set((PATH, "groups", gid), Group(**{**base.model_dump(), "id": gid}, count=e.count))
+        tx.set((PATH, "groups", gid), Group(**{**base.model_dump(), "id": gid}, count=e.count,
+                                                     max_count=e.count))
         tx.emit("td.group.placed", group=gid, name=e.name, count=e.count, direction=d.id,
                 cell=d.cell.model_dump())
         tx.say(Text(f"{d.name}に「{e.name}」（個体数{e.count}）が出現",

@@ -44,6 +44,8 @@ NO_ADAPTER = Text("このブリッジのプラットフォームが設定され�
                   "This bridge did not say which platform it drives.")
 IGNORED = Text("卓のイベントを操作にできませんでした: {why}",
                "The table event did not make an action: {why}")
+ADAPTER_FAILED = Text("卓への変換に失敗しました（サーバーログを見てください）。",
+                      "Translating to the table failed (see the server log).")
 INTERNAL = Text("サーバー内部のエラーで操作は適用されませんでした。",
                 "An internal server error; the action was not applied.")
 
@@ -361,8 +363,6 @@ class Room:
     def _join(self, conn: Connection, since: int | None) -> None:
         view = self._view(conn.audience)
         self.conns.add(conn)
-        if conn.role == "bridge" and conn.platform:
-            self._join_platform(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.id, "role": conn.role,
                        "player": conn.player, "audience": view.audience.key,
                        "version": self.version})
@@ -370,17 +370,26 @@ class Room:
             pass
         else:
             conn.send_msg({"type": "snapshot", "version": self.version, "state": view.tree})
+        if conn.role == "bridge" and conn.platform:
+            self._join_platform(conn)
         self.presence()
 
     def _join_platform(self, conn: Connection) -> None:
         """A platform bridge joined: make its adapter if needed and rebuild its table."""
         assert conn.platform is not None
         tree = self._view(Audience("table")).tree
-        adapter = self.adapters.get(conn.platform)
-        if adapter is None:
-            adapter = self.adapters[conn.platform] = make_adapter(conn.platform, tree)
+        try:
+            adapter = self.adapters.get(conn.platform)
+            if adapter is None:
+                adapter = self.adapters[conn.platform] = make_adapter(conn.platform, tree)
+            ops = adapter.reset(tree)
+        except Exception:
+            log.exception("adapter failed on join", extra={"room": self.id})
+            conn.send_msg({"type": "error", "id": None, "code": "adapter_failed", "details": {},
+                           "reason": {"ja": ADAPTER_FAILED.ja, "en": ADAPTER_FAILED.en}})
+            return
         conn.send_msg({"type": "table.ops", "platform": conn.platform, "version": self.version,
-                       "reset": True, "ops": adapter.reset(tree)})
+                       "reset": True, "ops": ops})
 
     def _resume(self, conn: Connection, since: int) -> bool:
         """Send exactly the changes after `since`, if the history still holds them."""
