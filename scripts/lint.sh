@@ -9,4 +9,4 @@ tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 mkdir -p "$tree/komasync"
 for part in engine server adapters examples; do ln -s "$PWD/$part" "$tree/komasync/$part"; done
-(cd "$tree" && mypy --config-file "$OLDPWD/pyproject.toml" -p komasync.engine -p komasync.server)
+(cd "$tree" && mypy --config-file "$OLDPWD/pyproject.toml" -p komasync.engine -p komasync.server -p komasync.adapters)
