@@ -16,6 +16,7 @@ from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
 from komasync.engine.td_map import adjacent, reaches
 from komasync.engine.td_model import TowerDefenseState
 from komasync.engine.views import Audience, project
+from komasync.server.replay import rebuild
 
 START = {"pc1": "f_left", "pc2": "f_center_left", "pc3": "f_center_right", "pc4": "m_left",
          "pc5": "final", "pc6": "m_right", "npc1": "f_right"}
@@ -147,6 +148,11 @@ async def test_six_rounds_over_sockets(tmp_path: Path) -> None:
             await client.settle(g.version)
             assert client.state == json.loads(json.dumps(_projection(state, pid)))
             assert "waves" not in "".join(client.raw)
+        # Invariant 1: replaying the durable log rebuilds the same state and version.
+        store = r.server.storage
+        rebuilt = await store.call(rebuild, store.storage, r.room)
+        assert rebuilt.version == g.version
+        assert rebuilt.state.model_dump() == state.model_dump()
     finally:
         await r.runner.cleanup()
 
