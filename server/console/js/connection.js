@@ -1,0 +1,175 @@
+// The WebSocket to /ws: authenticate first (the GM secret or an invite token travels
+// only in the `auth` frame, never in a URL), keep the Store in step, resume with
+// `since` after a disconnect, and match replies to requests by their `id`.
+//
+// Events (EventTarget, `detail` = the frame): status, welcome, snapshot, change, notice,
+// prompt, reject, error, bye, history, invite, invites, pong.
+
+import { newId } from "./dom.js";
+
+const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "history"]);
+
+export class Connection extends EventTarget {
+  /**
+   * @param {object} o
+   * @param {string} o.room  room id
+   * @param {object} o.credentials  {secret} for the GM or {token} for an invite
+   * @param {import("./store.js").Store} o.store
+   */
+  constructor({ room, credentials, store, url, client = "komasync console" }) {
+    super();
+    this.room = room;
+    this.credentials = credentials;
+    this.store = store;
+    this.client = client;
+    this.url = url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    this.ws = null;
+    this.status = "idle";
+    this.welcome = null;
+    this.pending = new Map();
+    this.retry = 0;
+    this.stopped = false;
+    this.fresh = false;
+    this.timer = null;
+  }
+
+  connect() {
+    this.stopped = false;
+    clearTimeout(this.timer);
+    this.setStatus("connecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      const auth = { type: "auth", room: this.room, client: this.client, ...this.credentials };
+      if (this.store.version !== null && !this.fresh) auth.since = this.store.version;
+      this.fresh = false;
+      ws.send(JSON.stringify(auth));
+    };
+    ws.onmessage = (ev) => this.onFrame(ws, ev.data);
+    ws.onclose = () => this.onClose(ws);
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  /** Close for good (sign out, leaving the room). */
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close(1000, "bye");
+    this.failPending("closed");
+    this.setStatus("closed");
+  }
+
+  /** Drop the socket and reconnect: with `since` (gap) or for a fresh snapshot. */
+  resync(fresh = false) {
+    this.fresh = fresh;
+    if (fresh) this.store.reset();
+    if (this.ws) this.ws.close(4000, "resync");
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.dispatch("status", { status });
+  }
+
+  dispatch(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  onFrame(ws, text) {
+    if (ws !== this.ws) return;
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    switch (msg.type) {
+      case "welcome":
+        this.welcome = msg;
+        this.retry = 0;
+        this.setStatus("open");
+        this.dispatch("welcome", msg);
+        return;
+      case "snapshot":
+        this.store.applySnapshot(msg.version, msg.state);
+        this.dispatch("snapshot", msg);
+        return;
+      case "change": {
+        const result = this.store.applyChange(msg);
+        if (result === "gap") this.resync(false);
+        else if (result === "broken") this.resync(true);
+        else if (result === "ok") this.dispatch("change", msg);
+        return;
+      }
+      case "error":
+        if (this.status === "connecting" && ["auth_failed", "invite_revoked", "auth_timeout"].includes(msg.code)) {
+          this.stopped = true;
+          this.setStatus("auth_failed");
+          this.dispatch("auth_failed", msg);
+          ws.close();
+          return;
+        }
+        break;
+      case "bye":
+        this.dispatch("bye", msg);
+        return;
+      default:
+        break;
+    }
+    if (REPLY_TYPES.has(msg.type) && msg.id && this.pending.has(msg.id)) {
+      const { resolve } = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      resolve(msg);
+    }
+    this.dispatch(msg.type, msg);
+  }
+
+  onClose(ws) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    this.failPending("disconnected");
+    if (this.stopped) return;
+    this.setStatus("closed");
+    const delay = Math.min(5000, 250 * 2 ** this.retry);
+    this.retry += 1;
+    this.timer = setTimeout(() => this.connect(), this.fresh ? 0 : delay);
+  }
+
+  failPending(code) {
+    for (const { resolve } of this.pending.values()) {
+      resolve({ type: "error", code, reason: { ja: "接続が切れました。", en: "The connection closed." } });
+    }
+    this.pending.clear();
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Send a message with an `id` and wait for the reply carrying it. */
+  request(msg) {
+    const id = msg.id || newId("q");
+    const full = { ...msg, id };
+    return new Promise((resolve) => {
+      if (!this.send(full)) {
+        resolve({ type: "error", id, code: "disconnected",
+                  reason: { ja: "接続していません。", en: "Not connected." } });
+        return;
+      }
+      this.pending.set(id, { resolve });
+    });
+  }
+
+  /** An action; resolves to the `ack`, `reject` or `error` frame. */
+  action(action, { baseVersion } = {}) {
+    const msg = { type: "action", id: newId("a"), action };
+    if (baseVersion !== undefined && baseVersion !== null) msg.base_version = baseVersion;
+    return this.request(msg);
+  }
+
+  answer(prompt, choice) {
+    return this.request({ type: "answer", id: newId("ans"), prompt, choice });
+  }
+}

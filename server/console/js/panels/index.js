@@ -1,0 +1,6 @@
+// Every panel module, imported once. A new subsystem's panel = one file + one line here.
+import "./prompts.js";
+import "./tower_defense.js";
+import "./bases.js";
+import "./table.js";
+import "./state.js";

@@ -1,0 +1,72 @@
+// The panel registry: the view layer's one extension point.
+//
+// A panel module calls registerPanel({...}) once, at import, and app.js imports the
+// module (one line in panels/index.js). A panel declares:
+//
+//   id        unique name ("tower_defense")
+//   key       the top-level state key it renders ("tower_defense", "bases", "table",
+//             "prompts"); the panel exists while state[key] is present and not null, and
+//             is re-rendered only when a change touches that key. `key: "*"` = whole state.
+//   area      "main" (default) or "side" (top of the side column)
+//   order     sort order within its area (smaller first)
+//   title     {ja, en} or (ctx) => string
+//   render(ctx) → Node          build the panel body (called again after each change)
+//   rules     [{path: ["tower_defense","forts","*","durability"], rule: "TD-EATK-1",
+//              ja: "...", en: "..."}]  — shown beside an override of a matching path
+//   secret(path, state) → bool  optional: is the value at `path` GM-only?
+//   commands  [{id, key, label(ctx), enabled(ctx), run(ctx)}] — header buttons and
+//             keyboard shortcuts (e.g. next phase on `n`)
+//   headline(ctx) → string      optional: shown in the header (round, phase…)
+//   strings   {ja: {...}, en: {...}} — the panel's own UI strings
+//
+// Panels never reach into one another: adding bases, a tactical grid or mass-combat rows
+// is a new module and one import line.
+
+import { addStrings } from "./i18n.js";
+
+const PANELS = [];
+
+export function registerPanel(panel) {
+  if (!panel.id || !panel.key || typeof panel.render !== "function") {
+    throw new Error("a panel needs id, key and render()");
+  }
+  if (PANELS.some((p) => p.id === panel.id)) throw new Error(`panel ${panel.id} registered twice`);
+  if (panel.strings) addStrings(panel.strings);
+  PANELS.push({ area: "main", order: 100, rules: [], commands: [], ...panel });
+  PANELS.sort((a, b) => a.order - b.order);
+  return panel;
+}
+
+export function allPanels() {
+  return [...PANELS];
+}
+
+/** The panels that have something to show in this state. */
+export function activePanels(state) {
+  if (!state) return [];
+  return PANELS.filter((p) => p.key === "*" || (state[p.key] !== undefined && state[p.key] !== null));
+}
+
+function matches(pattern, path) {
+  if (pattern.length !== path.length) return false;
+  return pattern.every((seg, i) => seg === "*" || String(seg) === String(path[i]));
+}
+
+/** The rules that would have applied to the value at `path` (from every panel). */
+export function rulesFor(path) {
+  const out = [];
+  for (const p of PANELS) {
+    for (const r of p.rules) if (matches(r.path, path)) out.push(r);
+  }
+  return out;
+}
+
+/** Whether any panel declares the value at `path` GM-only. */
+export function isSecret(path, state) {
+  return PANELS.some((p) => typeof p.secret === "function" && p.secret(path, state));
+}
+
+/** Commands of the panels active in this state. */
+export function activeCommands(state) {
+  return activePanels(state).flatMap((p) => p.commands.map((c) => ({ ...c, panel: p.id })));
+}

@@ -1,0 +1,111 @@
+// Invites for players, bridges and observers (`invite.create` / `invite.list` /
+// `invite.revoke`). A token is shown once, when minted; the invite link carries it in
+// the URL fragment (#…), which browsers never send to the server, and the console that
+// opens it moves it to sessionStorage and clears the address bar at once.
+
+import { h, clear } from "../dom.js";
+import { t, pick } from "../i18n.js";
+import { toast } from "../ui.js";
+
+export function inviteLink(room, token) {
+  return `${location.origin}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(token)}`;
+}
+
+function copyButton(text) {
+  return h("button.small", { type: "button", on: { click: async (ev) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast(t("invites.copied"), "ok", 1500);
+    } catch {
+      const field = ev.currentTarget.parentElement.querySelector("input, textarea");
+      if (field) field.select();
+    }
+  } } }, t("invites.copy"));
+}
+
+export class Invites {
+  constructor(app) {
+    this.app = app;
+    this.list = [];
+    this.created = [];
+    this.el = h("div.invites");
+    this.form = this.buildForm();
+    this.render();
+  }
+
+  buildForm() {
+    const role = h("select", { name: "role", "aria-label": t("invites.role") },
+      ["player", "bridge", "observer"].map((r) => h("option", { value: r }, t(`role.${r}`))));
+    const player = h("input", { name: "player", list: "invite-players", maxlength: 64, pattern: "[\\w\\-.]+",
+                                "aria-label": t("invites.player"), placeholder: "p1" });
+    const label = h("input", { name: "label", maxlength: 100, "aria-label": t("invites.label"), placeholder: t("invites.label") });
+    const players = h("datalist", { id: "invite-players" });
+    const sync = () => { player.disabled = role.value !== "player"; };
+    role.addEventListener("change", sync);
+    sync();
+    const submit = async (ev) => {
+      ev.preventDefault();
+      const msg = { type: "invite.create", role: role.value, label: label.value.trim() };
+      if (role.value === "player") {
+        if (!player.value.trim()) {
+          player.focus();
+          return;
+        }
+        msg.player = player.value.trim();
+      }
+      const reply = await this.app.conn.request(msg);
+      if (reply.type !== "invite") {
+        toast(t("error", { reason: pick(reply.reason) }), "error");
+        return;
+      }
+      this.created.unshift({ ...reply, label: msg.label });
+      label.value = "";
+      await this.refresh();
+    };
+    this.playersList = players;
+    return h("form.invite-form", { on: { submit } },
+      h("label", t("invites.role"), role),
+      h("label", t("invites.player"), player, players),
+      h("label", t("invites.label"), label),
+      h("button.primary", { type: "submit" }, t("invites.create")));
+  }
+
+  async refresh() {
+    const reply = await this.app.conn.request({ type: "invite.list" });
+    if (reply.type === "invites") this.list = reply.invites;
+    this.render();
+  }
+
+  async revoke(id) {
+    const reply = await this.app.conn.request({ type: "invite.revoke", invite: id });
+    if (reply.type === "invites") this.list = reply.invites;
+    else toast(t("error", { reason: pick(reply.reason) }), "error");
+    this.render();
+  }
+
+  render() {
+    const players = this.app.store.state?.meta?.players || {};
+    clear(this.playersList).append(...Object.values(players).map((p) => h("option", { value: p.id }, p.name)));
+    const created = this.created.map((c) => {
+      const link = inviteLink(this.app.room, c.token);
+      const bridge = JSON.stringify({ server: this.app.conn.url, room: this.app.room, token: c.token });
+      return h("div.invite-created", { dataset: { invite: c.invite, role: c.role } },
+        h("div", h("b", t(`role.${c.role}`)), c.player ? ` · ${c.player}` : "", c.label ? ` · ${c.label}` : "",
+          h("span.muted.small", ` (${c.invite}) ${t("invites.once")}`)),
+        h("label.small", t("invites.link"), h("div.copy-row",
+          h("input.invite-link", { readonly: true, value: link }), copyButton(link))),
+        h("label.small", t("invites.token"), h("div.copy-row",
+          h("input.invite-token", { readonly: true, value: c.token }), copyButton(c.token))),
+        c.role === "bridge" ? h("label.small", t("invites.bridge_config"), h("div.copy-row",
+          h("input.invite-bridge", { readonly: true, value: bridge }), copyButton(bridge))) : null);
+    });
+    const rows = this.list.map((i) => h("tr", { class: i.revoked ? "revoked" : "", dataset: { invite: i.invite } },
+      h("td", t(`role.${i.role}`)), h("td", i.player || "—"), h("td.small", i.label || ""),
+      h("td.small.muted", i.invite),
+      h("td", i.revoked ? h("span.badge.bad", t("invites.revoked"))
+        : h("button.small.danger", { type: "button", dataset: { revoke: i.invite },
+                                     on: { click: () => this.revoke(i.invite) } }, t("invites.revoke")))));
+    clear(this.el).append(this.form, ...created,
+      this.list.length ? h("table.grid-table.invite-table", h("tbody", rows)) : h("p.muted.small", t("invites.none")));
+  }
+}
