@@ -376,8 +376,21 @@ async def _index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(_console_dir() / "index.html")
 
 
+CSP = ("default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+       "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+
+
+async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """The console loads only its own files and talks only to this server."""
+    if not isinstance(response, web.WebSocketResponse):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+
+
 def make_app(server: Komasync) -> web.Application:
     app = web.Application(client_max_size=1024 * 1024)
+    app.on_response_prepare.append(_security_headers)
     app[SERVER_KEY] = server
     app.router.add_get("/ws", server.ws_handler)
     app.router.add_get("/healthz", _healthz)
