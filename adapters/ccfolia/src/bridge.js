@@ -1,0 +1,463 @@
+/**
+ * The Ccfolia bridge: watches the page's store, reports moves and dice results, applies
+ * the server's operations (docs/adapters.md, "Ccfolia operations").
+ *
+ * How this works: the page is reached only through page.js (every page assumption lives
+ * there). The store is subscribed once; a change of the characters slice compares each
+ * character's x/y with the last seen, and a moved komasync character is pushed into a
+ * Settler, so a drag (about 70 store updates a second) becomes one `move` event when the
+ * piece has been still for `settleMs`. New chat messages with dice output spoken by a PC
+ * become `chat` events.
+ *
+ * Operations are applied in two ways:
+ *  - always: `chat` lines, and status changes as `:LABEL=N` commands spoken as the
+ *    character (the documented way) — typed into the chat box, one line at a time;
+ *  - only when the GM enables direct write AND the page's data layer is there: character,
+ *    marker and dice documents and the room, written whole-field with merge, at most 50
+ *    writes per batch. Without it, what needs a write is counted and shown in the panel
+ *    ("N changes need direct write"); the clipboard JSON / room ZIP exports remain the way
+ *    to put pieces on the board (docs/bridges.md).
+ *
+ * Which Ccfolia character is which komasync object: our stable id when we created it
+ * (direct write uses it as the document id), else the one character with the name we
+ * last gave that object. Nothing here decides a rule.
+ */
+
+import { BridgeClient, State } from "../../foundry/module/scripts/core/client.js";
+import { resolveServerUrl } from "../../foundry/module/scripts/core/url.js";
+import { Settler } from "../../foundry/module/scripts/core/settle.js";
+import { getPath } from "../../foundry/module/scripts/core/tree.js";
+import { calibrateFromDrops, calibrationAction } from "../../foundry/module/scripts/core/calibrate.js";
+import * as pageModule from "./page.js";
+
+export const BRIDGE_VERSION = "0.1.0";
+
+/** BCDice output lines (vtt.md): `(2D6) ＞ 7`, `(1D100<=53) … ＞ レギュラー成功`. */
+export const CCF_DICE_LINE = /\(\s*[^()]*\d*[dD]\d+[^()]*\)[^\n]*[＞>]/;
+
+export class CcfoliaBridge {
+  /**
+   * @param {object} o
+   * @param {object} o.win          the page's window (document, location, WebSocket…)
+   * @param {object} o.settings     {serverUrl, room, token, directWrite?, gm?, userId?, userName?}
+   * @param {object} [o.page]       the page-structure module (page.js)
+   * @param {Function} [o.WebSocket]
+   * @param {number} [o.settleMs]   how long a piece must be still to count as dropped
+   * @param {number} [o.chatPaceMs] pause between chat lines
+   * @param {object} [o.clientOptions]  passed to BridgeClient (backoff, timers…)
+   * @param {(info: object) => void} [o.onChange]  the panel's redraw
+   */
+  constructor(o) {
+    this.o = o;
+    this.win = o.win;
+    this.page = o.page || pageModule;
+    this.settings = { directWrite: false, gm: true, ...(o.settings || {}) };
+    this.settler = new Settler((id, ev) => this._report(ev), { quietMs: o.settleMs ?? 300 });
+    this.client = null;
+    this.store = null;
+    this.unsubscribe = null;
+    this.known = new Map(); // stable id -> {type, ref, name, data}
+    this.seen = new Map(); // ccfolia character id -> {x, y}
+    this.seenMessages = new Set();
+    this.expect = new Map(); // stable id -> {x, y, at}
+    this.chatNames = new Set(["komasync"]);
+    this.lastChars = null;
+    this.lastMsgs = null;
+    this.chatQueue = Promise.resolve();
+    this.reported = [];
+    this.skipped = { writes: 0, statusCommands: 0 };
+    this.chatErrors = [];
+    this.selftest = null;
+    this.lastError = null;
+    this.calib = null;
+  }
+
+  // -- lifecycle ------------------------------------------------------------------------
+
+  /** Self-test, hook the store, connect. Returns the self-test result. */
+  start() {
+    this.selftest = this.page.selfTest(this.win);
+    const found = this.page.findStore(this.win);
+    this.store = found.store;
+    if (this.store) {
+      this._baseline();
+      this.unsubscribe = this.store.subscribe(() => this._onStore());
+    }
+    const s = this.settings;
+    if (!s.serverUrl || !s.room || !s.token) {
+      this.lastError = "not configured: server URL, room and bridge token";
+      this._changed();
+      return this.selftest;
+    }
+    let url;
+    try {
+      url = resolveServerUrl(s.serverUrl, (this.win.location && this.win.location.protocol) || "https:");
+    } catch (e) {
+      this.lastError = String(e.message || e);
+      this._changed();
+      return this.selftest;
+    }
+    this.client = new BridgeClient({
+      url,
+      room: s.room,
+      token: s.token,
+      platform: "ccfolia",
+      client: `Ccfolia ${s.userName || "bridge"}`,
+      WebSocket: this.o.WebSocket || this.win.WebSocket,
+      applyOps: (frame) => this._apply(frame),
+      onChange: () => this._changed(),
+      onRefusal: () => this._changed(),
+      ...(this.o.clientOptions || {}),
+    });
+    this.client.setStatusDetail(this._detail());
+    this.client.start();
+    this._changed();
+    return this.selftest;
+  }
+
+  stop() {
+    this.settler.flush();
+    if (this.unsubscribe) this.unsubscribe();
+    this.unsubscribe = null;
+    if (this.client) this.client.stop();
+  }
+
+  /** The GM switches direct write on or off (the panel's checkbox). */
+  setDirectWrite(on) {
+    this.settings.directWrite = Boolean(on);
+    if (this.client) {
+      this.client.setStatusDetail(this._detail());
+      if (on) this.client.resync(); // draw everything through the data layer now
+    }
+    this._changed();
+  }
+
+  get directWrite() {
+    return Boolean(this.settings.directWrite && this.page.findDataLayer(this.win));
+  }
+
+  /** What the panel shows. */
+  get info() {
+    const c = this.client ? this.client.info : { state: "off" };
+    return {
+      ...c,
+      selftest: this.selftest,
+      directWrite: this.directWrite,
+      directWriteWanted: Boolean(this.settings.directWrite),
+      skipped: { ...this.skipped },
+      chatErrors: this.chatErrors.slice(-3),
+      lastError: c.lastError || (this.lastError ? { code: "bridge", reason: { ja: this.lastError, en: this.lastError } } : null),
+      calibration: this.calib ? { ...this.calib } : null,
+    };
+  }
+
+  _detail() {
+    const t = this.selftest;
+    const miss = t && t.missing.length ? ` missing: ${t.missing.join("; ")}` : "";
+    return `ccfolia ${BRIDGE_VERSION} ${t ? t.version : ""} direct write ${this.directWrite ? "on" : "off"}${miss}`.slice(0, 300);
+  }
+
+  _changed() {
+    if (this.o.onChange) {
+      try {
+        this.o.onChange(this.info);
+      } catch {
+        /* the panel must never break the bridge */
+      }
+    }
+  }
+
+  // -- observing the page ------------------------------------------------------------------
+
+  _state() {
+    return this.store ? this.store.getState() : null;
+  }
+
+  _baseline() {
+    const state = this._state();
+    const chars = this.page.readCharacters(state) || {};
+    for (const [id, c] of Object.entries(chars)) this.seen.set(id, { x: c.x, y: c.y });
+    for (const { id } of this.page.readMessages(state) || []) this.seenMessages.add(id);
+    this.lastChars = this.page.charactersSlice(state);
+    this.lastMsgs = this.page.messagesSlice(state);
+  }
+
+  _onStore() {
+    const state = this._state();
+    const chars = this.page.charactersSlice(state);
+    if (chars !== this.lastChars) {
+      this.lastChars = chars;
+      this._scanCharacters(this.page.readCharacters(state) || {});
+    }
+    const msgs = this.page.messagesSlice(state);
+    if (msgs !== this.lastMsgs) {
+      this.lastMsgs = msgs;
+      this._scanMessages(this.page.readMessages(state) || []);
+    }
+  }
+
+  _scanCharacters(chars) {
+    for (const [cid, c] of Object.entries(chars)) {
+      const before = this.seen.get(cid);
+      if (before && before.x === c.x && before.y === c.y) continue;
+      this.seen.set(cid, { x: c.x, y: c.y });
+      if (!before) continue; // a new character: not a move
+      const sid = this.stableIdOf(cid, c);
+      if (!sid) continue;
+      if (this.calib && this.calib.id === sid) continue; // the GM is calibrating with it
+      const mine = this.expect.get(sid);
+      if (mine && mine.x === c.x && mine.y === c.y) {
+        this.expect.delete(sid);
+        this.settler.cancel(sid);
+        continue;
+      }
+      this.settler.push(sid, { kind: "move", id: sid, x: c.x, y: c.y, user: this._userFor(c) });
+    }
+    for (const cid of [...this.seen.keys()]) if (!(cid in chars)) this.seen.delete(cid);
+  }
+
+  _scanMessages(list) {
+    for (const { id, message } of list) {
+      if (this.seenMessages.has(id)) continue;
+      this.seenMessages.add(id);
+      const name = String(message.name || "");
+      if (this.chatNames.has(name)) continue; // our own lines
+      const text = String(message.text || "");
+      const roll = this.page.rollOf(message) || text.split("\n").filter((l) => CCF_DICE_LINE.test(l)).join("\n");
+      if (!roll || !CCF_DICE_LINE.test(roll.replace(/^#\d+\s*/gm, ""))) continue;
+      const pc = this._pcNamed(name);
+      if (!pc) continue; // only a PC's roll can be an attack (docs/adapters.md)
+      this._report({
+        kind: "chat",
+        text,
+        roll,
+        speaker: { id: pc, name },
+        user: message.from ? { id: String(message.from), name: "" } : this._bridgeUser(),
+      });
+    }
+  }
+
+  _pcNamed(name) {
+    let hit = null;
+    for (const [sid, k] of this.known) {
+      if (k.type === "character" && k.ref && k.ref.kind === "pc" && k.name === name) {
+        if (hit) return null;
+        hit = sid;
+      }
+    }
+    return hit;
+  }
+
+  _bridgeUser() {
+    const s = this.settings;
+    return { id: s.userId || "ccfolia-bridge", name: s.userName || "", gm: Boolean(s.gm) };
+  }
+
+  /** Ccfolia does not say who dragged a piece: its owner if it has one, else this bridge's user. */
+  _userFor(character) {
+    if (character && character.owner) return { id: String(character.owner), name: "" };
+    return this._bridgeUser();
+  }
+
+  /** The komasync stable id of a Ccfolia character, or null. */
+  stableIdOf(cid, character) {
+    const k = this.known.get(cid);
+    if (k && k.type === "character") return cid;
+    const name = character && character.name;
+    if (!name) return null;
+    let hit = null;
+    for (const [sid, kk] of this.known) {
+      if (kk.type === "character" && kk.name === name) {
+        if (hit) return null; // two objects of that name: ambiguous, report nothing
+        hit = sid;
+      }
+    }
+    return hit;
+  }
+
+  /** The Ccfolia character id now showing komasync object `sid`, or null. */
+  characterIdOf(sid) {
+    const chars = this.page.readCharacters(this._state()) || {};
+    if (chars[sid]) return sid;
+    const k = this.known.get(sid);
+    if (!k) return null;
+    const same = Object.entries(chars).filter(([, c]) => c.name === k.name);
+    return same.length === 1 ? same[0][0] : null;
+  }
+
+  _report(ev) {
+    this.reported.push(ev);
+    if (this.reported.length > 100) this.reported.shift();
+    if (this.client) this.client.sendEvent(ev);
+  }
+
+  // -- applying operations ------------------------------------------------------------------
+
+  async _apply(frame) {
+    const writes = [];
+    const chat = [];
+    let resetIds = null;
+    for (const op of frame.ops || []) {
+      const [type, verb] = String(op.op).split(".");
+      if (op.op === "reset") {
+        resetIds = new Set(op.ids || []);
+      } else if (op.op === "chat") {
+        this.chatNames.add(op.name || "komasync");
+        chat.push({ text: op.text, name: op.name || "komasync", to: op.to || null });
+      } else if (op.op === "room.update") {
+        writes.push({ op: "set", kind: "room", data: op.data || {} });
+      } else if (["character", "marker", "dice"].includes(type)) {
+        this._track(type, verb, op, writes, chat, frame.reset);
+      }
+    }
+    if (resetIds) {
+      for (const [sid, k] of [...this.known]) {
+        if (!resetIds.has(sid)) {
+          this.known.delete(sid);
+          writes.push({ op: "delete", kind: k.type, id: sid });
+        }
+      }
+      for (const w of this._staleOnPage(resetIds)) writes.push(w);
+    }
+    if (this.directWrite) {
+      await this._write(writes);
+    } else {
+      this.skipped.writes += writes.length;
+    }
+    for (const line of chat) await this._say(line.text, line.name);
+    if (this.client) this.client.setStatusDetail(this._detail());
+    this._changed();
+  }
+
+  /** Keep our map of objects up to date; queue the writes and status commands. */
+  _track(type, verb, op, writes, chat, reset) {
+    const sid = op.id;
+    if (verb === "remove") {
+      this.known.delete(sid);
+      writes.push({ op: "delete", kind: type, id: sid });
+      return;
+    }
+    const old = this.known.get(sid);
+    const data = { ...(old ? old.data : {}), ...(op.data || {}) };
+    const ref = op.ref || (old && old.ref) || null;
+    const name = type === "character" ? data.name : undefined;
+    this.known.set(sid, { type, ref, name, data });
+    const patch = { ...(op.data || {}) };
+    if (type === "character" && verb === "create" && ref && ref.player && !patch.owner) {
+      const uid = this._uidOfPlayer(ref.player);
+      if (uid) patch.owner = uid;
+    }
+    if ("x" in patch || "y" in patch) this.expect.set(sid, { x: data.x, y: data.y, at: Date.now() });
+    writes.push({ op: "set", kind: type, id: sid, data: verb === "create" || reset ? { ...patch } : patch });
+    if (type === "character" && verb === "update" && Array.isArray(op.status_commands) && !this.directWrite) {
+      // The documented way to change a status bar: speak the command as the character.
+      // Ccfolia applies it to the character *named* as the speaker (page.js A6), so a
+      // name shared by several characters could change the wrong one: then skip.
+      const cid = this.characterIdOf(sid);
+      const chars = this.page.readCharacters(this._state()) || {};
+      const speaking = cid && chars[cid] ? chars[cid].name : null;
+      const unique = speaking && Object.values(chars).filter((c) => c.name === speaking).length === 1;
+      for (const cmd of op.status_commands) {
+        if (unique) chat.push({ text: cmd, name: speaking, status: true });
+        else this.skipped.statusCommands += 1;
+      }
+    }
+  }
+
+  /** Characters/markers/dice named `ks-…` on the page that the reset does not list. */
+  _staleOnPage(ids) {
+    const out = [];
+    const state = this._state();
+    const chars = this.page.readCharacters(state) || {};
+    for (const cid of Object.keys(chars)) {
+      if (cid.startsWith("ks-") && !ids.has(cid) && !this.known.has(cid)) out.push({ op: "delete", kind: "character", id: cid });
+    }
+    return out;
+  }
+
+  /** The Ccfolia uid mapped to komasync player `pid` in meta.platforms.ccfolia.users. */
+  _uidOfPlayer(pid) {
+    const users = this.client && this.client.tree && getPath(this.client.tree, ["meta", "platforms", "ccfolia", "users"]);
+    if (!users || typeof users !== "object") return null;
+    const hits = Object.entries(users).filter(([, v]) => v === pid).map(([k]) => k);
+    return hits.length === 1 ? hits[0] : null;
+  }
+
+  async _write(writes) {
+    const dl = this.page.findDataLayer(this.win);
+    for (let i = 0; i < writes.length; i += this.page.MAX_WRITES) {
+      await dl.write(writes.slice(i, i + this.page.MAX_WRITES));
+    }
+  }
+
+  /** One chat line through the chat box, in order with every other line. */
+  _say(text, name) {
+    const pace = this.o.chatPaceMs ?? 120;
+    this.chatQueue = this.chatQueue.then(async () => {
+      const r = await this.page.sendChat(this.win, text, { name });
+      if (!r.ok) {
+        this.chatErrors.push({ text, how: r.how });
+        if (this.chatErrors.length > 20) this.chatErrors.shift();
+      }
+      await new Promise((res) => this.win.setTimeout(res, pace));
+    });
+    return this.chatQueue;
+  }
+
+  // -- calibration --------------------------------------------------------------------------
+
+  /** The square of a komasync object in the room (forts, directions, pieces, markers). */
+  cellOf(sid) {
+    const k = this.known.get(sid);
+    const tree = this.client && this.client.tree;
+    if (!k || !k.ref || !tree) return null;
+    const where = {
+      piece: ["table", "pieces"],
+      marker: ["table", "markers"],
+      fort: ["tower_defense", "forts"],
+      direction: ["tower_defense", "directions"],
+    }[k.ref.kind];
+    const cell = where && getPath(tree, [...where, k.ref.id, "cell"]);
+    return cell && typeof cell.x === "number" ? { x: cell.x, y: cell.y } : null;
+  }
+
+  /** Step 0: the GM picks a komasync character standing alone on its square. */
+  calibrateBegin(sid) {
+    const cell = this.cellOf(sid);
+    if (!cell) throw new Error(`calibration: no square known for ${sid}`);
+    this.calib = { id: sid, cell, first: null, result: null };
+    this._changed();
+    return this.calib;
+  }
+
+  _position(sid) {
+    const cid = this.characterIdOf(sid);
+    const c = cid && (this.page.readCharacters(this._state()) || {})[cid];
+    return c ? { x: c.x, y: c.y } : null;
+  }
+
+  /** Step 1 (dropped exactly on its square) and step 2 (one square to the right). */
+  calibrateMark() {
+    const cal = this.calib;
+    if (!cal) throw new Error("calibration: not started");
+    const pos = this._position(cal.id);
+    if (!pos) throw new Error("calibration: the piece is not on the board");
+    if (!cal.first) {
+      cal.first = pos;
+    } else {
+      const current = this.client && this.client.tree && getPath(this.client.tree, ["meta", "platforms", "ccfolia"]);
+      const fallback = (current && current.cell_size) || 24;
+      cal.result = calibrateFromDrops(cal.cell, cal.first, pos, fallback);
+      cal.action = calibrationAction("ccfolia", current, cal.result);
+    }
+    this._changed();
+    return cal;
+  }
+
+  calibrateCancel() {
+    this.calib = null;
+    this._changed();
+  }
+}
+
+export { State };

@@ -1,0 +1,230 @@
+/**
+ * The small komasync panel on the Ccfolia page: connection state, the last refusal, the
+ * page self-test, the GM's "direct write" switch, the connection settings, and the
+ * calibration steps. Plain DOM, text only (never innerHTML with data).
+ */
+
+const T = {
+  ja: {
+    title: "komasync",
+    live: "接続中",
+    waiting: "再接続待ち",
+    connecting: "接続中…",
+    authenticating: "認証中…",
+    auth_failed: "トークンが拒否されました",
+    stopped: "停止",
+    idle: "未接続",
+    off: "未設定",
+    refusal: "最後の拒否",
+    page_ok: "ページ確認: OK",
+    page_bad: "ページ確認: 見つからないもの",
+    direct: "直接書き込み（GMのみ・非公式）",
+    skipped: "直接書き込みが必要な変更",
+    chat_failed: "チャット送信の失敗",
+    settings: "接続設定",
+    url: "サーバーURL",
+    room: "ルームID",
+    token: "ブリッジトークン",
+    gm: "私はGM",
+    name: "表示名",
+    save: "保存して接続",
+    calib: "キャリブレーション",
+    calib_start: "開始",
+    calib_mark: "置いた",
+    calib_cancel: "やめる",
+    calib_step1: "「{name}」をそのマスにぴったり置いて「置いた」",
+    calib_step2: "次に1マス右へ動かして「置いた」",
+    calib_done: "GMコンソールでこの修正を適用してください（meta.platforms.ccfolia）:",
+    copy: "コピー",
+  },
+  en: {
+    title: "komasync",
+    live: "connected",
+    waiting: "reconnecting",
+    connecting: "connecting…",
+    authenticating: "authenticating…",
+    auth_failed: "token refused",
+    stopped: "stopped",
+    idle: "not connected",
+    off: "not configured",
+    refusal: "last refusal",
+    page_ok: "page check: OK",
+    page_bad: "page check: not found",
+    direct: "direct write (GM only, unofficial)",
+    skipped: "changes that need direct write",
+    chat_failed: "chat lines not sent",
+    settings: "connection",
+    url: "server URL",
+    room: "room id",
+    token: "bridge token",
+    gm: "I am the GM",
+    name: "display name",
+    save: "save and connect",
+    calib: "calibration",
+    calib_start: "start",
+    calib_mark: "placed",
+    calib_cancel: "cancel",
+    calib_step1: "Put '{name}' exactly on its square, then 'placed'",
+    calib_step2: "Now move it one square right, then 'placed'",
+    calib_done: "Apply this override in the GM console (meta.platforms.ccfolia):",
+    copy: "copy",
+  },
+};
+
+const COLORS = { live: "#2e7d32", auth_failed: "#c62828", off: "#c62828" };
+
+export class Panel {
+  /**
+   * @param {object} win
+   * @param {{settings: object, onSave: Function, onDirectWrite: Function,
+   *          onCalibrate: Function, lang?: string}} o
+   */
+  constructor(win, o) {
+    this.win = win;
+    this.o = o;
+    const lang = o.lang || ((win.navigator && win.navigator.language) || "ja").slice(0, 2);
+    this.t = T[lang] || T.ja;
+    this.bridge = null;
+    this._build();
+  }
+
+  _el(tag, attrs = {}, text) {
+    const el = this.win.document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "style") el.style.cssText = v;
+      else el.setAttribute(k, v);
+    }
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+
+  _build() {
+    const doc = this.win.document;
+    const root = this._el("div", {
+      id: "komasync-panel",
+      style:
+        "position:fixed;right:8px;bottom:8px;z-index:2147483000;width:300px;max-height:70vh;overflow:auto;" +
+        "font:12px/1.4 sans-serif;background:#fff;color:#222;border:1px solid #999;border-radius:6px;" +
+        "box-shadow:0 2px 8px rgba(0,0,0,.3);padding:6px 8px",
+    });
+    const head = this._el("div", { style: "display:flex;gap:6px;align-items:center;font-weight:bold" });
+    this.dot = this._el("span", { style: "display:inline-block;width:10px;height:10px;border-radius:5px;background:#999" });
+    this.state = this._el("span", { "data-komasync": "state" }, this.t.idle);
+    head.append(this.dot, this._el("span", {}, this.t.title), this.state);
+    this.refusal = this._el("div", { "data-komasync": "refusal", style: "color:#c62828;margin-top:4px" });
+    this.check = this._el("div", { "data-komasync": "selftest", style: "margin-top:4px;color:#555" });
+    const dwRow = this._el("label", { style: "display:block;margin-top:4px" });
+    this.direct = this._el("input", { type: "checkbox", "data-komasync": "direct" });
+    this.direct.addEventListener("change", () => this.o.onDirectWrite(this.direct.checked));
+    dwRow.append(this.direct, this._el("span", {}, ` ${this.t.direct}`));
+    this.skipped = this._el("div", { "data-komasync": "skipped", style: "color:#ef6c00" });
+    this.chatErr = this._el("div", { "data-komasync": "chat-errors", style: "color:#c62828" });
+
+    const details = this._el("details", { style: "margin-top:6px" });
+    details.append(this._el("summary", {}, this.t.settings));
+    const s = this.o.settings || {};
+    this.fields = {};
+    for (const [key, label, type] of [
+      ["serverUrl", this.t.url, "text"],
+      ["room", this.t.room, "text"],
+      ["token", this.t.token, "password"],
+      ["userName", this.t.name, "text"],
+    ]) {
+      const row = this._el("label", { style: "display:block" }, label);
+      const input = this._el("input", { type, name: `komasync-${key}`, style: "width:100%;box-sizing:border-box" });
+      input.value = s[key] || "";
+      this.fields[key] = input;
+      row.append(input);
+      details.append(row);
+    }
+    const gmRow = this._el("label", { style: "display:block" });
+    this.fields.gm = this._el("input", { type: "checkbox", name: "komasync-gm" });
+    this.fields.gm.checked = s.gm !== false;
+    gmRow.append(this.fields.gm, this._el("span", {}, ` ${this.t.gm}`));
+    const save = this._el("button", { type: "button", "data-komasync": "save" }, this.t.save);
+    save.addEventListener("click", () => {
+      const out = {};
+      for (const [k, el] of Object.entries(this.fields)) out[k] = el.type === "checkbox" ? el.checked : el.value.trim();
+      this.o.onSave(out);
+    });
+    details.append(gmRow, save);
+
+    const cal = this._el("details", { style: "margin-top:6px" });
+    cal.append(this._el("summary", {}, this.t.calib));
+    this.calSelect = this._el("select", { "data-komasync": "calib-piece", style: "width:100%" });
+    this.calHint = this._el("div", { style: "margin:4px 0" });
+    const buttons = this._el("div", { style: "display:flex;gap:4px" });
+    for (const [label, act] of [
+      [this.t.calib_start, "start"],
+      [this.t.calib_mark, "mark"],
+      [this.t.calib_cancel, "cancel"],
+    ]) {
+      const b = this._el("button", { type: "button", "data-komasync": `calib-${act}` }, label);
+      b.addEventListener("click", () => this.o.onCalibrate(act, this.calSelect.value));
+      buttons.append(b);
+    }
+    this.calOut = this._el("textarea", { readonly: "readonly", rows: "4", "data-komasync": "calib-result", style: "width:100%;box-sizing:border-box;display:none" });
+    cal.append(this.calSelect, this.calHint, buttons, this.calOut);
+
+    root.append(head, this.refusal, this.check, dwRow, this.skipped, this.chatErr, details, cal);
+    (doc.body || doc.documentElement).appendChild(root);
+    this.root = root;
+  }
+
+  /** Redraw from the bridge's `info`. */
+  render(info, bridge) {
+    if (bridge) this.bridge = bridge;
+    const t = this.t;
+    const state = info.state || "off";
+    this.dot.style.background = COLORS[state] || (state === "waiting" ? "#ef6c00" : "#999");
+    let text = t[state] || state;
+    if (state === "live") text += ` v${info.applied ?? "-"}`;
+    if (state === "waiting" && info.nextRetryAt) text += ` (${Math.max(0, Math.ceil((info.nextRetryAt - Date.now()) / 1000))}s)`;
+    if (info.lastError && state !== "live") {
+      const r = info.lastError.reason || {};
+      text += ` — ${(t === T.en ? r.en : r.ja) || info.lastError.code}`;
+    }
+    this.state.textContent = text;
+    const ref = info.lastRefusal;
+    this.refusal.textContent = ref ? `${t.refusal}: ${(t === T.en ? ref.reason.en : ref.reason.ja) || ref.code}` : "";
+    const st = info.selftest;
+    this.check.textContent = st ? (st.missing.length ? `${t.page_bad} (${st.version}): ${st.missing.join(" / ")}` : `${t.page_ok} (${st.version})`) : "";
+    this.direct.checked = Boolean(info.directWriteWanted);
+    this.direct.disabled = !(st && st.found && st.found.dataLayer);
+    const n = info.skipped ? info.skipped.writes + info.skipped.statusCommands : 0;
+    this.skipped.textContent = n && !info.directWrite ? `${t.skipped}: ${n}` : "";
+    this.chatErr.textContent = info.chatErrors && info.chatErrors.length ? `${t.chat_failed}: ${info.chatErrors.at(-1).how}` : "";
+    this._renderCalibration(info);
+  }
+
+  _renderCalibration(info) {
+    const b = this.bridge;
+    if (b) {
+      const current = this.calSelect.value;
+      const options = [...b.known.entries()].filter(([, k]) => k.type === "character" && k.ref && ["fort", "piece"].includes(k.ref.kind));
+      if (options.length !== this.calSelect.options.length) {
+        this.calSelect.textContent = "";
+        for (const [sid, k] of options) {
+          const opt = this._el("option", { value: sid }, k.name);
+          this.calSelect.append(opt);
+        }
+        if (current) this.calSelect.value = current;
+      }
+    }
+    const c = info.calibration;
+    if (!c) {
+      this.calHint.textContent = "";
+      this.calOut.style.display = "none";
+      return;
+    }
+    const name = b && b.known.get(c.id) ? b.known.get(c.id).name : c.id;
+    if (c.action) {
+      this.calHint.textContent = this.t.calib_done;
+      this.calOut.style.display = "block";
+      this.calOut.value = JSON.stringify(c.action);
+    } else {
+      this.calHint.textContent = (c.first ? this.t.calib_step2 : this.t.calib_step1).replace("{name}", name);
+      this.calOut.style.display = "none";
+    }
+  }
+}

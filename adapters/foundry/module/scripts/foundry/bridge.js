@@ -1,0 +1,406 @@
+/**
+ * The Foundry glue: settings, hooks, who connects, what is reported, what is shown.
+ *
+ * How this works: the module runs in every browser of the world, but only the active GM's
+ * (`game.user === game.users.activeGM`) connects to komasync and applies its ops, so no
+ * work is done twice; when the active GM changes (a GM joins or leaves) every client
+ * re-evaluates. The active GM reports token moves (v12 `updateToken`, v13 `moveToken`;
+ * several operations of one drag settle into one report) and dice lines in chat
+ * (`createChatMessage`) as `table.event`s, and applies `table.ops` with apply.js.
+ *
+ * Every browser (players' too) runs the synchronous veto in the mover's client
+ * (`preUpdateToken` in v12, `preMoveToken` in v13): where the server pushed legal-move
+ * data into a token's flags, an illegal drop is cancelled before it lands and the mover
+ * is told why (veto.js). Anything else is accepted, reported, and — if the server refuses
+ * it — snapped back by the server's ops with a whisper to the mover.
+ *
+ * Everything Foundry is reached through `env` (game, Hooks, ChatMessage, ui, canvas,
+ * WebSocket, location, document), so the Node tests run this file against a fake world.
+ */
+
+import { BridgeClient, State } from "../core/client.js";
+import { resolveServerUrl } from "../core/url.js";
+import { Settler } from "../core/settle.js";
+import { applyFrame, stableIdOf, FLAG } from "./apply.js";
+import { checkMove } from "./veto.js";
+
+export const MODULE_ID = FLAG;
+export const VERSION = "0.1.0";
+
+/** Settings: the connection ones are client-scoped (this browser's localStorage only). */
+export const SETTINGS = Object.freeze({
+  serverUrl: { scope: "client", type: String, default: "ws://127.0.0.1:8750/ws" },
+  room: { scope: "client", type: String, default: "" },
+  token: { scope: "client", type: String, default: "" },
+  scene: { scope: "world", type: String, default: "" },
+});
+
+/** Register the module's settings (call in the `init` hook). */
+export function registerSettings(env) {
+  const { game } = env;
+  for (const [key, def] of Object.entries(SETTINGS)) {
+    game.settings.register(MODULE_ID, key, {
+      name: `KOMASYNC.Settings.${key}.Name`,
+      hint: `KOMASYNC.Settings.${key}.Hint`,
+      scope: def.scope,
+      config: true,
+      type: def.type,
+      default: def.default,
+      restricted: def.scope === "world",
+      onChange: () => env.__komasync && env.__komasync.reconfigure(),
+    });
+  }
+}
+
+const TEAR = /<\/?[a-zA-Z][^<>]*>/g;
+const ENTITIES = { "&gt;": ">", "&lt;": "<", "&amp;": "&", "&quot;": '"', "&#39;": "'", "&nbsp;": " " };
+
+/** Chat HTML as the plain text a BCDice line was (tags dropped, entities decoded). */
+export function plainText(html) {
+  return String(html || "")
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(TEAR, "")
+    .replace(/&(gt|lt|amp|quot|#39|nbsp);/g, (m) => ENTITIES[m])
+    .trim();
+}
+
+/** A BCDice result line: `(2D6) ＞ 7`, `(1D100<=53) … ＞ レギュラー成功` (vtt.md). */
+export const DICE_LINE = /\(\s*[^()]*\d*[dD]\d+[^()]*\)[^\n]*[＞>]/;
+
+export class FoundryBridge {
+  /**
+   * @param {object} env  {game, Hooks, ChatMessage, ui, canvas, CONST, WebSocket, location,
+   *                       document?, timers?}
+   * @param {object} [opts]  {settleMs, backoff, pingEvery, clientOptions}
+   */
+  constructor(env, opts = {}) {
+    this.env = env;
+    this.opts = opts;
+    this.client = null;
+    this.expect = new Map();
+    this.lastNoGM = null;
+    this.applied = [];
+    this.reported = [];
+    this.vetoes = [];
+    this.lastSummary = null;
+    this.resyncAt = 0;
+    const t = opts.timers || {};
+    this.now = t.now || (() => Date.now());
+    this.settler = new Settler((id, ev) => this._report(ev), {
+      quietMs: opts.settleMs ?? 150,
+      setTimeout: t.setTimeout,
+      clearTimeout: t.clearTimeout,
+    });
+    env.__komasync = this;
+  }
+
+  get game() {
+    return this.env.game;
+  }
+
+  t(key, data) {
+    const i18n = this.game.i18n;
+    return data ? i18n.format(`KOMASYNC.${key}`, data) : i18n.localize(`KOMASYNC.${key}`);
+  }
+
+  /** Is this browser the one that connects and applies? */
+  get isActiveGM() {
+    const { game } = this;
+    return Boolean(game.user && game.users.activeGM && game.user === game.users.activeGM);
+  }
+
+  /** Register the hooks (every client); then decide whether to connect. */
+  ready() {
+    const { Hooks } = this.env;
+    const v13 = this.generation >= 13;
+    if (v13) {
+      Hooks.on("preMoveToken", (doc, movement, operation) => this._preMove(doc, movement && movement.destination, operation, this.game.user));
+      Hooks.on("moveToken", (doc, movement, operation, user) => this._moved(doc, movement && movement.destination, operation, user));
+    } else {
+      Hooks.on("preUpdateToken", (doc, changes, options, userId) => {
+        if (!("x" in changes) && !("y" in changes)) return undefined;
+        const dest = { x: changes.x ?? doc.x, y: changes.y ?? doc.y };
+        return this._preMove(doc, dest, options, this.game.users.get(userId) || this.game.user);
+      });
+      Hooks.on("updateToken", (doc, changed, options, userId) => {
+        if (!("x" in changed) && !("y" in changed)) return;
+        this._moved(doc, { x: doc.x, y: doc.y }, options, this.game.users.get(userId));
+      });
+    }
+    Hooks.on("createChatMessage", (msg, options, userId) => this._chat(msg, userId));
+    Hooks.on("userConnected", () => this.evaluate());
+    this.evaluate();
+    return this;
+  }
+
+  get generation() {
+    const r = this.game.release;
+    return (r && Number(r.generation)) || 12;
+  }
+
+  setting(key) {
+    try {
+      return this.game.settings.get(MODULE_ID, key);
+    } catch {
+      return SETTINGS[key] ? SETTINGS[key].default : undefined;
+    }
+  }
+
+  /** The scene komasync draws on: the `scene` setting, else the active scene. */
+  get scene() {
+    const id = this.setting("scene");
+    const scenes = this.game.scenes;
+    return (id && scenes.get(id)) || scenes.active || null;
+  }
+
+  /** Start or stop the connection and warn about a missing GM (on ready and presence changes). */
+  evaluate() {
+    const { game, ui } = this.env;
+    const noGM = !game.users.activeGM;
+    if (noGM !== this.lastNoGM) {
+      this.lastNoGM = noGM;
+      if (noGM) ui.notifications.error(this.t("NoGM"), { permanent: true });
+    }
+    if (this.isActiveGM) this._connect();
+    else this._disconnect();
+    this.render();
+  }
+
+  /** Settings changed: reconnect with the new ones. */
+  reconfigure() {
+    this._disconnect();
+    this.evaluate();
+  }
+
+  _connect() {
+    if (this.client) return;
+    const url = this.setting("serverUrl");
+    const room = this.setting("room");
+    const token = this.setting("token");
+    if (!url || !room || !token) {
+      this.configError = this.t("NotConfigured");
+      this.env.ui.notifications.warn(this.configError);
+      return;
+    }
+    let resolved;
+    try {
+      resolved = resolveServerUrl(url, (this.env.location && this.env.location.protocol) || "http:");
+    } catch (e) {
+      this.configError = String(e.message || e);
+      this.env.ui.notifications.error(this.configError);
+      return;
+    }
+    this.configError = null;
+    this.client = new BridgeClient({
+      url: resolved,
+      room,
+      token,
+      platform: "foundry",
+      client: `Foundry ${this.game.user.name}`,
+      WebSocket: this.env.WebSocket,
+      timers: this.opts.timers,
+      backoff: this.opts.backoff,
+      pingEvery: this.opts.pingEvery,
+      applyOps: (frame) => this._apply(frame),
+      onChange: () => this.render(),
+      onRefusal: (r) => this.render(r),
+      ...(this.opts.clientOptions || {}),
+    });
+    this.client.start();
+  }
+
+  _disconnect() {
+    if (!this.client) return;
+    this.client.stop();
+    this.client = null;
+  }
+
+  stop() {
+    this.settler.flush();
+    this._disconnect();
+  }
+
+  // -- applying -------------------------------------------------------------------------
+
+  async _apply(frame) {
+    const scene = this.scene;
+    if (!scene) throw new Error(this.t("NoScene"));
+    const summary = await applyFrame(frame, {
+      scene,
+      ChatMessage: this.env.ChatMessage,
+      generation: this.generation,
+      expect: this.expect,
+      now: this.now,
+      log: (level, msg) => this._log(level, msg),
+      prepareCreate: (type, data) => this._linkActor(type, data),
+    });
+    this.lastSummary = summary;
+    this.applied.push({ version: frame.version, reset: frame.reset, summary });
+    if (this.applied.length > 50) this.applied.shift();
+    if (summary.missing.length && this.now() - this.resyncAt > 10000) {
+      // A komasync document was deleted by hand: the reset of a re-join draws it again.
+      this.resyncAt = this.now();
+      this.client && this.client.resync();
+    }
+    this.client && this.client.setStatusDetail(this.statusDetail(scene));
+  }
+
+  /**
+   * Players can drag only tokens they own, and a token is owned through its actor. So a
+   * hand-movable komasync token (a PC or a generic piece) is linked to the world's actor
+   * of the same name when there is exactly one; ownership then follows that actor.
+   */
+  _linkActor(type, data) {
+    const f = data && data.flags && data.flags[MODULE_ID];
+    const actors = this.game.actors;
+    if (type !== "Token" || data.actorId || !f || !["pc", "piece"].includes(f.kind) || !actors) return data;
+    const same = actors.filter ? actors.filter((a) => a.name === data.name) : [];
+    return same.length === 1 ? { ...data, actorId: same[0].id } : data;
+  }
+
+  /** What the GM console shows for this bridge: scene geometry for calibration. */
+  statusDetail(scene) {
+    const d = scene && scene.dimensions;
+    const rect = d && d.sceneRect;
+    const size = scene && scene.grid && scene.grid.size;
+    if (!rect || !size) return `foundry v${this.generation}`;
+    return `foundry v${this.generation} scene ${scene.name}: cell_size ${size}, origin_x ${rect.x}, origin_y ${rect.y}`;
+  }
+
+  /**
+   * The calibration for `meta.platforms.foundry`, read from the scene itself (Foundry's
+   * grid is known exactly: pixels, `grid.size` per square, the padding offset).
+   */
+  calibration() {
+    const scene = this.scene;
+    if (!scene) return null;
+    const d = scene.dimensions;
+    return { origin_x: d.sceneRect.x, origin_y: d.sceneRect.y, cell_size: scene.grid.size, units: "px" };
+  }
+
+  // -- moves ----------------------------------------------------------------------------
+
+  _preMove(doc, dest, options, user) {
+    if (!dest || (options && options.komasync)) return undefined;
+    if (!stableIdOf(doc)) return undefined;
+    const verdict = checkMove(doc, dest, user, this.scene);
+    if (verdict.ok) return undefined;
+    const reason = this._reason(verdict.reason);
+    this.vetoes.push({ id: stableIdOf(doc), dest, reason });
+    this.env.ui.notifications.warn(this.t("Vetoed", { name: doc.name || "", reason }));
+    return false;
+  }
+
+  _moved(doc, dest, options, user) {
+    if (!this.isActiveGM || !dest) return;
+    if (options && options.komasync) return;
+    const id = stableIdOf(doc);
+    if (!id) return;
+    const mine = this.expect.get(id);
+    if (mine) {
+      this.expect.delete(id);
+      if (mine.x === dest.x && mine.y === dest.y && this.now() - mine.at < 5000) return;
+    }
+    const u = user || this.game.user;
+    this.settler.push(id, {
+      kind: "move",
+      id,
+      x: dest.x,
+      y: dest.y,
+      user: { id: u.id, name: u.name, gm: Boolean(u.isGM) },
+      token: doc.id,
+      scene: doc.parent ? doc.parent.id : undefined,
+    });
+  }
+
+  _report(event) {
+    if (!this.client) return;
+    this.reported.push(event);
+    if (this.reported.length > 100) this.reported.shift();
+    this.client.sendEvent(event);
+  }
+
+  // -- chat -----------------------------------------------------------------------------
+
+  _chat(msg, userId) {
+    if (!this.isActiveGM || !this.client) return;
+    if (msg.flags && msg.flags[MODULE_ID]) return; // our own lines
+    const text = plainText(msg.content);
+    if (!DICE_LINE.test(text)) return; // only dice results can become actions
+    const speaker = msg.speaker || {};
+    const roll = text.split("\n").filter((line) => DICE_LINE.test(line)).join("\n");
+    const ev = { kind: "chat", text, roll, speaker: { name: speaker.alias || "" } };
+    if (speaker.token) {
+      const scene = (speaker.scene && this.game.scenes.get(speaker.scene)) || this.scene;
+      const tok = scene && scene.tokens.get(speaker.token);
+      const sid = tok && stableIdOf(tok);
+      if (sid) ev.speaker.id = sid;
+      if (tok && !ev.speaker.name) ev.speaker.name = tok.name;
+    }
+    const u = this.game.users.get(userId || msg.author) || this.game.user;
+    ev.user = { id: u.id, name: u.name, gm: Boolean(u.isGM) };
+    this._report(ev);
+  }
+
+  // -- what the GM sees ---------------------------------------------------------------------
+
+  _reason(reason) {
+    if (!reason) return this.t("IllegalMove");
+    if (typeof reason === "string") return reason;
+    const lang = this.game.i18n && this.game.i18n.lang;
+    return (lang === "en" ? reason.en || reason.ja : reason.ja || reason.en) || this.t("IllegalMove");
+  }
+
+  /** One line for the status indicator. */
+  statusText() {
+    if (!this.game.users.activeGM) return this.t("Status.NoGM");
+    if (!this.isActiveGM) return this.t("Status.OtherGM", { name: this.game.users.activeGM.name });
+    if (this.configError) return this.configError;
+    if (!this.client) return this.t("Status.Off");
+    const info = this.client.info;
+    switch (info.state) {
+      case State.LIVE:
+        return this.t("Status.Live", { version: info.applied ?? "-", pending: info.pending });
+      case State.WAITING: {
+        const s = Math.max(0, Math.ceil(((info.nextRetryAt || 0) - this.now()) / 1000));
+        return this.t("Status.Waiting", { seconds: s, attempts: info.attempts });
+      }
+      case State.AUTH_FAILED:
+        return this.t("Status.AuthFailed");
+      case State.CONNECTING:
+      case State.AUTHENTICATING:
+        return this.t("Status.Connecting");
+      default:
+        return this.t("Status.Off");
+    }
+  }
+
+  /** Draw (or update) the status line in the page, when there is a page. */
+  render() {
+    const doc = this.env.document;
+    if (!doc || !this.game.user || !this.game.user.isGM) return;
+    let el = doc.getElementById("komasync-status");
+    if (!el) {
+      el = doc.createElement("div");
+      el.id = "komasync-status";
+      el.style.cssText =
+        "position:fixed;left:8px;bottom:8px;z-index:100;padding:4px 8px;border-radius:4px;" +
+        "font:12px sans-serif;color:#fff;background:#555;max-width:40em;pointer-events:none";
+      doc.body.appendChild(el);
+    }
+    const info = this.client ? this.client.info : null;
+    const live = info && info.state === State.LIVE;
+    const bad = !this.game.users.activeGM || (info && info.state === State.AUTH_FAILED) || this.configError;
+    el.style.background = live ? "#2e7d32" : bad ? "#c62828" : "#ef6c00";
+    let text = `komasync: ${this.statusText()}`;
+    if (info && info.lastRefusal) {
+      text += ` — ${this.t("LastRefusal")}: ${this._reason(info.lastRefusal.reason)}`;
+    }
+    el.textContent = text;
+  }
+
+  _log(level, msg) {
+    const c = globalThis.console;
+    if (c && c[level === "error" ? "error" : "warn"] && level !== "info") c[level === "error" ? "error" : "warn"](`komasync | ${msg}`);
+  }
+}
