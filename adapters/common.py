@@ -555,6 +555,37 @@ def _move(event: Mapping[str, Any], tree: Mapping[str, Any], objs: Objects, geo:
     return EventResult(action=_with_by(action, by), context={**context, "fort": fort["ref"]})
 
 
+VETO_ENGINE = Text("敵はルールに従って自動で動きます（TD-ADV-1）。",
+                   "Enemies move by the rules, on their own (TD-ADV-1).")
+VETO_PHASE = Text("PCが砦を移るのは開始前の配置とPC攻撃フェイズだけです（TD-ATK-1）。",
+                  "PCs change forts only while placing before round 1 and in the PC attack "
+                  "phase (TD-ATK-1).")
+VETO_ACTED = Text("このPCはこのフェイズにもう行動しました（TD-ATK-3）。",
+                  "This PC has already acted this phase (TD-ATK-3).")
+VETO_ADJACENT = Text("通路でつながった隣の砦にだけ移動できます（TD-ATK-1）。",
+                     "A PC moves along one passage to an adjacent fort (TD-ATK-1).")
+
+
+def legal_forts(tree: Mapping[str, Any], pc_id: str) -> tuple[list[str], Text]:
+    """The forts a PC's next drop may land on, and what to say about any other."""
+    td = _d(tree.get("tower_defense"))
+    pc = _d(_d(td.get("pcs")).get(pc_id))
+    forts = list(_d(td.get("forts")))
+    here = pc.get("fort")
+    if td.get("outcome", "none") != "none":
+        return [], VETO_PHASE
+    if td.get("phase") == "setup":  # TD-PRE-1
+        return forts, VETO_PHASE
+    if td.get("phase") != "pc_attack":
+        return [], VETO_PHASE
+    if pc.get("acted"):  # TD-ATK-3: no move after acting
+        return [], VETO_ACTED
+    joined = {str(p.get("inner")) if p.get("outer") == here else str(p.get("outer"))
+              for p in map(_d, _d(td.get("passages")).values())
+              if here in (p.get("outer"), p.get("inner"))}
+    return [f for f in forts if f in joined or f == here], VETO_ADJACENT
+
+
 def _nearest_fort(objs: Objects, at: tuple[float, float], radius: float) -> TableObject | None:
     """The fort whose square is nearest the dropped piece's centre, within `radius`."""
     cx, cy = at[0] + 0.5, at[1] + 0.5

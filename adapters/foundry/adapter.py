@@ -21,8 +21,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from ...engine.errors import Text
 from ..common import (
     BOARD_ID,
+    VETO_ENGINE,
     AdapterSettings,
     Diff,
     Geometry,
@@ -31,11 +33,14 @@ from ..common import (
     PObjects,
     TableAdapter,
     TableObject,
+    _d,
     bi,
     board,
     grid_of,
+    legal_forts,
     load_settings,
     number,
+    stable_id,
 )
 
 __all__ = ["DOCUMENT_TYPES", "FoundryAdapter", "FoundrySettings"]
@@ -62,6 +67,10 @@ class FoundrySettings(AdapterSettings):
     font_size: int = Field(default=20, ge=6, le=128)
     token_images: dict[str, str] = Field(default_factory=dict)
     chat_alias: str = Field(default="komasync", min_length=1, max_length=50)
+
+
+def _text(text: Text) -> dict[str, str]:
+    return {"ja": text.ja, "en": text.en}
 
 
 def _flags(oid: str, o: Mapping[str, Any]) -> dict[str, Any]:
@@ -94,7 +103,9 @@ class FoundryAdapter(TableAdapter):
                 continue
             kind = o["kind"]
             if kind in DISPOSITION:
-                out[oid] = PlatformObject("Token", self._token(oid, o), {"kind": kind, "id": o["ref"]})
+                data = self._token(oid, o)
+                data["flags"]["komasync"]["legal"] = self._legal(o, objs, tree)
+                out[oid] = PlatformObject("Token", data, {"kind": kind, "id": o["ref"]})
             elif kind == "fort":
                 text = f"{o['name']}\n耐久力 {o['durability']}/{o['max']}"
                 if o["durability"] <= 0:
@@ -114,6 +125,32 @@ class FoundryAdapter(TableAdapter):
             out[BOARD_ID] = self._drawing(BOARD_ID, o, {"x": self.grid[0] + 1, "y": 0}, 6, height,
                                           "\n".join(lines), COLORS["board"])
         return out
+
+    def _legal(self, o: TableObject, objs: Objects, tree: Mapping[str, Any]
+               ) -> dict[str, Any] | None:
+        """Legal-move data pushed ahead of time, for the module's synchronous veto.
+
+        Groups and 特異個体 move only by the rules (TD-ADV-1): nowhere. A PC may land on
+        the forts its next move may reach (TD-PRE-1 in setup, TD-ATK-1/3 in the PC
+        attack phase). `None` (no opinion) for other pieces and when the GM relaxed
+        enforcement: then only the server decides.
+        """
+        if _d(tree.get("meta")).get("enforcement", "enforce") != "enforce":
+            return None
+        if o["kind"] in ("group", "individual"):
+            return {"positions": [], "reason": _text(VETO_ENGINE)}
+        if o["kind"] != "pc":
+            return None
+        forts, reason = legal_forts(tree, o["ref"])
+        cells = [objs[stable_id("fort", f)].get("cell") for f in forts
+                 if stable_id("fort", f) in objs]
+        positions = [self._at(c) for c in cells if c is not None]
+        return {"positions": positions, "radius": self.settings.drop_radius * self.geometry.unit,
+                "reason": _text(reason)}
+
+    def _at(self, cell: Mapping[str, int]) -> dict[str, float | int]:
+        x, y = self.geometry.pos(cell)
+        return {"x": x, "y": y}
 
     def _token(self, oid: str, o: TableObject) -> dict[str, Any]:
         x, y = self.geometry.pos(o["cell"], o["slot"])

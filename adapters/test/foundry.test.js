@@ -218,6 +218,11 @@ for (const generation of [12, 13]) {
       const before = gm.version;
       const chats = p1c.game.messages.size;
       const home = { x: token(p1c, "ks-pc-pc1").x, y: token(p1c, "ks-pc-pc1").y };
+      // Without legal-move data in the flags (an older world, a stale flag), the module
+      // has no opinion: the move lands, the server refuses it and snaps it back.
+      const pushed = token(gmc, "ks-pc-pc1").getFlag("komasync", "legal");
+      assert.ok(pushed && Array.isArray(pushed.positions), "the server pushed legal-move data");
+      await token(gmc, "ks-pc-pc1").unsetFlag("komasync", "legal");
       // pc1 stands at 左端砦; 最終砦 (square 10, 14) is not adjacent (TD-ATK-1).
       await token(p1c, "ks-pc-pc1").update({ x: 1600, y: 1800 });
       await waitFor(() => gmBridge.client.lastRefusal && gmBridge.client.lastRefusal.rule === "TD-ATK-1", "refusal");
@@ -234,17 +239,14 @@ for (const generation of [12, 13]) {
     });
 
     test("a move the server's flags forbid is vetoed in the mover's browser before it lands", async () => {
-      const pushed = scene().tokens.contents.filter((t) => t.getFlag("komasync", "legal"));
       const pc = token(p1c, "ks-pc-pc1");
       const home = { x: pc.x, y: pc.y };
-      if (pushed.length === 0) {
-        // The server does not push legal-move data yet (docs/bridges.md): push what it would,
-        // the way its ops would (a flag on the token), and check the pre-hook honours it.
-        await token(gmc, "ks-pc-pc1").setFlag("komasync", "legal", {
-          positions: [home, { x: 1300, y: 800 }],
-          reason: { ja: "左端砦から通路でつながる砦にだけ動けます", en: "only to a fort joined to 左端砦 by a passage" },
-        });
-      }
+      // A reset push (as after a reconnect) brings the server's legal-move data back.
+      gmBridge.client.ws.terminate();
+      await waitFor(() => token(p1c, "ks-pc-pc1").getFlag("komasync", "legal"), "legal data pushed again", 15000);
+      const legal = token(p1c, "ks-pc-pc1").getFlag("komasync", "legal");
+      assert.match(legal.reason.en, /TD-ATK-1/);
+      assert.ok(legal.positions.length >= 2, "its own fort and the adjacent ones");
       const before = gm.version;
       const reports = gmBridge.reported.length;
       const writes = world.writes;
