@@ -25,6 +25,7 @@ from ..engine.errors import Text
 from ..engine.registry import ACTIONS
 from ..engine.scenario import Scenario, build_room
 from ..engine.tx import Actor
+from . import distribution
 from .connection import Connection, Limits
 from .protocol import PROTOCOL_VERSION, client_adapter
 from .replay import rebuild
@@ -396,6 +397,7 @@ def make_app(server: Komasync) -> web.Application:
     app.router.add_get("/healthz", _healthz)
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_get("/", _index)
+    distribution.add_routes(app)
     console = _console_dir()
     if console.is_dir():
         app.router.add_static("/console/", console)

@@ -74,6 +74,15 @@ def _parser() -> argparse.ArgumentParser:
     ck = scsub.add_parser("check", help="シナリオを検証 / validate a scenario file")
     ck.add_argument("file", help="シナリオYAML / scenario YAML")
 
+    ex = sub.add_parser("export", help="ブリッジなしでココフォリアに持ち込む書き出し / "
+                                       "Ccfolia exports for a table without a bridge")
+    ex.add_argument("room", help="ルームID / room id")
+    ex.add_argument("--format", choices=["zip", "clipboard"], default="zip",
+                    help="zip: ルームZIP（インポート用）/ room ZIP to import; "
+                         "clipboard: 駒のクリップボードJSON / character clipboard JSON")
+    ex.add_argument("--out", default="-", help="出力先（-は標準出力）/ output file (- = stdout)")
+    ex.add_argument("--db", default=DEFAULT_DB, help="SQLiteファイル / SQLite file")
+
     sub.add_parser("schema", help="プロトコルのJSON Schemaを出力 / print the protocol's JSON Schema")
     return p
 
@@ -89,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             return _invite(args)
         case "scenario":
             return _check(args)
+        case "export":
+            return _export(args)
         case "schema":
             from .protocol import json_schema
 
@@ -138,6 +149,30 @@ def _invite(args: argparse.Namespace) -> int:
         return 2
     invite_id, token = store.create_invite(args.room, args.role, args.player, args.label)
     print(f"invite: {invite_id}\ntoken / トークン: {token}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    """The room as the table may see it, written as a Ccfolia room ZIP or clipboard JSON."""
+    from ..adapters import exports
+    from ..engine.views import Audience, View
+    from .replay import rebuild
+
+    store = Storage(args.db)
+    if store.room(args.room) is None:
+        print(f"ルーム {args.room} はありません / no room {args.room}", file=sys.stderr)
+        return 1
+    tree = View(Audience("table"), rebuild(store, args.room).state).tree
+    if args.format == "zip":
+        data = exports.room_zip(tree)
+    else:
+        lines = [json.dumps(c, ensure_ascii=False) for c in exports.clipboard(tree).values()]
+        data = ("\n".join(lines) + "\n").encode()
+    if args.out == "-":
+        sys.stdout.buffer.write(data)
+    else:
+        Path(args.out).write_bytes(data)
+        print(f"{args.out}: {len(data)} bytes", file=sys.stderr)
     return 0
 
 

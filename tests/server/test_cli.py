@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, Running
 
 KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 
@@ -98,3 +98,41 @@ async def test_serve_demo_prints_what_the_gm_needs(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
+
+
+def test_export_writes_a_ccfolia_room_zip_and_clipboard_json(tmp_path: Path) -> None:
+    import zipfile
+
+    db = tmp_path / "k.sqlite3"
+    run("room", "create", str(EXAMPLES / "tower_defense.yaml"), "--db", str(db), "--id", "td")
+    out = tmp_path / "room.zip"
+    result = run("export", "td", "--db", str(db), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    with zipfile.ZipFile(out) as zf:
+        data = json.loads(zf.read("__data.json"))
+    assert data["meta"]["version"] == "1.1.0"
+    names = {c["name"] for c in data["entities"]["characters"].values()}
+    assert any("最終砦" in n for n in names)
+    clip = run("export", "td", "--db", str(db), "--format", "clipboard").stdout.splitlines()
+    pieces = [json.loads(line) for line in clip]
+    assert pieces and all(p["kind"] == "character" for p in pieces)
+    assert "waves" not in "".join(clip)  # the table's view only: no future waves
+
+
+async def test_server_hands_out_the_foundry_module(running: Running) -> None:
+    import io
+    import zipfile
+
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        async with session.get(running.http + "/foundry/module.json") as resp:
+            manifest = await resp.json()
+        assert manifest["manifest"] == running.http + "/foundry/module.json"
+        assert manifest["compatibility"] == {"minimum": "12", "verified": "13"}
+        async with session.get(manifest["download"]) as resp:
+            body = await resp.read()
+    with zipfile.ZipFile(io.BytesIO(body)) as zf:
+        assert json.loads(zf.read("module.json"))["download"] == manifest["download"]
+        for module in manifest["esmodules"]:
+            assert module in zf.namelist()
