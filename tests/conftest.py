@@ -39,14 +39,13 @@ def protocol_schema() -> dict[str, Any]:
 
 
 @pytest.fixture(autouse=True)
-def _validate_frames(request: pytest.FixtureRequest) -> Iterator[None]:
+def _validate_frames(protocol_schema: dict[str, Any]) -> Iterator[None]:
     """Every frame a test client sent or received must validate against the schema."""
     FRAMES.clear()
     yield
     if not FRAMES:
         return
-    schema = request.getfixturevalue("protocol_schema")
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = jsonschema.Draft202012Validator(protocol_schema)
     for frame in FRAMES:
         if frame.get("_invalid"):
             continue
