@@ -89,10 +89,15 @@ class Komasync:
             return None
         engine = await self.storage.call(rebuild, store, room_id)
         keys = await self.storage.call(_client_keys, store, room_id)
-        room = Room(room_id, engine, self.storage, self.limits, keys)
+        room = Room(room_id, engine, self.storage, self.limits, keys, on_fail=self._forget)
         self.rooms[room_id] = room
         log.info("room recovered", extra={"room": room_id, "version": engine.version})
         return room
+
+    def _forget(self, room_id: str) -> None:
+        """A room whose log could not be written is dropped; the next join reloads it."""
+        self.rooms.pop(room_id, None)
+        self._loading.pop(room_id, None)
 
     async def create_room(self, scenario: Scenario, secret: str | None = None,
                           room_id: str | None = None, seed: str | None = None) -> tuple[str, str]:

@@ -96,7 +96,8 @@ class Room:
     """One room's authoritative state, connections, per-audience views and history."""
 
     def __init__(self, room_id: str, engine: Engine, store: AsyncStorage, limits: Limits,
-                 client_keys: dict[str, int]) -> None:
+                 client_keys: dict[str, int],
+                 on_fail: Callable[[str], None] | None = None) -> None:
         self.id = room_id
         self.engine = engine
         self.store = store
@@ -108,6 +109,7 @@ class Room:
         self.adapters: dict[str, PlatformAdapter] = {}
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.last_snapshot = engine.version
+        self.on_fail = on_fail
         self.task = asyncio.create_task(self._run(), name=f"room:{room_id}")
 
     @property
@@ -236,6 +238,8 @@ class Room:
                 a.sub.conn.drop("storage_error", INTERNAL.ja, INTERNAL.en)
         for conn in list(self.conns):
             conn.drop("storage_error", INTERNAL.ja, INTERNAL.en)
+        if self.on_fail is not None:
+            self.on_fail(self.id)
         self.task.cancel()
 
     # -- replies and fan-out ------------------------------------------------------------

@@ -90,3 +90,39 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
+
+
+async def test_a_failed_commit_never_acks_and_the_room_reloads_from_the_log(
+        tmp_path: Path) -> None:
+    """Invariant 2: if the log cannot be written, nothing is acknowledged and the room
+    comes back from what was durably logged."""
+    from conftest import EXAMPLES, gm, start_server
+
+    r = await start_server(tmp_path / "f.sqlite3", EXAMPLES / "demo_table.yaml")
+    try:
+        g = await gm(r)
+        ok = await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "clock",
+                                           "delta": 1}))
+        assert ok["type"] == "ack"
+        store = r.server.storage.storage
+        real_append = store.append
+
+        def broken(*args: object) -> None:
+            raise OSError("disk full")
+
+        store.append = broken  # type: ignore[method-assign]
+        await g.act({"kind": "table.counter.add", "counter": "clock", "delta": 1}, id="lost")
+        frames = []
+        try:
+            while True:
+                frames.append(await g.recv(timeout=3))
+        except Exception:
+            pass
+        assert not any(f["type"] == "ack" for f in frames)
+        assert any(f["type"] == "bye" and f["code"] == "storage_error" for f in frames)
+        store.append = real_append  # type: ignore[method-assign]
+        back = await gm(r)  # a fresh room, rebuilt from the log
+        assert back.version == 1
+        assert back.state["table"]["counters"]["clock"]["value"] == 1
+    finally:
+        await r.runner.cleanup()
