@@ -179,6 +179,13 @@ class Storage:
                               (room_id, key)).fetchone()
         return None if row is None else int(row[0])
 
+    def client_keys(self, room_id: str) -> dict[str, int]:
+        """Every client action id the room has applied, with its version (retries)."""
+        rows = self.db.execute(
+            "SELECT client_key, version FROM actions WHERE room=? AND client_key IS NOT NULL",
+            (room_id,))
+        return {k: int(v) for k, v in rows}
+
     def latest_snapshot(self, room_id: str, upto: int | None = None
                         ) -> tuple[int, dict[str, Any]] | None:
         sql = "SELECT version, state FROM snapshots WHERE room=?"

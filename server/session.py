@@ -1,0 +1,225 @@
+"""One WebSocket's lifetime: authenticate first, then route each message to its room.
+
+Parsing, frame and rate limits, and role checks happen here; anything that touches a
+room's state goes through that room's inbox (room.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import time
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from aiohttp import WSMsgType, web
+from pydantic import ValidationError
+
+from ..engine.control import AddPlayer, Answer
+from ..engine.errors import Text
+from ..engine.registry import ACTIONS
+from ..engine.tx import Actor
+from .connection import Connection
+from .errors import (
+    E_AGAIN,
+    E_AUTH_FIRST,
+    E_BIG,
+    E_BINARY,
+    E_GM_ONLY,
+    E_JSON,
+    E_KIND,
+    E_RATE,
+    E_SHAPE,
+    E_TIMEOUT,
+    error_frame,
+)
+from .protocol import client_adapter
+from .room import Call, Join, Room, Submit
+from .storage import Storage
+
+if TYPE_CHECKING:
+    from .app import Komasync
+
+__all__ = ["Session"]
+
+log = logging.getLogger("komasync.server")
+
+
+async def _pong(conn: Connection, room: Room, t: Any) -> None:
+    """Answered in the room's order: a pong comes after every reply to what came before."""
+    conn.send_msg({"type": "pong", "t": t, "version": room.version})
+
+
+class Session:
+    """One WebSocket's lifetime: auth first, then messages routed to the room."""
+
+    def __init__(self, server: Komasync, ws: web.WebSocketResponse) -> None:
+        self.server = server
+        self.ws = ws
+        self.room: Room | None = None
+        self.conn: Connection | None = None
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        if self.conn is not None:
+            self.conn.send_msg(msg)
+        else:
+            with contextlib.suppress(ConnectionResetError, RuntimeError):
+                await self.ws.send_str(orjson.dumps(msg).decode())
+
+    async def run(self) -> None:
+        limits = self.server.limits
+        deadline = time.monotonic() + limits.auth_timeout
+        while not self.ws.closed:
+            timeout = None if self.conn else max(0.0, deadline - time.monotonic())
+            try:
+                frame = await self.ws.receive(timeout=timeout)
+            except TimeoutError:
+                await self.send(error_frame("auth_timeout", E_TIMEOUT))
+                await self.ws.close(code=4001, message=b"auth_timeout")
+                return
+            if frame.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
+                              WSMsgType.ERROR):
+                return
+            if frame.type != WSMsgType.TEXT:
+                await self.send(error_frame("binary_frame", E_BINARY))
+                continue
+            await self.handle(frame.data)
+            if self.conn is not None and self.conn.closed:
+                return
+
+    async def handle(self, text: str) -> None:
+        limits = self.server.limits
+        if len(text.encode()) > limits.max_frame:
+            await self.send(error_frame("frame_too_large", E_BIG.format(limit=limits.max_frame),
+                                 limit=limits.max_frame))
+            return
+        if self.conn is not None and not self.conn.bucket.take():
+            await self.send(error_frame("rate_limited", E_RATE))
+            return
+        try:
+            raw = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            await self.send(error_frame("bad_json", E_JSON))
+            return
+        msg_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        try:
+            msg = client_adapter.validate_python(raw)
+        except ValidationError as e:
+            await self.send(self._shape_error(raw, e, msg_id))
+            return
+        if self.conn is None:
+            await self._auth(msg)
+            return
+        await self._dispatch(msg)
+
+    def _shape_error(self, raw: Any, e: ValidationError, msg_id: str | None) -> dict[str, Any]:
+        action = raw.get("action") if isinstance(raw, dict) else None
+        if isinstance(raw, dict) and raw.get("type") == "action" and isinstance(action, dict):
+            kind = action.get("kind")
+            if isinstance(kind, str) and kind not in ACTIONS:
+                return error_frame("unknown_kind", E_KIND.format(kind=str(kind)[:64]), msg_id)
+            errors = [{"loc": list(x["loc"]), "msg": x["msg"]} for x in e.errors()[:5]]
+            return error_frame("bad_action", E_SHAPE.format(detail=errors[0]["msg"]), msg_id,
+                        errors=errors)
+        errors = [{"loc": list(x["loc"]), "msg": x["msg"]} for x in e.errors()[:5]]
+        return error_frame("bad_message", E_SHAPE.format(detail=errors[0]["msg"]), msg_id, errors=errors)
+
+    async def _auth(self, msg: Any) -> None:
+        if msg.type != "auth":
+            await self.send(error_frame("auth_required", E_AUTH_FIRST, getattr(msg, "id", None)))
+            return
+        result = await self.server.authenticate(self.ws, msg)
+        if isinstance(result, dict):
+            await self.send(result)
+            return
+        self.room, self.conn = result
+        join = Join(self.conn, msg.since)
+        await self.room.inbox.put(join)
+        await join.done
+        log.info("joined", extra={"room": self.room.id, "role": self.conn.role,
+                                  "client": self.conn.label})
+
+    async def _dispatch(self, msg: Any) -> None:
+        assert self.room is not None and self.conn is not None
+        conn, room = self.conn, self.room
+        conn.last_event = time.time()
+        match msg.type:
+            case "auth":
+                conn.send_msg(error_frame("already_authenticated", E_AGAIN))
+            case "ping":
+                await room.inbox.put(Call(partial(_pong, conn, room, msg.t)))
+            case "action":
+                await room.inbox.put(Submit(conn, msg.id, msg.action, msg.base_version))
+            case "answer":
+                action = Answer(prompt=msg.prompt, choice=msg.choice)
+                await room.inbox.put(Submit(conn, msg.id, action))
+            case "table.event" if conn.role == "bridge":
+                await room.inbox.put(Submit(conn, msg.id, None, event=msg.event))
+            case "table.event":
+                conn.send_msg(error_frame("bridge_only", Text("ブリッジだけが送れます。",
+                                                    "Only a bridge may send this."), msg.id))
+            case "bridge.status":
+                conn.platform = msg.platform
+                conn.bridge_version = msg.version
+                room.notify_gm("bridge", {**conn.info(), "detail": msg.detail,
+                                          "lag": room.version - (msg.version or 0)})
+            case _ if conn.role != "gm":
+                conn.send_msg(error_frame("gm_only", E_GM_ONLY, msg.id))
+            case "invite.create":
+                await self._invite(msg)
+            case "invite.revoke":
+                ok = await self._store(self._storage.revoke_invite, room.id, msg.invite)
+                conn.send_msg({"type": "invites", "id": msg.id,
+                               "invites": await self._invites()} if ok else
+                              error_frame("unknown_invite", Text("その招待はありません。",
+                                                       "No such invite."), msg.id))
+            case "invite.list":
+                conn.send_msg({"type": "invites", "id": msg.id, "invites": await self._invites()})
+            case "history":
+                conn.send_msg({"type": "history", "id": msg.id,
+                               "entries": await self._history(msg.after, msg.limit)})
+
+    @property
+    def _storage(self) -> Storage:
+        return self.server.storage.storage
+
+    async def _store(self, fn: Any, *args: Any) -> Any:
+        return await self.server.storage.call(fn, *args)
+
+    async def _invite(self, msg: Any) -> None:
+        assert self.room is not None and self.conn is not None
+        if msg.role == "player":
+            if not msg.player:
+                self.conn.send_msg(error_frame("bad_message", E_SHAPE.format(
+                    detail="a player invite needs `player`"), msg.id))
+                return
+            if msg.player not in self.room.engine.state.meta.players:
+                await self.room.inbox.put(Submit(
+                    None, f"invite-{msg.id}-{secrets.token_hex(3)}",
+                    AddPlayer(id=msg.player, name=msg.label or msg.player),
+                    actor_override=Actor(role="gm", label=self.conn.label)))
+        invite_id, token = await self._store(self._storage.create_invite, self.room.id,
+                                             msg.role, msg.player, msg.label)
+        self.conn.send_msg({"type": "invite", "id": msg.id, "invite": invite_id, "token": token,
+                            "role": msg.role, "player": msg.player})
+
+    async def _invites(self) -> list[dict[str, Any]]:
+        assert self.room is not None
+        rows = await self._store(self._storage.invites, self.room.id)
+        return [{"invite": r.id, "role": r.role, "player": r.player, "label": r.label,
+                 "created_at": r.created_at, "revoked": r.revoked} for r in rows]
+
+    async def _history(self, after: int, limit: int) -> list[dict[str, Any]]:
+        assert self.room is not None
+        records = await self._store(self._storage.actions, self.room.id, after, None, limit)
+        return [{"version": r.version, "actor": r.actor, "action": r.action, "rolls": r.rolls,
+                 "log": r.log, "warnings": r.warnings, "at": r.at} for r in records]
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.closed = True
+            self.conn.writer.cancel()
+            if self.room is not None:
+                self.room.leave(self.conn)
