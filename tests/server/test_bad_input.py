@@ -106,14 +106,14 @@ async def test_slow_consumer_is_dropped_without_stalling_the_room(tmp_path: Path
         token = await invite(g, "observer")
         slow = await join(r, token)
         room = r.server.rooms[r.room]
-        slow_conn = next(c for c in room.conns if c.role == "observer")
+        slow_conn = next(c for c in room.audiences.conns if c.role == "observer")
         slow_conn.writer.cancel()  # it stops draining: its outbox fills
         for i in range(20):
             await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "clock",
                                           "delta": 0}, id=f"s{i}"))
         await g.settle(20)
         assert slow_conn.closed and slow_conn.close_reason == "slow_consumer"
-        assert slow_conn not in room.conns or room.version == 20
+        assert slow_conn not in room.audiences.conns or room.version == 20
         await slow.close()
     finally:
         await r.runner.cleanup()
