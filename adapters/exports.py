@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .ccfolia.adapter import ROOM_ID, CcfoliaSettings, ccfolia_settings, character_objects
-from .common import Objects, grid_of, render
+from .projection import grid_of
+from .render import Objects, render
 
 __all__ = ["DATA_VERSION", "ENTITIES", "clipboard", "room_data", "room_files", "room_zip"]
 

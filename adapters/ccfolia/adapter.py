@@ -1,6 +1,6 @@
 """Ccfolia (ココフォリア): the neutral table as characters, marker panels and dice symbols.
 
-How this works: `CcfoliaAdapter` renders the `table` projection (adapters/common.py) and
+How this works: `CcfoliaAdapter` renders the `table` projection (adapters/render.py) and
 draws it the Ccfolia way (TD-MAP-2): enemy groups, 特異個体, PCs and generic pieces are
 characters (`status` bars: 個体数, 耐久力, 残弾); forts are dice symbols and/or a
 character with a 耐久力 bar (setting `forts_as`); traps, directions and generic markers
@@ -21,23 +21,14 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..common import (
-    BOARD_ID,
-    AdapterSettings,
-    Diff,
-    Geometry,
-    Objects,
-    PlatformObject,
-    PObjects,
-    TableAdapter,
-    TableObject,
-    bi,
-    board,
-    grid_of,
-    load_settings,
-)
+from ..board import BOARD_ID, board, board_cell
+from ..common import TableAdapter
+from ..diff import Diff, PlatformObject, PObjects
+from ..geometry import AdapterSettings, Geometry, load_settings
+from ..projection import grid_of
+from ..render import Objects, TableObject, bi, placed, player_of
 
-__all__ = ["CcfoliaAdapter", "CcfoliaSettings", "character_objects"]
+__all__ = ["ROOM_ID", "CcfoliaAdapter", "CcfoliaSettings", "ccfolia_settings", "character_objects"]
 
 ROOM_ID = "ks-room"
 COLORS = {"group": "#d32f2f", "individual": "#8e24aa", "pc": "#1e88e5", "fort": "#6d4c41",
@@ -70,8 +61,7 @@ def ccfolia_settings(tree: Mapping[str, Any]) -> tuple[CcfoliaSettings, Geometry
     unit = settings.cell_size if settings.units == "px" else 1.0
     ox = settings.origin_x if "origin_x" in raw and not problems else -width * unit / 2
     oy = settings.origin_y if "origin_y" in raw and not problems else -height * unit / 2
-    geo = Geometry(ox, oy, settings.cell_size, settings.units, settings.stack_offset)
-    return settings, geo, problems
+    return settings, Geometry.of(settings, (ox, oy)), problems
 
 
 # -- neutral objects → Ccfolia objects ------------------------------------------------------
@@ -99,11 +89,11 @@ def _marker(text: str, pos: tuple[float, float], width: int = 1, height: int = 1
 
 
 def _ref(o: TableObject) -> dict[str, Any]:
+    """What an object shows, and whose it is (the bridge lets its player move it)."""
     ref = {"kind": o["kind"], "id": o["ref"]}
-    if o["kind"] == "pc" and o.get("player"):
-        ref["player"] = o["player"]
-    if o["kind"] == "piece" and o.get("owner"):
-        ref["player"] = o["owner"]
+    player = player_of(o)
+    if player:
+        ref["player"] = player
     return ref
 
 
@@ -140,10 +130,7 @@ def character_objects(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
                                                       "fieldHeight": grid[1]})}
     forts_status = settings.forts_as in ("status", "both") or not with_dice
     forts_dice = settings.forts_as in ("dice", "both") and with_dice
-    for oid, o in objs.items():
-        cell = o.get("cell")
-        if cell is None:
-            continue
+    for oid, o, cell in placed(objs):
         pos = geo.pos(cell, o["slot"])
         kind = o["kind"]
         data: dict[str, Any] | None = None
@@ -185,7 +172,7 @@ def character_objects(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
             out[oid] = PlatformObject("character", data, _ref(o))
     b = board(objs)
     if b:
-        pos = geo.pos({"x": grid[0] + 1, "y": 0})
+        pos = geo.pos(board_cell(grid))
         out[BOARD_ID] = PlatformObject("character", _character(
             settings.chat_name, pos, status=b.bars, params=b.params, memo="\n".join(b.memo),
             color=COLORS["board"]), {"kind": "board", "id": "board"})
@@ -217,9 +204,8 @@ class CcfoliaAdapter(TableAdapter):
     platform = "ccfolia"
     settings: CcfoliaSettings
 
-    def _configure(self, tree: Mapping[str, Any]) -> None:
-        self.settings, self.geometry, self.problems = ccfolia_settings(tree)
-        self.grid = grid_of(tree)
+    def _settings(self, tree: Mapping[str, Any]) -> tuple[CcfoliaSettings, Geometry, list[str]]:
+        return ccfolia_settings(tree)
 
     def _objects(self, objs: Objects, tree: Mapping[str, Any]) -> PObjects:
         return character_objects(objs, self.settings, self.geometry, self.grid)
@@ -256,8 +242,7 @@ class CcfoliaAdapter(TableAdapter):
     def _snap_ops(self, oid: str, obj: PlatformObject) -> list[dict[str, Any]]:
         if obj.type == "room":
             return []
-        return [{"op": f"{obj.type}.update", "id": oid,
-                 "data": {"x": obj.data["x"], "y": obj.data["y"]}}]
+        return [{"op": f"{obj.type}.update", "id": oid, "data": obj.position()}]
 
 
 def _status_commands(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[str]:

@@ -1,6 +1,6 @@
 """Foundry VTT (v12/v13): the neutral table as scene tokens and drawings, plus chat.
 
-How this works: `FoundryAdapter` renders the `table` projection (adapters/common.py) and
+How this works: `FoundryAdapter` renders the `table` projection (adapters/render.py) and
 draws it on the bridge's scene: enemy groups, 特異個体, PCs and generic pieces are
 tokens (their name shows the count: token text); forts, traps, directions and generic
 markers are drawings with text (耐久力 as drawing text); round/phase, counters and bases'
@@ -22,28 +22,15 @@ from typing import Any, Literal
 from pydantic import Field
 
 from ...engine.errors import Text
-from ..common import (
-    BOARD_ID,
-    VETO_ENGINE,
-    AdapterSettings,
-    Diff,
-    Geometry,
-    Objects,
-    PlatformObject,
-    PObjects,
-    TableAdapter,
-    TableObject,
-    _d,
-    bi,
-    board,
-    grid_of,
-    legal_forts,
-    load_settings,
-    number,
-    stable_id,
-)
+from ..board import BOARD_ID, board, board_cell
+from ..common import TableAdapter
+from ..diff import Diff, PlatformObject, PObjects
+from ..events import VETO_ENGINE, legal_forts
+from ..geometry import AdapterSettings, Geometry, load_settings, number
+from ..projection import as_dict
+from ..render import Objects, TableObject, bi, placed, player_of, stable_id
 
-__all__ = ["DOCUMENT_TYPES", "FoundryAdapter", "FoundrySettings"]
+__all__ = ["DOCUMENT_TYPES", "FoundryAdapter", "FoundrySettings", "foundry_settings"]
 
 DOCUMENT_TYPES = ("Token", "Drawing")
 #: Token `disposition` (CONST.TOKEN_DISPOSITIONS: HOSTILE -1, NEUTRAL 0, FRIENDLY 1).
@@ -69,13 +56,19 @@ class FoundrySettings(AdapterSettings):
     chat_alias: str = Field(default="komasync", min_length=1, max_length=50)
 
 
+def foundry_settings(tree: Mapping[str, Any]) -> tuple[FoundrySettings, Geometry, list[str]]:
+    """Validated settings and the geometry they give (origin: the scene's padding)."""
+    settings, _raw, problems = load_settings(tree, "foundry", FoundrySettings)
+    return settings, Geometry.of(settings), problems
+
+
 def _text(text: Text) -> dict[str, str]:
     return {"ja": text.ja, "en": text.en}
 
 
 def _flags(oid: str, o: Mapping[str, Any]) -> dict[str, Any]:
     ref = {"id": oid, "kind": o["kind"], "ref": o["ref"]}
-    player = o.get("player") or (o.get("owner") if o["kind"] == "piece" else None)
+    player = player_of(o)
     if player:
         ref["player"] = player
     return {"komasync": ref}
@@ -87,20 +80,13 @@ class FoundryAdapter(TableAdapter):
     platform = "foundry"
     settings: FoundrySettings
 
-    def _configure(self, tree: Mapping[str, Any]) -> None:
-        settings, _raw, self.problems = load_settings(tree, "foundry", FoundrySettings)
-        self.settings = settings
-        self.geometry = Geometry(settings.origin_x, settings.origin_y, settings.cell_size, "px",
-                                 settings.stack_offset)
-        self.grid = grid_of(tree)
+    def _settings(self, tree: Mapping[str, Any]) -> tuple[FoundrySettings, Geometry, list[str]]:
+        return foundry_settings(tree)
 
     # -- neutral objects → documents --------------------------------------------------------
     def _objects(self, objs: Objects, tree: Mapping[str, Any]) -> PObjects:
         out: PObjects = {}
-        for oid, o in objs.items():
-            cell = o.get("cell")
-            if cell is None:
-                continue
+        for oid, o, cell in placed(objs):
             kind = o["kind"]
             if kind in DISPOSITION:
                 data = self._token(oid, o)
@@ -122,7 +108,7 @@ class FoundryAdapter(TableAdapter):
             height = max(1, math.ceil(len(lines) * self.settings.font_size * 1.5
                                       / self.settings.cell_size))
             o = {"kind": "board", "ref": "board"}
-            out[BOARD_ID] = self._drawing(BOARD_ID, o, {"x": self.grid[0] + 1, "y": 0}, 6, height,
+            out[BOARD_ID] = self._drawing(BOARD_ID, o, board_cell(self.grid), 6, height,
                                           "\n".join(lines), COLORS["board"])
         return out
 
@@ -135,7 +121,7 @@ class FoundryAdapter(TableAdapter):
         attack phase). `None` (no opinion) for other pieces and when the GM relaxed
         enforcement: then only the server decides.
         """
-        if _d(tree.get("meta")).get("enforcement", "enforce") != "enforce":
+        if as_dict(tree.get("meta")).get("enforcement", "enforce") != "enforce":
             return None
         if o["kind"] in ("group", "individual"):
             return {"positions": [], "reason": _text(VETO_ENGINE)}
@@ -217,4 +203,4 @@ class FoundryAdapter(TableAdapter):
 
     def _snap_ops(self, oid: str, obj: PlatformObject) -> list[dict[str, Any]]:
         return [{"op": "update", "type": obj.type, "options": {"animate": False},
-                 "updates": [{"id": oid, "data": {"x": obj.data["x"], "y": obj.data["y"]}}]}]
+                 "updates": [{"id": oid, "data": obj.position()}]}]

@@ -1,4 +1,5 @@
-"""The neutral render (adapters/common.py): what the table shows, settings, geometry, bases."""
+"""The neutral render (adapters/render.py, board.py, geometry.py): what the table shows,
+settings, geometry, bases."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from typing import Any
 import pytest
 from adapter_support import FakeCcfolia, FakeFoundry, Room
 
-from komasync.adapters import common, exports
+from komasync.adapters import exports
 from komasync.adapters.base import Calibration
+from komasync.adapters.board import board as render_board
 from komasync.adapters.ccfolia.adapter import CcfoliaAdapter, CcfoliaSettings, ccfolia_settings
-from komasync.adapters.common import Geometry, render
 from komasync.adapters.foundry import FoundryAdapter
+from komasync.adapters.geometry import Geometry
+from komasync.adapters.render import render
 
 SECRETS = ("assassin", "暗殺者", "pit", "落とし穴", "doom", "破滅")
 
@@ -171,7 +174,7 @@ def test_bases_are_read_defensively() -> None:
                   "b": {"name": "B", "state": "mystery"}, "c": "not a dict"}}}
     objs = render(tree)
     assert objs["ks-base-b"]["gp"] is None and objs["ks-base-b"]["state_ja"] == "mystery"
-    b = common.board(objs)
+    b = render_board(objs)
     assert {"label": "A GP", "value": 3, "max": 5} in b.bars
     assert {"label": "B", "value": "mystery GP ?"} in b.params
     fake = FakeCcfolia()

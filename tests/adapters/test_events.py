@@ -14,7 +14,8 @@ import pytest
 from adapter_support import BRIDGE, START, Room, cc
 
 from komasync.adapters.base import EventResult
-from komasync.adapters.common import TableAdapter, stable_id
+from komasync.adapters.common import TableAdapter
+from komasync.adapters.render import stable_id
 from komasync.engine.core import Outcome
 from komasync.engine.errors import Refusal
 from komasync.engine.registry import parse_action
