@@ -1,10 +1,13 @@
 """Subsystem `bases` (seed 000 拠点戦闘, rules.md BASE-*): actions and declaration.
 
-The pieces: `bases_states` (the state table), `bases_notation` (conditions in the seed's
-notation), `bases_model` (state and secrets), `bases_rules` (GP, moves, effects, the
-trigger and the settler), `bases_scenario` (the `bases:` part of a scenario file).
-Happenings it listens to are in `bases_rules.REPORTABLE` plus `round.*`,
-`battle.started` and its own `bases.*`; see docs/bases.md for the vocabulary.
+The pieces, bottom up: `bases_states` (the state table); `bases_blocks`, `bases_vocabulary`
+and `bases_tags` (conditions in the seed's notation); `bases_model` (state and secrets);
+`bases_lookup`, `bases_eval` (conditions against the state), `bases_moves`,
+`bases_reveal`, `bases_gp`, `bases_effects`, `bases_fire` (the rules); `bases_trigger`
+and `bases_settle` (+ `bases_end`) run them automatically; `bases_scenario` reads the
+`bases:` part of a scenario file. Happenings it listens to are in
+`bases_blocks.REPORTABLE` plus `round.*`, `battle.started` and its own `bases.*`; see
+docs/bases.md for the vocabulary.
 """
 
 from __future__ import annotations
@@ -13,12 +16,19 @@ from typing import Literal
 
 from pydantic import Field
 
-from . import bases_rules as rules
 from .actions import ActionBase
+from .bases_blocks import REPORTABLE, Block, ReportKind, normalize, sides_of
+from .bases_effects import resume_choice, run_effects
+from .bases_end import end_battle
+from .bases_fire import check_fire, fire
+from .bases_lookup import Located, battle, find_base, find_element, side_of
 from .bases_model import BasesState, BattleOutcome, ConstantEffect, Effect, SideCount
-from .bases_notation import Block, action_kind, normalize, sides_of
-from .bases_rules import REPORTABLE, Located, ReportKind
+from .bases_reveal import reveal_base, reveal_element
 from .bases_scenario import BasesScenario
+from .bases_settle import settle
+from .bases_states import CharSide
+from .bases_trigger import ADVANCE, on_happening
+from .bases_vocabulary import action_kind
 from .errors import Refusal, Text
 from .registry_types import Subsystem, Trigger
 from .tx import Role, Tx
@@ -38,8 +48,6 @@ __all__ = [
     "TriggerEvent",
 ]
 
-CharSide = Literal["pc", "enemy"]
-
 UNKNOWN_SIDE = Text("キャラクター「{name}」の陣営（pc / enemy）を指定してください。",
                     "Say which side (pc / enemy) character '{name}' is on.")
 BATTLE_OVER = Text("拠点戦闘は終了しています。", "The base battle is over.")
@@ -51,6 +59,13 @@ NOTHING_TO_REVEAL = Text("公開する拠点か要素を指定してください
                          "Name a base or an element to reveal.")
 NEEDS_GM = Text("「{name}」の条件には判断が必要な文があります。GMが発動させてください。",
                 "The condition of '{name}' needs the GM's judgement; the GM fires it.")
+
+
+def _doer_side(tx: Tx, side: CharSide | None, character: str | None) -> CharSide | None:
+    """The side an action names, else the roster's; a player's unknown character is a PC."""
+    bs = battle(tx)  # refuses first in a room without a base battle
+    side = side or side_of(bs, {"character": character})
+    return side or ("pc" if tx.actor.role == "player" else None)
 
 
 class ReportHappening(ActionBase):
@@ -67,10 +82,7 @@ class ReportHappening(ActionBase):
     action: str | None = Field(default=None, max_length=200)
 
     def apply(self, tx: Tx) -> None:
-        bs = rules.battle(tx)
-        side = self.side or rules.side_of(bs, {"character": self.character})
-        if side is None and tx.actor.role == "player":
-            side = "pc"
+        side = _doer_side(tx, self.side, self.character)
         if side is None:
             raise Refusal("unknown_side", UNKNOWN_SIDE.format(name=self.character or "?"))
         tx.emit(self.happening, character=self.character, side=side, timing=self.timing,
@@ -83,11 +95,11 @@ class NextRound(ActionBase):
     kind: Literal["bases.round"] = "bases.round"
 
     def apply(self, tx: Tx) -> None:
-        bs = rules.battle(tx)
+        bs = battle(tx)
         tx.check(bs.outcome is None, Refusal("battle_over", BATTLE_OVER, rule="BASE-TYPE-1"))
         if bs.round >= 1:
             tx.emit("round.ended", round=bs.round)
-        tx.emit(rules.ADVANCE, round=bs.round + 1)
+        tx.emit(ADVANCE, round=bs.round + 1)
 
 
 class FireElement(ActionBase):
@@ -100,12 +112,12 @@ class FireElement(ActionBase):
     active: bool = True
 
     def apply(self, tx: Tx) -> None:
-        loc = rules.find_element(tx, self.element)
+        loc = find_element(tx, self.element)
         if isinstance(loc.element, ConstantEffect):
             tx.set((*loc.path, "manual_on"), self.active)
             return
-        rules.check_fire(tx, loc, loc.element.conditions)
-        rules.fire(tx, loc, self.triggerer)
+        check_fire(tx, loc, loc.element.conditions)
+        fire(tx, loc, self.triggerer)
 
 
 class TriggerEvent(ActionBase):
@@ -121,12 +133,12 @@ class TriggerEvent(ActionBase):
     timing: str | None = Field(default=None, max_length=100)
 
     def apply(self, tx: Tx) -> None:
-        loc = rules.find_element(tx, self.event)
+        loc = find_element(tx, self.event)
         name = getattr(loc.element, "name", self.event)
         blocks = [b for b in loc.element.conditions if b.active is not None]
         tx.check(bool(blocks), Refusal("not_active_trigger", NOT_ACTIVE.format(name=name),
                                        rule="BASE-COND-3"))
-        side = self._side(tx)
+        side = _doer_side(tx, self.side, self.character)
         mine = [b for b in blocks if self._matches(b, loc, side)]
         want = " / ".join(f"（{b.active.who or b.active.character}/{b.active.action}）"
                           for b in blocks if b.active is not None)
@@ -134,14 +146,9 @@ class TriggerEvent(ActionBase):
                                      rule="BASE-COND-3"))
         if tx.actor.role != "gm" and any(b.manual for b in mine):
             raise Refusal("needs_gm", NEEDS_GM.format(name=name), rule="BASE-COND-5")
-        rules.check_fire(tx, loc, mine or blocks, full=True)
+        check_fire(tx, loc, mine or blocks, full=True)
         self._report(tx, side, loc)
-        rules.fire(tx, loc, self.character)
-
-    def _side(self, tx: Tx) -> CharSide | None:
-        bs = rules.battle(tx)
-        side = self.side or rules.side_of(bs, {"character": self.character})
-        return side or ("pc" if tx.actor.role == "player" else None)
+        fire(tx, loc, self.character)
 
     def _matches(self, block: Block, loc: Located, side: CharSide | None) -> bool:
         spec = block.active
@@ -177,8 +184,8 @@ class ApplyEffect(ActionBase):
     source: str | None = None
 
     def apply(self, tx: Tx) -> None:
-        source = rules.find_base(tx, self.source).id if self.source else None
-        rules.run_effects(tx, source, [self.effect], None)
+        source = find_base(tx, self.source).id if self.source else None
+        run_effects(tx, source, [self.effect], None)
 
 
 class RevealBases(ActionBase):
@@ -193,9 +200,9 @@ class RevealBases(ActionBase):
         if self.base is None and self.element is None:
             raise Refusal("nothing_to_reveal", NOTHING_TO_REVEAL)
         if self.element is not None:
-            rules.reveal_element(tx, rules.find_element(tx, self.element))
+            reveal_element(tx, find_element(tx, self.element))
         if self.base is not None:
-            rules.reveal_base(tx, rules.find_base(tx, self.base), self.what)
+            reveal_base(tx, find_base(tx, self.base), self.what)
 
 
 class SetFieldCount(ActionBase):
@@ -208,7 +215,7 @@ class SetFieldCount(ActionBase):
     incapacitated: int | None = Field(default=None, ge=0)
 
     def apply(self, tx: Tx) -> None:
-        old = rules.battle(tx).sides.get(self.side, SideCount())
+        old = battle(tx).sides.get(self.side, SideCount())
         new = SideCount(on_field=old.on_field if self.on_field is None else self.on_field,
                         incapacitated=(old.incapacitated if self.incapacitated is None
                                        else self.incapacitated))
@@ -224,11 +231,11 @@ class SetSummary(ActionBase):
     text: str = Field(max_length=4000)
 
     def apply(self, tx: Tx) -> None:
-        rules.battle(tx)
+        battle(tx)
         if self.base is None:
             tx.set(("bases", "summary"), self.text)
         else:
-            tx.set(("bases", "bases", rules.find_base(tx, self.base).id, "summary"), self.text)
+            tx.set(("bases", "bases", find_base(tx, self.base).id, "summary"), self.text)
 
 
 class EndBattle(ActionBase):
@@ -239,25 +246,22 @@ class EndBattle(ActionBase):
     reason: str = Field(min_length=1, max_length=500)
 
     def apply(self, tx: Tx) -> None:
-        bs = rules.battle(tx)
+        bs = battle(tx)
         tx.check(bs.outcome is None, Refusal("battle_over", BATTLE_OVER, rule="BASE-TYPE-5"))
-        outcome = BattleOutcome(losers=sorted(set(self.losers)), rule="BASE-TYPE-5",
-                                ja=f"戦闘終了: {self.reason}", en=f"Battle over: {self.reason}",
-                                by="gm")
-        tx.set(("bases", "outcome"), outcome)
-        tx.emit("bases.battle.ended", losers=outcome.losers, rule=outcome.rule)
-        tx.say(Text(outcome.ja, outcome.en))
+        end_battle(tx, BattleOutcome(losers=sorted(set(self.losers)), rule="BASE-TYPE-5",
+                                     ja=f"戦闘終了: {self.reason}",
+                                     en=f"Battle over: {self.reason}", by="gm"))
 
 
 TRIGGER_KINDS = frozenset({*REPORTABLE, "round.started", "round.ended", "battle.started",
                            "bases.state.changed", "bases.gp.changed", "bases.event.fired",
-                           rules.ADVANCE})
+                           ADVANCE})
 
 SUBSYSTEM = Subsystem(
     name="bases",
     actions=(ReportHappening, NextRound, FireElement, TriggerEvent, ApplyEffect, RevealBases,
              SetFieldCount, SetSummary, EndBattle),
-    triggers=(Trigger(rules.on_happening, TRIGGER_KINDS),),
-    resumers={"bases.choose": rules.resume_choice},
-    settlers=(rules.settle,),
+    triggers=(Trigger(on_happening, TRIGGER_KINDS),),
+    resumers={"bases.choose": resume_choice},
+    settlers=(settle,),
 )

@@ -13,8 +13,8 @@ from typing import Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .bases_notation import Block, Target
-from .bases_states import Side, Status
+from .bases_blocks import Block, Target
+from .bases_states import CharSide, Side, Status
 from .views import Audience, Entity
 
 __all__ = [
@@ -34,10 +34,11 @@ __all__ = [
     "GpCondition",
     "GridSize",
     "Part",
+    "Presence",
     "SideCount",
 ]
 
-CharSide = Literal["pc", "enemy"]
+Presence = Literal["on_field", "incapacitated", "off_field"]  # a character on the roster
 Part = Literal["element", "name", "condition", "effect", "delta", "count"]
 PARTS: Final[tuple[Part, ...]] = ("element", "name", "condition", "effect", "delta", "count")
 EffectDo = Literal["gp", "set_gp", "stop", "excite", "calm", "restart", "regenerate", "reveal",
@@ -237,7 +238,7 @@ class SideCount(Entity):
 
 class FieldCharacter(Entity):
     side: CharSide
-    status: Literal["on_field", "incapacitated", "off_field"] = "on_field"
+    status: Presence = "on_field"
 
 
 class DefinedCondition(Entity):

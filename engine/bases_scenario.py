@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from .bases_blocks import Block, ElementKind, normalize_attribute, uses_relative_sides
 from .bases_model import (
     BATTLE_TYPES,
     PARTS,
@@ -37,21 +38,14 @@ from .bases_model import (
     GpCondition,
     GridSize,
     Part,
+    Presence,
     SideCount,
 )
-from .bases_notation import (
-    Block,
-    ElementKind,
-    normalize_attribute,
-    parse_condition,
-    parse_defined,
-    uses_relative_sides,
-)
-from .bases_states import Side, Status
+from .bases_states import CharSide, Side, Status
+from .bases_tags import parse_condition, parse_defined
 
 __all__ = ["LARGE_SCALE_GRID", "BaseSpec", "BasesScenario", "BattleTypeSpec", "EventSpec"]
 
-CharSide = Literal["pc", "enemy"]
 LARGE_SCALE_GRID = GridSize(width=5, height=6)  # BASE-OPT-1: 5×6 squares
 _DEFINED: ContextVar[dict[str, Block] | None] = ContextVar("bases_defined", default=None)
 _ID = r"^[\w\-.]+$"
@@ -238,7 +232,7 @@ class CharacterSpec(BaseModel):
 
     name: str = Field(min_length=1)
     side: CharSide
-    status: Literal["on_field", "incapacitated", "off_field"] = "on_field"
+    status: Presence = "on_field"
 
 
 BattleTypeKey = Literal["general", "important", "important_offensive", "important_defensive"]

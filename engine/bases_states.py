@@ -17,7 +17,9 @@ __all__ = [
     "JA_MOVE",
     "JA_STATUS",
     "PERMANENT_NEVER",
+    "STATUS_OF_JA",
     "TRANSITIONS",
+    "CharSide",
     "Move",
     "Side",
     "Status",
@@ -25,7 +27,8 @@ __all__ = [
     "next_status",
 ]
 
-Side = Literal["pc", "enemy", "none"]
+Side = Literal["pc", "enemy", "none"]  # a base's side
+CharSide = Literal["pc", "enemy"]  # a character's side
 
 
 class Status(StrEnum):
@@ -67,6 +70,7 @@ TRANSITIONS: Final[Mapping[tuple[Status, Move], Status]] = {
 PERMANENT_NEVER: Final = frozenset({S, D})  # BASE-ATTR-3
 
 JA_STATUS: Final[Mapping[Status, str]] = {A: "活動", S: "停止", E: "励起", D: "撃破"}
+STATUS_OF_JA: Final[Mapping[str, Status]] = {ja: s for s, ja in JA_STATUS.items()}
 JA_MOVE: Final[Mapping[Move, str]] = {
     Move.STOP: "停止", Move.EXCITE: "励起", Move.CALM: "鎮静", Move.RESTART: "再起動",
     Move.DESTROY: "撃破", Move.REGENERATE: "再生",

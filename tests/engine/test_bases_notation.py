@@ -4,16 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from komasync.engine.bases_notation import (
-    VOCABULARY,
-    CountPred,
-    HappeningReq,
-    StatePred,
-    Target,
-    parse_condition,
-    parse_defined,
-)
+from komasync.engine.bases_blocks import CountPred, HappeningReq, StatePred, Target
 from komasync.engine.bases_states import Status
+from komasync.engine.bases_tags import parse_condition, parse_defined
+from komasync.engine.bases_vocabulary import VOCABULARY
 
 EXAMPLE_1 = ("条件：【励起】【2ラウンド〜】【ラウンド1回】敵が2人以上戦闘空間上に存在し、"
              "味方の誰かが戦闘不能になった時、他の味方が2人以上戦闘空間上に存在する。")
