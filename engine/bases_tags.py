@@ -48,6 +48,8 @@ def _round_tag(block: Block, m: re.Match[str], arg: str | None) -> None:
 
 def _per_round_tag(block: Block, m: re.Match[str], arg: str | None) -> None:
     n = int(m[1])
+    if n < 1:  # 【ラウンド0回】 could never fire: a typo, said at load time
+        raise ValueError("【ラウンドX回】のXは1以上です / X in 【ラウンドX回】 must be 1 or more")
     block.per_round = n if block.per_round is None else min(block.per_round, n)
 
 

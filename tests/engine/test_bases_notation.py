@@ -130,3 +130,12 @@ def test_bases_defined_conditions_by_name() -> None:
     assert b.predicates == [CountPred(who="ally", op="<=", n=1)]
     with pytest.raises(ValueError, match="【未定義】"):
         parse_condition("【未定義】", "event", defined)
+
+
+def test_bases_zero_per_round_limit_is_refused_at_load() -> None:  # BASE-COND-1
+    import pytest
+
+    from komasync.engine.bases_tags import parse_condition
+
+    with pytest.raises(ValueError, match="1以上"):
+        parse_condition("【ラウンド0回】ラウンド開始時", "event")
