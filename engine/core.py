@@ -98,7 +98,7 @@ class Engine:
 def _settle(tx: Tx) -> None:
     """Run triggers on pending happenings, then settlers, until nothing new happens."""
     steps = 0
-    while True:
+    for _ in range(MAX_CASCADE_DEPTH * 4):
         while tx.pending:
             happening = tx.pending.pop(0)
             if happening.depth >= MAX_CASCADE_DEPTH:
@@ -115,3 +115,4 @@ def _settle(tx: Tx) -> None:
             settle(tx)
         if not tx.pending:
             return
+    raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=MAX_CASCADE_DEPTH * 4))

@@ -260,3 +260,11 @@ def test_changes_inside_a_secret_field_never_reach_other_audiences() -> None:
     tx.set(("bases", "plans", "ambush"), "at dawn")
     assert "ambush" not in json.dumps(player.update(e.state, tx.units()))
     assert isinstance(e.state, RoomState)
+
+
+def test_a_settler_that_keeps_emitting_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    e = engine()
+    monkeypatch.setattr(core, "SETTLERS", (lambda tx: tx.emit("again"),))
+    with pytest.raises(CascadeTooDeep):
+        act(e, ALICE, kind="table.move", piece="knight", to={"x": 3, "y": 3})
+    assert e.version == 0
