@@ -139,10 +139,18 @@ def _room_create(args: argparse.Namespace) -> int:
     return 0
 
 
-def _invite(args: argparse.Namespace) -> int:
+def _open_room(args: argparse.Namespace) -> Storage | None:
+    """The database, if it holds `args.room` (else says so on stderr)."""
     store = Storage(args.db)
     if store.room(args.room) is None:
         print(f"ルーム {args.room} はありません / no room {args.room}", file=sys.stderr)
+        return None
+    return store
+
+
+def _invite(args: argparse.Namespace) -> int:
+    store = _open_room(args)
+    if store is None:
         return 1
     if args.role == "player" and not args.player:
         print("--player が必要です / --player is required", file=sys.stderr)
@@ -158,9 +166,8 @@ def _export(args: argparse.Namespace) -> int:
     from ..engine.views import Audience, View
     from .replay import rebuild
 
-    store = Storage(args.db)
-    if store.room(args.room) is None:
-        print(f"ルーム {args.room} はありません / no room {args.room}", file=sys.stderr)
+    store = _open_room(args)
+    if store is None:
         return 1
     tree = View(Audience("table"), rebuild(store, args.room).state).tree
     if args.format == "zip":
