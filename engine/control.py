@@ -46,8 +46,10 @@ class Override(ActionBase):
         else:
             tx.set(path, _validated(tx.state, path, self.value))
         tx.emit("gm.override", path=list(path), reason=self.reason)
+        # GM-only timeline line: the path and reason may name hidden things (BASE-OPT-2).
         tx.say(Text(f"GM修正: {'/'.join(map(str, path))}（理由: {self.reason}）",
-                    f"GM override: {'/'.join(map(str, path))} (reason: {self.reason})"))
+                    f"GM override: {'/'.join(map(str, path))} (reason: {self.reason})"),
+               chat=False)
 
 
 def _validated(state: RoomState, path: tuple[str | int, ...], value: Any) -> Any:
@@ -91,7 +93,8 @@ class Restore(ActionBase):
                 _restore(tx, (name,), getattr(tx.state, name), getattr(target, name))
         tx.emit("gm.undo", to_version=self.to_version, reason=self.reason)
         tx.say(Text(f"GMがバージョン{self.to_version}まで戻しました（理由: {self.reason}）",
-                    f"The GM undid back to version {self.to_version} (reason: {self.reason})"))
+                    f"The GM undid back to version {self.to_version} (reason: {self.reason})"),
+               chat=False)
 
 
 def _restore(tx: Tx, path: tuple[str | int, ...], current: Any, target: Any) -> None:

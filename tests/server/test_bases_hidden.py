@@ -30,8 +30,11 @@ async def test_hidden_base_reaches_players_and_bridges_only_when_revealed(tmp_pa
                 await w.settle(reply["version"])
             return int(reply["version"])
 
-        # Round 1: the battery's 【2ラウンド〜】 event does not fire; nothing of it is sent.
+        # Round 1: the battery's 【2ラウンド〜】 event does not fire; nothing of it is sent —
+        # not even when the GM corrects it (the override's reason stays on the GM's timeline).
         await gm_act(kind="bases.round")
+        await gm_act(kind="override", path=["bases", "bases", "battery", "note"],
+                     value="砲台は第2ラウンドに動く", reason="隠し砲台のメモ")
         await gm_act(kind="bases.report", happening="character.damaged", character="アリス")
         for w in watchers:
             assert not any(s in "".join(w.raw) for s in SECRETS), "hidden data leaked"
