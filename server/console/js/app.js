@@ -13,11 +13,12 @@ import { Store } from "./store.js";
 import { Connection } from "./connection.js";
 import { activePanels, activeCommands } from "./registry.js";
 import { editable } from "./overrides.js";
-import { askReason, closePopover, popoverOpen, toast, gmBadge, showPopover } from "./ui.js";
+import { askReason, closePopover, focusKept, popoverOpen, toast, gmBadge, showPopover } from "./ui.js";
 import { Timeline } from "./side/timeline.js";
 import { Notices } from "./side/notices.js";
 import { Connections } from "./side/connections.js";
 import { Invites } from "./side/invites.js";
+import { Feed } from "./side/feed.js";
 
 const SECRET_KEY = "komasync.secret";
 const INVITE_KEY = "komasync.invite";
@@ -150,14 +151,17 @@ class RoomView {
     this.room = room;
     this.credentials = credentials;
     this.isGM = !!credentials.secret;
+    this.role = this.isGM ? "gm" : null; // the welcome's role decides
     this.player = null;
+    this.logs = new Map(); // version → log lines of that change (player feedback)
     this.store = new Store();
-    this.conn = new Connection({ room, credentials, store: this.store });
+    this.conn = new Connection({ room, credentials, store: this.store,
+                                 client: this.isGM ? "komasync console" : "komasync invite page" });
     this.timeline = new Timeline(this);
     this.notices = new Notices(this);
     this.connections = new Connections(this);
     this.invites = new Invites(this);
-    this.log = h("ul.plain.viewer-log");
+    this.feed = new Feed();
     this.ui = {};
     this.sections = new Map();
     this.tab = "timeline";
@@ -189,28 +193,58 @@ class RoomView {
       h("span.brand", "komasync"), this.roomNameEl, this.headlineEl, this.commandsEl,
       h("span.spacer"), this.statusEl,
       h("span.top-buttons"));
-    clear(root).appendChild(h("div.console", { dataset: { role: this.isGM ? "gm" : "viewer" } },
+    clear(root).appendChild(h("div.console", { dataset: { role: this.roleClass() } },
       this.header,
       h("main.layout", this.mainCol, h("aside.col-side", this.sideTop, this.tabsEl, this.tabBody))));
     this.relabel();
   }
 
+  /** gm, player or viewer (bridge, observer): the page's look follows it. */
+  roleClass() {
+    if (this.isGM) return "gm";
+    return this.role === "player" ? "player" : "viewer";
+  }
+
   /** Everything with words in it, again (language switch). */
   relabel() {
     const buttons = this.header.querySelector(".top-buttons");
-    clear(buttons).append(
+    clear(buttons).append(...[
       langButton(),
       h("button.help", { type: "button", title: t("shortcuts.title"), on: { click: () => this.showHelp() } }, "?"),
       this.isGM ? h("button", { type: "button", on: { click: () => { this.destroy(); current = null; showRooms(); } } }, t("rooms.title")) : null,
-      h("button", { type: "button", on: { click: () => { this.destroy(); current = null; signOut(); } } }, t("signout")));
+      h("button", { type: "button", on: { click: () => { this.destroy(); current = null; signOut(); } } }, t("signout")),
+    ].filter(Boolean));
     this.invites.form = this.invites.buildForm();
     this.renderStatus();
+    this.renderBanner();
     this.renderTabs();
     this.renderAll();
+    this.feed.render();
     this.timeline.render();
     this.notices.render();
     this.connections.render();
     this.invites.render();
+  }
+
+  /** Non-GM pages: which role (and player) this invite opened, at the top of the side. */
+  renderBanner() {
+    if (this.isGM || !this.role) {
+      this.bannerEl?.remove();
+      return;
+    }
+    this.bannerEl ||= h("div.viewer-banner");
+    const name = this.store.state?.meta?.players?.[this.player]?.name || this.player;
+    clear(this.bannerEl).append(h("b", t("viewer.title", { role: t(`role.${this.role}`) })),
+      this.role === "player"
+        ? h("div.small.player-hint", h("span.badge.me", name), " ", t("player.hint"))
+        : h("div.small", t("viewer.hint")));
+    if (!this.bannerEl.isConnected) this.sideTop.prepend(this.bannerEl);
+  }
+
+  /** Log lines of each change, kept a while (player controls show their result). */
+  keepLog(msg) {
+    this.logs.set(msg.to_version, msg.log || []);
+    if (this.logs.size > 300) this.logs.delete(this.logs.keys().next().value);
   }
 
   renderStatus() {
@@ -222,7 +256,7 @@ class RoomView {
   }
 
   tabs() {
-    if (!this.isGM) return [["log", t("tab.log"), this.log]];
+    if (!this.isGM) return [["log", t("tab.log"), this.feed.el]];
     return [
       ["timeline", t("tab.timeline"), this.timeline.el],
       ["notices", t("tab.notices"), this.notices.el],
@@ -256,9 +290,14 @@ class RoomView {
       state,
       data: panel.key === "*" ? state : state[panel.key],
       isGM: this.isGM,
+      role: this.role,
+      player: this.player,
+      isPlayer: this.role === "player",
       ui: (this.ui[panel.id] ||= {}),
       editable: (path, value, opts) => editable(this, path, value, opts),
       act: (action, opts) => this.act(action, opts),
+      refresh: () => { const sec = this.sections.get(panel.id); if (sec) this.fill(panel, sec); },
+      logFor: (version) => this.logs.get(version),
       gmBadge,
     };
   }
@@ -267,7 +306,7 @@ class RoomView {
   renderPanels(keys) {
     const state = this.store.state;
     if (!state) return;
-    const active = activePanels(state);
+    const active = activePanels(state, this.role ?? "viewer");
     const ids = new Set(active.map((p) => p.id));
     for (const [id, sec] of this.sections) {
       if (!ids.has(id)) {
@@ -323,10 +362,12 @@ class RoomView {
       node = h("p.form-error", `${panel.id}: ${e.message}`);
     }
     sec.el.hidden = node === null;
+    const keep = focusKept(sec.body);
     const top = sec.body.scrollTop;
     clear(sec.body);
     if (node) sec.body.appendChild(node);
     sec.body.scrollTop = top;
+    if (keep) keep.restore(sec.body);
   }
 
   renderAll() {
@@ -337,7 +378,7 @@ class RoomView {
     const state = this.store.state;
     this.roomNameEl.textContent = state?.meta?.name || this.room;
     document.title = `${state?.meta?.name || this.room} — komasync`;
-    const lines = state ? activePanels(state).filter((p) => p.headline).map((p) => p.headline(this.ctxFor(p))) : [];
+    const lines = state ? activePanels(state, this.role ?? "viewer").filter((p) => p.headline).map((p) => p.headline(this.ctxFor(p))) : [];
     this.headlineEl.textContent = lines.join(" | ");
     clear(this.commandsEl);
     if (!this.isGM || !state) return;
@@ -393,15 +434,15 @@ class RoomView {
 
   showHelp() {
     const rows = [
-      ...activeCommands(this.store.state).filter((c) => c.key).map((c) => [c.key, c.label(this.ctxFor(activePanels(this.store.state).find((p) => p.id === c.panel)))]),
-      ["u / Ctrl+Z", t("shortcuts.undo")],
+      ...(this.isGM ? activeCommands(this.store.state) : []).filter((c) => c.key).map((c) => [c.key, c.label(this.ctxFor(activePanels(this.store.state).find((p) => p.id === c.panel)))]),
+      this.isGM ? ["u / Ctrl+Z", t("shortcuts.undo")] : null,
       ["l", t("shortcuts.lang")],
       ["?", t("shortcuts.help")],
       ["Esc", t("shortcuts.escape")],
     ];
     showPopover(null, h("div.pop-form.help",
       h("div.pop-title", t("shortcuts.title")),
-      h("table.grid-table", h("tbody", rows.map(([k, d]) => h("tr", h("td", h("kbd", k)), h("td", d))))),
+      h("table.grid-table", h("tbody", rows.filter(Boolean).map(([k, d]) => h("tr", h("td", h("kbd", k)), h("td", d))))),
       h("div.pop-buttons", h("button", { type: "button", on: { click: closePopover } }, t("close")))),
     { label: t("shortcuts.title") });
   }
@@ -410,33 +451,36 @@ class RoomView {
   wire() {
     const c = this.conn;
     this.unsub = this.store.subscribe((info) => {
+      if (info.msg) this.keepLog(info.msg);
       this.renderPanels(info.kind === "snapshot" ? null : info.keys);
       this.renderStatus();
     });
     c.addEventListener("status", () => this.renderStatus());
     c.addEventListener("welcome", (ev) => {
       const w = ev.detail;
-      const wasGM = this.isGM;
+      const before = `${this.role}/${this.player}`;
       this.isGM = w.role === "gm";
+      this.role = w.role;
       this.player = w.player;
-      if (wasGM !== this.isGM) {
-        root.querySelector(".console").dataset.role = this.isGM ? "gm" : "viewer";
+      if (before !== `${this.role}/${this.player}`) {
+        root.querySelector(".console").dataset.role = this.roleClass();
+        this.renderBanner();
         this.renderTabs();
-      }
-      if (!this.isGM && !this.sideTop.querySelector(".viewer-banner")) {
-        this.sideTop.prepend(h("div.viewer-banner", h("b", t("viewer.title", { role: t(`role.${w.role}`) })),
-          h("div.small", t("viewer.hint"))));
+        this.renderAll();
       }
       if (this.isGM) {
         this.timeline.load();
         this.invites.refresh();
       }
     });
-    c.addEventListener("snapshot", () => this.renderAll());
+    c.addEventListener("snapshot", () => {
+      this.renderBanner();
+      this.renderAll();
+    });
     c.addEventListener("change", (ev) => {
       const msg = ev.detail;
       this.timeline.addChange(msg);
-      if (!this.isGM) for (const l of msg.log || []) this.log.prepend(h("li", `v${msg.to_version} `, pick(l)));
+      if (!this.isGM) this.feed.add(msg);
       this.renderHeader();
     });
     c.addEventListener("notice", (ev) => {
@@ -449,6 +493,9 @@ class RoomView {
       const e = ev.detail;
       if (e.id) return; // the reply to one of our requests: its caller shows it
       this.notices.add("error", { client: t("app.title"), code: e.code, reason: e.reason });
+    });
+    c.addEventListener("prompt", () => {
+      if (this.role === "player") toast(t("prompt.new"), "warn");
     });
     c.addEventListener("bye", (ev) => toast(t("bye", { reason: pick(ev.detail.reason) }), "warn"));
     c.addEventListener("auth_failed", (ev) => {

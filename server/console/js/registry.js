@@ -18,6 +18,8 @@
 //             keyboard shortcuts (e.g. next phase on `n`)
 //   headline(ctx) → string      optional: shown in the header (round, phase…)
 //   strings   {ja: {...}, en: {...}} — the panel's own UI strings
+//   roles     optional ["player", …]: shown only to those roles (welcome `role`); without
+//             it a panel is shown to everyone (read only for non-GMs)
 //
 // Panels never reach into one another: adding bases, a tactical grid or mass-combat rows
 // is a new module and one import line.
@@ -41,10 +43,11 @@ export function allPanels() {
   return [...PANELS];
 }
 
-/** The panels that have something to show in this state. */
-export function activePanels(state) {
+/** The panels that have something to show in this state (for `role`, when given). */
+export function activePanels(state, role) {
   if (!state) return [];
-  return PANELS.filter((p) => p.key === "*" || (state[p.key] !== undefined && state[p.key] !== null));
+  return PANELS.filter((p) => (p.key === "*" || (state[p.key] !== undefined && state[p.key] !== null))
+    && (role === undefined || !p.roles || p.roles.includes(role)));
 }
 
 function matches(pattern, path) {
@@ -68,5 +71,5 @@ export function isSecret(path, state) {
 
 /** Commands of the panels active in this state. */
 export function activeCommands(state) {
-  return activePanels(state).flatMap((p) => p.commands.map((c) => ({ ...c, panel: p.id })));
+  return activePanels(state, "gm").flatMap((p) => p.commands.map((c) => ({ ...c, panel: p.id })));
 }

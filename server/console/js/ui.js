@@ -115,3 +115,27 @@ export function swap(el, node) {
   clear(el).appendChild(node);
   el.scrollTop = top;
 }
+
+/**
+ * The field with focus inside `body` (marked `data-keep`), to focus again after a
+ * re-render: typing in a player's form survives other people's changes.
+ */
+export function focusKept(body) {
+  const el = document.activeElement;
+  if (!el || !body.contains(el) || !el.dataset?.keep) return null;
+  const key = el.dataset.keep;
+  let range = null;
+  try {
+    if (typeof el.selectionStart === "number") range = [el.selectionStart, el.selectionEnd];
+  } catch { /* not a text field */ }
+  return {
+    restore(root) {
+      const again = [...root.querySelectorAll("[data-keep]")].find((e) => e.dataset.keep === key);
+      if (!again) return;
+      again.focus({ preventScroll: true });
+      if (range) {
+        try { again.setSelectionRange(...range); } catch { /* not a text field */ }
+      }
+    },
+  };
+}

@@ -4,3 +4,7 @@ import "./tower_defense.js";
 import "./bases.js";
 import "./table.js";
 import "./state.js";
+// The player's own controls (shown only to players, `roles: ["player"]`).
+import "../player/td.js";
+import "../player/bases.js";
+import "../player/table.js";

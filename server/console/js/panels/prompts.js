@@ -1,4 +1,5 @@
-// Prompts waiting for an answer (engine/prompts.py): the choices the GM must make.
+// Prompts waiting for an answer (engine/prompts.py): the choices the GM must make, and on
+// a player's page the ones addressed to them ("players" or "player:<id>", e.g. BASE-CHOICE).
 // Answering sends the `answer` message {prompt, choice}; the prompt leaves the state.
 
 import { h } from "../dom.js";
@@ -9,21 +10,33 @@ import { toast } from "../ui.js";
 async function answer(ctx, prompt, choice, button) {
   if (button) button.disabled = true;
   const reply = await ctx.app.conn.answer(prompt.id, choice);
-  if (reply.type !== "ack") {
-    if (button) button.disabled = false;
-    if (reply.type === "reject" && ctx.isGM) return; // shown as a refusal notice
-    toast(t("rejected", { reason: `${reply.rule ? reply.rule + " " : ""}${pick(reply.reason)}` }), "error");
+  if (reply.type === "ack") return;
+  if (button) button.disabled = false;
+  if (!ctx.isGM) {
+    // A player sees the refusal inside the prompt, beside the choices.
+    (ctx.ui.refused ||= {})[prompt.id] = reply;
+    ctx.refresh();
+    return;
   }
+  if (reply.type === "reject") return; // shown as a refusal notice
+  toast(t("rejected", { reason: `${reply.rule ? reply.rule + " " : ""}${pick(reply.reason)}` }), "error");
+}
+
+function refusal(ctx, prompt) {
+  const e = ctx.ui.refused?.[prompt.id];
+  if (!e) return null;
+  return h("div.pl-refusal", { role: "alert", dataset: { rule: e.rule || "", code: e.code || "" } },
+    e.rule ? [h("code.pl-rule", e.rule), " "] : null, pick(e.reason), e.code ? h("span.muted.small", ` (${e.code})`) : null);
 }
 
 function render(ctx) {
   const prompts = Object.values(ctx.data || {});
   if (!prompts.length) return null;
   return h("div.prompts", prompts.map((p) => {
-    const mine = ctx.isGM || p.to === "players" || p.to === `player:${ctx.app.player}`;
+    const mine = ctx.isGM || (ctx.isPlayer && (p.to === "players" || p.to === `player:${ctx.player}`));
     let free = null;
     if (p.free && mine) {
-      const input = h("input", { type: "text", maxlength: 200, "aria-label": t("prompt.free") });
+      const input = h("input", { type: "text", maxlength: 200, "aria-label": t("prompt.free"), dataset: { keep: `free.${p.id}` } });
       free = h("form.prompt-free", { on: { submit: (ev) => { ev.preventDefault(); if (input.value.trim()) answer(ctx, p, input.value.trim(), null); } } },
         input, h("button.primary", { type: "submit" }, t("prompt.answer")));
     }
@@ -35,7 +48,7 @@ function render(ctx) {
         type: "button", dataset: { choice: c.id },
         on: { click: (ev) => answer(ctx, p, c.id, ev.currentTarget) },
       }, pick(c)))) : null,
-      free);
+      free, refusal(ctx, p));
   }));
 }
 
@@ -44,7 +57,7 @@ registerPanel({
   key: "prompts",
   area: "side",
   order: 0,
-  title: () => t("prompt.title"),
+  title: (ctx) => t(ctx.isGM ? "prompt.title" : "prompt.title.player"),
   secret: (path, state) => {
     if (path[0] !== "prompts") return false;
     if (path.length === 1) return false;

@@ -49,6 +49,7 @@ registerPanel({
   order: 900,
   title: () => t("state.title"),
   collapsed: true,
+  roles: ["gm", "bridge", "observer", "viewer"], // a player's page shows their controls instead
   render: (ctx) => h("div.state-tree",
     h("p.muted.small", t("state.hint")),
     Object.entries(ctx.state).map(([k, v]) => node(ctx, [k], v, false))),

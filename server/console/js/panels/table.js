@@ -61,7 +61,8 @@ function miniMap(ctx, tbl) {
   for (const p of Object.values(tbl.pieces)) {
     if (!p.cell) continue;
     const r = (p.size * CELL) / 2;
-    svg.appendChild(h("g", { class: `table-piece${p.hidden ? " hidden-item" : ""}`, dataset: { id: p.id },
+    const mine = !!ctx.player && p.owner === ctx.player;
+    svg.appendChild(h("g", { class: `table-piece${p.hidden ? " hidden-item" : ""}${mine ? " mine" : ""}`, dataset: { id: p.id },
                              transform: `translate(${p.cell.x * CELL + r},${p.cell.y * CELL + r})` },
       h("circle", { r: r - 2, style: p.color ? { fill: p.color } : null }),
       h("text", { y: 5, "text-anchor": "middle" }, (p.name || p.id).slice(0, 1)),
@@ -81,7 +82,7 @@ function render(ctx) {
   if (pieces.length || markers.length) out.push(h("div.table-map-wrap", miniMap(ctx, tbl)));
   if (pieces.length) {
     out.push(h("section.sub", h("h4", t("table.pieces")), h("table.grid-table.table-pieces",
-      h("tbody", pieces.map((p) => h("tr", { class: p.hidden ? "hidden-item" : "", dataset: { piece: p.id } },
+      h("tbody", pieces.map((p) => h("tr", { class: p.hidden ? "hidden-item" : ctx.player && p.owner === ctx.player ? "mine" : "", dataset: { piece: p.id } },
         h("td", p.name, h("span.muted.small", ` ${p.id}`), p.hidden ? [" ", ctx.gmBadge(p.id)] : null),
         h("td.small", p.owner ? (players[p.owner]?.name || p.owner) : "—"),
         h("td", ctx.editable([K, "pieces", p.id, "cell"], p.cell, { display: p.cell ? `(${p.cell.x}, ${p.cell.y})` : "—" })),

@@ -117,6 +117,8 @@ const RULES = [
 ];
 
 const phaseName = (p) => t(`td.phase.${p}`);
+/** On a player's page: is this PC theirs (highlighted on the map and in the tables)? */
+const isMine = (ctx, pc) => !!ctx.player && pc.player === ctx.player;
 
 function nameOf(td, id) {
   return td.forts[id]?.name ?? td.directions[id]?.name ?? id;
@@ -195,6 +197,7 @@ function mapSvg(ctx, td) {
     const ratio = f.max_durability > 0 ? Math.max(0, Math.min(1, f.durability / f.max_durability)) : 0;
     const size = S * 1.3;
     const pcs = pcsAt[f.id] || [];
+    const mine = pcs.some((p) => isMine(ctx, p));
     layers.forts.appendChild(h("g", { class: `td-fort tier${f.tier}${broken ? " broken" : ""}${f.final ? " final" : ""}`,
                                       dataset: { id: f.id, durability: f.durability } },
       h("rect.td-fort-box", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 5 }),
@@ -202,8 +205,9 @@ function mapSvg(ctx, td) {
       h("rect.td-bar", { x: x - size / 2 + 3, y: y + size / 2 - 8, width: (size - 6) * ratio, height: 5 }),
       h("text.td-dur", { x, y: y + 5, "text-anchor": "middle" }, broken ? "✕" : String(f.durability)),
       h("text.td-fort-name", { x, y: y + size / 2 + 13, "text-anchor": "middle" }, f.name),
-      pcs.length ? h("g.td-pcs", h("rect", { x: x - size / 2 - 30, y: y - 9, width: 28, height: 18, rx: 9 }),
-        h("text", { x: x - size / 2 - 16, y: y + 5, "text-anchor": "middle" }, `PC${pcs.length}`),
+      pcs.length ? h("g", { class: mine ? "td-pcs mine" : "td-pcs" },
+        h("rect", { x: x - size / 2 - (mine ? 36 : 30), y: y - 9, width: mine ? 34 : 28, height: 18, rx: 9 }),
+        h("text", { x: x - size / 2 - (mine ? 19 : 16), y: y + 5, "text-anchor": "middle" }, `${mine ? "★" : ""}PC${pcs.length}`),
         h("title", pcs.map((p) => p.name).join("、"))) : null,
       h("title", `${f.name} ${t("td.durability")} ${f.durability}/${f.max_durability}`)));
   }
@@ -254,7 +258,7 @@ function fortsTable(ctx, td) {
     h("td.num.td-durability", ctx.editable([K, "forts", f.id, "durability"], f.durability, { type: "int", label: f.name }),
       h("span.muted", ` / `), ctx.editable([K, "forts", f.id, "max_durability"], f.max_durability, { type: "int", label: f.name })),
     h("td", groupsAt(f.id).map((g) => `${g.name}(${g.count})`).join("、") || "—"),
-    h("td", pcsAt(f.id).map((p) => p.name).join("、") || "—")));
+    h("td", pcsAt(f.id).length ? pcsAt(f.id).map((p, i) => [i ? "、" : "", isMine(ctx, p) ? h("b.mine", p.name) : p.name]) : "—")));
   return h("table.grid-table.td-forts-table",
     h("thead", h("tr", h("th", t("td.fort")), h("th", t("td.tier")), h("th", t("td.durability")),
       h("th", t("td.groups")), h("th", t("td.pcs")))),
@@ -310,8 +314,8 @@ function pcsTable(ctx, td) {
         h("span.muted", `/${spec.attacks_per_round ?? "?"}`));
     });
     const player = pc.player ? (ctx.state.meta?.players?.[pc.player]?.name || pc.player) : t("td.npc");
-    return h("tr", { dataset: { pc: pc.id } },
-      h("td", pc.name, pc.acted?.length ? h("span.muted.small", ` [${pc.acted.join(",")}]`) : null),
+    return h("tr", { class: isMine(ctx, pc) ? "mine" : "", dataset: { pc: pc.id } },
+      h("td", pc.name, isMine(ctx, pc) ? [" ", h("span.badge.me", t("pl.you"))] : null, pc.acted?.length ? h("span.muted.small", ` [${pc.acted.join(",")}]`) : null),
       h("td.small", player), h("td", where), h("td", weapons));
   });
   return h("table.grid-table.td-pcs-table",
