@@ -165,6 +165,9 @@ class Session:
                 conn.bridge_version = msg.version
                 room.notify_gm("bridge", {**conn.info(), "detail": msg.detail,
                                           "lag": room.version - (msg.version or 0)})
+            case "history" if conn.role != "gm":
+                conn.send_msg({"type": "history", "id": msg.id,
+                               "entries": await self._history(msg.after, msg.limit, public=True)})
             case _ if conn.role != "gm":
                 conn.send_msg(error_frame("gm_only", E_GM_ONLY, msg.id))
             case "invite.create":
@@ -211,9 +214,16 @@ class Session:
         return [{"invite": r.id, "role": r.role, "player": r.player, "label": r.label,
                  "created_at": r.created_at, "revoked": r.revoked} for r in rows]
 
-    async def _history(self, after: int, limit: int) -> list[dict[str, Any]]:
+    async def _history(self, after: int, limit: int, public: bool = False
+                       ) -> list[dict[str, Any]]:
+        """The timeline; for anyone but the GM only the public log lines of each version
+        (who did what, the rolls and GM-only lines can name hidden things)."""
         assert self.room is not None
         records = await self._store(self._storage.actions, self.room.id, after, None, limit)
+        if public:
+            return [{"version": r.version, "at": r.at,
+                     "log": [{"ja": x["ja"], "en": x["en"]} for x in r.log if x.get("chat")]}
+                    for r in records]
         return [{"version": r.version, "actor": r.actor, "action": r.action, "rolls": r.rolls,
                  "log": r.log, "warnings": r.warnings, "at": r.at} for r in records]
 

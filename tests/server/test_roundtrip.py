@@ -155,3 +155,21 @@ async def test_revoked_invite_cannot_connect(running: Running) -> None:
     await c.send({"type": "auth", "room": running.room, "token": token})
     err = await c.expect("error")
     assert err["code"] == "invite_revoked"
+
+
+async def test_players_history_holds_only_public_log_lines(running: Running) -> None:
+    g = await gm(running)
+    alice = await join(running, await invite(g, "player", "alice"))
+    await g.reply_to(await g.act({"kind": "table.move", "piece": "assassin",
+                                  "to": {"x": 4, "y": 4}}))
+    await g.reply_to(await g.act({"kind": "override", "path": ["table", "pieces", "assassin",
+                                  "name"], "value": "影", "reason": "暗殺者の偽名"}))
+    await alice.send({"type": "history", "id": "h"})
+    entries = (await alice.expect("history"))["entries"]
+    assert [e["version"] for e in entries] == [1, 2]
+    assert all(set(e) == {"version", "at", "log"} for e in entries)
+    text = json.dumps(entries, ensure_ascii=False)
+    assert "assassin" not in text and "暗殺者" not in text and "影" not in text
+    await g.send({"type": "history", "id": "g"})
+    gm_entries = (await g.expect("history"))["entries"]
+    assert gm_entries[1]["action"]["reason"] == "暗殺者の偽名"

@@ -471,6 +471,8 @@ class RoomView {
       if (this.isGM) {
         this.timeline.load();
         this.invites.refresh();
+      } else {
+        this.feed.load(this.conn, w.version);
       }
     });
     c.addEventListener("snapshot", () => {
