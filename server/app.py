@@ -17,13 +17,15 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from ..adapters import exports
 from ..engine.scenario import Scenario, build_room
+from ..engine.views import Audience
 from . import distribution
 from .connection import Connection, Limits
 from .errors import E_AUTH, E_REVOKED, E_SHAPE, error_frame
 from .protocol import PROTOCOL_VERSION
 from .replay import rebuild
-from .room import Room
+from .room import Call, Room
 from .session import Session
 from .storage import AsyncStorage, Storage, hash_secret, new_secret
 
@@ -162,6 +164,34 @@ async def _rooms(request: web.Request) -> web.Response:
     return web.json_response({"rooms": rooms})
 
 
+async def _export(request: web.Request) -> web.Response:
+    """POST {secret, room, format}: the room as the table sees it, for Ccfolia without a
+    bridge — a room ZIP, or the clipboard JSON of every character."""
+    server = request.app[SERVER_KEY]
+    try:
+        body = await request.json()
+        secret, room_id = str(body["secret"]), str(body["room"])
+        fmt = str(body.get("format", "zip"))
+    except Exception:
+        return web.json_response(error_frame("bad_message", E_SHAPE.format(
+            detail="need {secret, room, format}")), status=400)
+    row = await server.storage.call(server.storage.storage.room, room_id)
+    room = await server.room(room_id) if row is not None and row.gm_secret_ok(secret) else None
+    if room is None or fmt not in ("zip", "clipboard"):
+        return web.json_response(error_frame("auth_failed", E_AUTH), status=403)
+
+    async def table_tree() -> dict[str, Any]:
+        return room.audiences.view(Audience("table")).tree
+
+    call = Call(table_tree)  # in the room's order: after every change before it is durable
+    await room.inbox.put(call)
+    tree = await call.done
+    if fmt == "clipboard":
+        return web.json_response(list(exports.clipboard(tree).values()))
+    return web.Response(body=exports.room_zip(tree), content_type="application/zip", headers={
+        "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"'})
+
+
 def _console_dir() -> Path:
     return Path(str(resources.files("komasync.server") / "console"))
 
@@ -189,6 +219,7 @@ def make_app(server: Komasync) -> web.Application:
     app.router.add_get("/ws", server.ws_handler)
     app.router.add_get("/healthz", _healthz)
     app.router.add_post("/api/rooms", _rooms)
+    app.router.add_post("/api/export", _export)
     app.router.add_get("/", _index)
     distribution.add_routes(app)
     console = _console_dir()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import zipfile
 import re
 import signal
 import subprocess
@@ -662,6 +663,16 @@ async def test_bridge_status_and_invite_revoke(browser: Browser, demo: Demo) -> 
     await again.send({"type": "auth", "room": ROOM, "token": token})
     assert (await again.expect("error"))["code"] == "invite_revoked"
     await again.close()
+
+    # Without a bridge: the room ZIP for Ccfolia downloads from the same tab.
+    async with page.expect_download() as info:
+        await page.click("button[data-export=zip]")
+    download = await info.value
+    assert download.suggested_filename == f"{ROOM}-ccfolia.zip"
+    with zipfile.ZipFile(str(await download.path())) as zf:
+        data = json.loads(zf.read("__data.json"))
+    assert data["meta"]["version"] == "1.1.0"
+    assert "waves" not in json.dumps(data, ensure_ascii=False)
     await gm.close()
     con.check()
 

@@ -136,3 +136,26 @@ async def test_server_hands_out_the_foundry_module(running: Running) -> None:
         assert json.loads(zf.read("module.json"))["download"] == manifest["download"]
         for module in manifest["esmodules"]:
             assert module in zf.namelist()
+
+
+async def test_console_export_endpoint_needs_the_gm_secret(running: Running) -> None:
+    import io
+    import zipfile
+
+    import aiohttp
+
+    url = running.http + "/api/export"
+    async with aiohttp.ClientSession() as session:
+        async with session.post(url, json={"secret": "wrong", "room": running.room}) as resp:
+            assert resp.status == 403 and (await resp.json())["code"] == "auth_failed"
+        async with session.post(url, json={"secret": running.secret, "room": running.room}) as resp:
+            assert resp.status == 200 and resp.content_type == "application/zip"
+            body = await resp.read()
+        async with session.post(url, json={"secret": running.secret, "room": running.room,
+                                           "format": "clipboard"}) as resp:
+            pieces = await resp.json()
+    with zipfile.ZipFile(io.BytesIO(body)) as zf:
+        data = zf.read("__data.json").decode()
+    assert "騎士" in data and "暗殺者" not in data  # the table's view: no hidden pieces
+    assert all(p["kind"] == "character" for p in pieces)
+    assert not any("暗殺者" in p["data"]["name"] for p in pieces)

@@ -23,6 +23,38 @@ function copyButton(text) {
   } } }, t("invites.copy"));
 }
 
+/** POST /api/export with the GM secret in the body; the file arrives as a download. */
+async function download(app, format) {
+  const res = await fetch("/api/export", {
+    method: "POST", headers: { "Content-Type": "application/json" }, cache: "no-store",
+    credentials: "omit",
+    body: JSON.stringify({ secret: app.credentials.secret, room: app.room, format }),
+  });
+  if (!res.ok) {
+    const err = await res.json().catch(() => null);
+    toast(t("error", { reason: err ? pick(err.reason) : res.statusText }), "error");
+    return;
+  }
+  const blob = format === "zip" ? await res.blob()
+    : new Blob([(await res.json()).map((c) => JSON.stringify(c)).join("\n") + "\n"],
+               { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob),
+                     download: `${app.room}-ccfolia.${format === "zip" ? "zip" : "jsonl"}` });
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+function exportSection(app) {
+  return h("section.export", { dataset: { section: "export" } },
+    h("h4", t("export.title")), h("p.muted.small", t("export.help")),
+    h("div.copy-row",
+      h("button.small", { type: "button", dataset: { export: "zip" },
+                          on: { click: () => download(app, "zip") } }, t("export.zip")),
+      h("button.small", { type: "button", dataset: { export: "clipboard" },
+                          on: { click: () => download(app, "clipboard") } }, t("export.clipboard"))));
+}
+
 export class Invites {
   constructor(app) {
     this.app = app;
@@ -106,6 +138,7 @@ export class Invites {
         : h("button.small.danger", { type: "button", dataset: { revoke: i.invite },
                                      on: { click: () => this.revoke(i.invite) } }, t("invites.revoke")))));
     clear(this.el).append(this.form, ...created,
-      this.list.length ? h("table.grid-table.invite-table", h("tbody", rows)) : h("p.muted.small", t("invites.none")));
+      this.list.length ? h("table.grid-table.invite-table", h("tbody", rows)) : h("p.muted.small", t("invites.none")),
+      exportSection(this.app));
   }
 }
