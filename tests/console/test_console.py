@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import zipfile
 import re
 import signal
 import subprocess
 import sys
+import zipfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
