@@ -18,7 +18,7 @@ from .paths import MISSING, Path
 from .registry import SETTLERS, TRIGGERS
 from .rng import Roll
 from .state import RoomState
-from .tx import Actor, Happening, LogLine, Tx, Warning
+from .tx import Actor, Happening, LogLine, RuleWarning, Tx
 
 __all__ = ["MAX_CASCADE_DEPTH", "Engine", "Outcome", "change_ops"]
 
@@ -55,7 +55,7 @@ class Outcome:
         return self.tx.log
 
     @property
-    def warnings(self) -> list[Warning]:
+    def warnings(self) -> list[RuleWarning]:
         return self.tx.warnings
 
 

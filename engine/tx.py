@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .state import RoomState
     from .views import Audience
 
-__all__ = ["Actor", "Change", "Happening", "LogLine", "Role", "Tx", "Warning"]
+__all__ = ["Actor", "Change", "Happening", "LogLine", "Role", "RuleWarning", "Tx"]
 
 Role = Literal["gm", "player", "bridge", "observer"]
 
@@ -51,7 +51,7 @@ class LogLine(BaseModel):
     chat: bool = True
 
 
-class Warning(BaseModel):
+class RuleWarning(BaseModel):
     """A rule that would have refused the action under `enforce` (mode `warn`)."""
 
     code: str
@@ -79,7 +79,7 @@ class Tx:
     happenings: list[Happening] = field(default_factory=list)
     rolls: list[Roll] = field(default_factory=list)
     log: list[LogLine] = field(default_factory=list)
-    warnings: list[Warning] = field(default_factory=list)
+    warnings: list[RuleWarning] = field(default_factory=list)
     pending: list[Happening] = field(default_factory=list)
     depth: int = 0
 
@@ -127,7 +127,7 @@ class Tx:
             raise refusal
         if mode == "warn":
             self.warnings.append(
-                Warning(code=refusal.code, rule=refusal.rule, ja=refusal.ja, en=refusal.en)
+                RuleWarning(code=refusal.code, rule=refusal.rule, ja=refusal.ja, en=refusal.en)
             )
 
     # -- happenings, dice, log --------------------------------------------------------
