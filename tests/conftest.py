@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -24,6 +26,22 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 SHARED = ROOT.parent / "shared"
 FRAMES: list[dict[str, Any]] = []
+# Debian's chromium, started the way toolchain.md says works here (never a downloaded one).
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def stop_process(proc: subprocess.Popen[str]) -> None:
+    """SIGTERM a server process, then kill it if it has not ended within 10 s."""
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
 
 
 def shared_path(*parts: str) -> Path:
@@ -193,3 +211,73 @@ async def join(r: Running, token: str, since: int | None = None) -> Client:
     if since is None:
         await c.expect("snapshot")
     return c
+
+
+# -- the server, as `komasync serve --demo` -------------------------------------------------
+
+
+@dataclass
+class Demo:
+    url: str
+    ws: str
+    secret: str
+    proc: subprocess.Popen[str]
+
+
+def serve_demo(db: Path, scenario: Path | None = None) -> Demo:
+    cmd = [sys.executable, "-c", "import sys; from komasync.server.cli import main; sys.exit(main())",
+           "serve", "--demo", "--port", "0", "--db", str(db), "--log", "text"]
+    if scenario is not None:
+        cmd += ["--demo-scenario", str(scenario)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    url = ws = secret = None
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if m := re.search(r"(http://\S+/)", line):
+            url = m.group(1)
+        if m := re.search(r"(ws://\S+/ws)", line):
+            ws = m.group(1)
+        if m := re.search(r"GM secret / GM秘密鍵: (\S+)", line):
+            secret = m.group(1)
+            break
+    if not (url and ws and secret):
+        proc.kill()
+        raise AssertionError("komasync serve --demo did not print its URL and GM secret")
+    return Demo(url, ws, secret, proc)
+
+
+def stop(demo: Demo) -> None:
+    stop_process(demo.proc)
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Iterator[Demo]:
+    """`komasync serve --demo`: the room `demo` plays examples/tower_defense.yaml."""
+    d = serve_demo(tmp_path / "k.sqlite3")
+    try:
+        yield d
+    finally:
+        stop(d)
+
+
+@pytest.fixture
+def bases_demo(tmp_path: Path) -> Iterator[Demo]:
+    """The demo room with examples/base_battle.yaml (`--demo-scenario`)."""
+    d = serve_demo(tmp_path / "b.sqlite3", EXAMPLES / "base_battle.yaml")
+    try:
+        yield d
+    finally:
+        stop(d)
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    """Debian's chromium under Playwright, for the browser tests (console, player page)."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        b = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            await b.close()

@@ -16,7 +16,6 @@ import http.server
 import json
 import queue
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -27,15 +26,14 @@ from typing import Any, ClassVar
 
 import pytest
 
+from conftest import CHROMIUM, CHROMIUM_ARGS, stop_process
+
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTERS = ROOT / "adapters"
 USERSCRIPT = ADAPTERS / "ccfolia" / "komasync-ccfolia.user.js"
 FAKE = Path(__file__).resolve().parent / "fake_ccfolia"
 REACT = ADAPTERS / "node_modules" / "react" / "umd" / "react.production.min.js"
 REACT_DOM = ADAPTERS / "node_modules" / "react-dom" / "umd" / "react-dom.production.min.js"
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ENTRY = "import sys; from komasync.server.cli import main; sys.exit(main(sys.argv[1:]))"
 ROOM = "ccf"
 HARD_80 = "(1D100<=80) ボーナス・ペナルティダイス[0] ＞ 30 ＞ 30 ＞ ハード成功"
@@ -104,13 +102,8 @@ class Server:
         return m.group(1)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        if self.proc is not None:
+            stop_process(self.proc)
         self.proc = None
 
 
@@ -267,7 +260,7 @@ def test_userscript_plays_the_loop_in_chromium(site: str, server: Server) -> Non
     settings = {"serverUrl": server.url, "room": ROOM, "token": server.invite(),
                 "directWrite": True, "gm": True, "userName": "GM"}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
             errors: list[str] = []

@@ -13,24 +13,17 @@ import asyncio
 import contextlib
 import json
 import re
-import signal
-import subprocess
-import sys
 import zipfile
-from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import Client
+from conftest import CHROMIUM, Client, Demo
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ROOM = "demo"
 FORTS = {"pc1": "f_left", "pc2": "f_center_left", "pc3": "f_center_right", "pc4": "f_right",
          "pc5": "m_left", "pc6": "m_right", "npc1": "final"}
@@ -43,82 +36,10 @@ pytestmark = pytest.mark.skipif(
            "(scripts/setup.sh installs it with apt)")
 
 if CHROMIUM.exists():
-    from playwright.async_api import Browser, Page, async_playwright
+    from playwright.async_api import Browser, Page
     from playwright.async_api import expect as pw_expect
 else:  # pragma: no cover - the module is skipped
     Browser = Page = Any
-
-
-# -- the server, as `komasync serve --demo` -------------------------------------------------
-
-
-@dataclass
-class Demo:
-    url: str
-    ws: str
-    secret: str
-    proc: subprocess.Popen[str]
-
-
-def serve_demo(db: Path, scenario: Path | None = None) -> Demo:
-    cmd = [sys.executable, "-c", "import sys; from komasync.server.cli import main; sys.exit(main())",
-           "serve", "--demo", "--port", "0", "--db", str(db), "--log", "text"]
-    if scenario is not None:
-        cmd += ["--demo-scenario", str(scenario)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    url = ws = secret = None
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if m := re.search(r"(http://\S+/)", line):
-            url = m.group(1)
-        if m := re.search(r"(ws://\S+/ws)", line):
-            ws = m.group(1)
-        if m := re.search(r"GM secret / GM秘密鍵: (\S+)", line):
-            secret = m.group(1)
-            break
-    if not (url and ws and secret):
-        proc.kill()
-        raise AssertionError("komasync serve --demo did not print its URL and GM secret")
-    return Demo(url, ws, secret, proc)
-
-
-def stop(demo: Demo) -> None:
-    demo.proc.send_signal(signal.SIGTERM)
-    try:
-        demo.proc.wait(10)
-    except subprocess.TimeoutExpired:
-        demo.proc.kill()
-        demo.proc.wait(5)
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Iterator[Demo]:
-    """`komasync serve --demo`: the room `demo` plays examples/tower_defense.yaml."""
-    d = serve_demo(tmp_path / "k.sqlite3")
-    try:
-        yield d
-    finally:
-        stop(d)
-
-
-@pytest.fixture
-def bases_demo(tmp_path: Path) -> Iterator[Demo]:
-    """The demo room with examples/base_battle.yaml (`--demo-scenario`)."""
-    d = serve_demo(tmp_path / "b.sqlite3", ROOT / "examples" / "base_battle.yaml")
-    try:
-        yield d
-    finally:
-        stop(d)
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            await b.close()
 
 
 # -- helpers -----------------------------------------------------------------------------------

@@ -9,30 +9,25 @@ WebSocket is checked for anything GM-only.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from test_console import (
-    ARGS,
-    CHROMIUM,
     FUTURE_WAVE_NAMES,
     SHOTS,
     Console,
     Demo,
-    serve_demo,
-    stop,
 )
 
-from conftest import Client
+from conftest import CHROMIUM, Client
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="Debian chromium (/usr/bin/chromium) is missing: the player page's browser tests need it")
 
 if CHROMIUM.exists():
-    from playwright.async_api import Browser, Page, async_playwright
+    from playwright.async_api import Browser, Page
     from playwright.async_api import expect as pw_expect
 else:  # pragma: no cover - the module is skipped
     Browser = Page = Any
@@ -42,25 +37,6 @@ OTHER_FORTS = {"pc2": "f_center_left", "pc3": "f_center_right", "pc4": "f_right"
                "pc5": "m_left", "pc6": "m_right", "npc1": "final"}
 ATTACK_LINE = "(1D100<=80) ボーナス・ペナルティダイス[0] ＞ 42 ＞ 42 ＞ レギュラー成功"
 TRAP_LINE = "(1D100<=50) ボーナス・ペナルティダイス[0] ＞ 12 ＞ 12 ＞ ハード成功"
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Iterator[Demo]:
-    d = serve_demo(tmp_path / "p.sqlite3")
-    try:
-        yield d
-    finally:
-        stop(d)
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            await b.close()
 
 
 class GM:

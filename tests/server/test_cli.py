@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import EXAMPLES, Running
+from conftest import EXAMPLES, Client, Demo, Running
 
 KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 
@@ -58,46 +58,24 @@ def test_help_is_japanese_and_english() -> None:
         assert any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in out), args
 
 
-async def test_serve_demo_prints_what_the_gm_needs(tmp_path: Path) -> None:
+async def test_serve_demo_prints_what_the_gm_needs(demo: Demo) -> None:
     """README command 1: the demo starts, prints the console URL and a GM secret that
     opens the demo rooms (listed through POST, never in a URL)."""
-    import re
-    import signal
-
     import aiohttp
 
-    from conftest import Client
-
-    proc = subprocess.Popen([*KOMASYNC, "serve", "--demo", "--port", "0", "--db",
-                             str(tmp_path / "demo.sqlite3")], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert proc.stdout is not None
-        text = ""
-        while "GM secret" not in text:
-            line = proc.stdout.readline()
-            assert line, text
-            text += line
-        http = re.search(r"(http://[\d.]+:\d+)/", text)
-        secret = re.search(r"GM secret / GM秘密鍵: (\S+)", text)
-        assert http and secret, text
-        async with aiohttp.ClientSession() as session:
-            async with session.get(http.group(1) + "/healthz") as resp:
-                assert (await resp.json())["ok"] is True
-            async with session.post(http.group(1) + "/api/rooms",
-                                    json={"secret": secret.group(1)}) as resp:
-                rooms = {r["id"] for r in (await resp.json())["rooms"]}
-            assert rooms == {"demo", "demo-bases", "demo-table"}
-            async with session.get(http.group(1) + "/") as resp:
-                assert resp.status == 200 and "<html" in (await resp.text()).lower()
-        g = await Client.connect(http.group(1).replace("http", "ws") + "/ws")
-        await g.auth("demo", secret=secret.group(1))
-        snap = await g.expect("snapshot")
-        assert snap["state"]["tower_defense"]["phase"] == "setup"
-        await g.close()
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(10)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(demo.url + "healthz") as resp:
+            assert (await resp.json())["ok"] is True
+        async with session.post(demo.url + "api/rooms", json={"secret": demo.secret}) as resp:
+            rooms = {r["id"] for r in (await resp.json())["rooms"]}
+        assert rooms == {"demo", "demo-bases", "demo-table"}
+        async with session.get(demo.url) as resp:
+            assert resp.status == 200 and "<html" in (await resp.text()).lower()
+    g = await Client.connect(demo.ws)
+    await g.auth("demo", secret=demo.secret)
+    snap = await g.expect("snapshot")
+    assert snap["state"]["tower_defense"]["phase"] == "setup"
+    await g.close()
 
 
 def test_export_writes_a_ccfolia_room_zip_and_clipboard_json(tmp_path: Path) -> None:
