@@ -22,6 +22,7 @@ from ..engine.errors import Refusal, Text
 from ..engine.registry import parse_action
 from ..engine.views import Audience, View, project
 from .connection import Connection, dumps
+from .storage import ActionRecord
 
 __all__ = ["Audiences", "Frames"]
 
@@ -65,8 +66,9 @@ class Audiences:
         return view
 
     # -- one change -----------------------------------------------------------------------
-    def project(self, outcome: Outcome, info: dict[str, Any]) -> Frames:
-        """One change frame per audience (GM's with `info`), plus each platform's ops."""
+    def project(self, outcome: Outcome, record: ActionRecord) -> Frames:
+        """One change frame per audience (the GM's with what produced it), plus each
+        platform's ops."""
         public_log = [{"ja": x.ja, "en": x.en} for x in outcome.log if x.chat]
         frames: Frames = {}
         table_ops: list[dict[str, Any]] = []
@@ -78,7 +80,9 @@ class Audiences:
                 table_ops = msg["ops"]
             if view.audience.is_gm:
                 msg["log"] = [{"ja": x.ja, "en": x.en} for x in outcome.log]
-                msg["info"] = info
+                msg["info"] = {"actor": record.actor, "action": record.action,
+                               "rolls": record.rolls, "warnings": record.warnings,
+                               "happenings": [h.model_dump() for h in outcome.happenings]}
             else:
                 msg["log"] = public_log
             frames[key] = dumps(msg)

@@ -153,10 +153,7 @@ class Room:
             return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
         self.keys[key] = outcome.version
         record = self._record(sub, key, outcome)
-        info = {"actor": record.actor, "action": record.action, "rolls": record.rolls,
-                "warnings": record.warnings,
-                "happenings": [h.model_dump() for h in outcome.happenings]}
-        frames = self.audiences.project(outcome, info)
+        frames = self.audiences.project(outcome, record)
         return _Applied(sub, outcome=outcome, record=record, frames=frames)
 
     def _client_key(self, sub: Submit) -> str:
