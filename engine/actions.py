@@ -23,8 +23,3 @@ class ActionBase(BaseModel):
 
     def apply(self, tx: Tx) -> None:
         raise NotImplementedError
-
-    def describe(self) -> str:
-        """A short line for the timeline (`kind` and the fields that matter)."""
-        fields = self.model_dump(exclude={"kind"}, mode="json")
-        return f"{getattr(self, 'kind', '?')} {fields}"

@@ -174,11 +174,6 @@ class Storage:
             args.append(limit)
         return [_record(r) for r in self.db.execute(sql, args)]
 
-    def version_of_client_key(self, room_id: str, key: str) -> int | None:
-        row = self.db.execute("SELECT version FROM actions WHERE room=? AND client_key=?",
-                              (room_id, key)).fetchone()
-        return None if row is None else int(row[0])
-
     def client_keys(self, room_id: str) -> dict[str, int]:
         """Every client action id the room has applied, with its version (retries)."""
         rows = self.db.execute(
@@ -196,12 +191,6 @@ class Storage:
         row = self.db.execute(sql + " ORDER BY version DESC LIMIT 1", args).fetchone()
         return None if row is None else (int(row[0]), orjson.loads(row[1]))
 
-    def last_version(self, room_id: str) -> int:
-        row = self.db.execute("SELECT MAX(version) FROM actions WHERE room=?",
-                              (room_id,)).fetchone()
-        return int(row[0] or 0)
-
-    # -- invites ----------------------------------------------------------------------
     def create_invite(self, room_id: str, role: str, player: str | None,
                       label: str) -> tuple[str, str]:
         """A new invite; returns (invite id, token). Only the token's hash is kept."""
