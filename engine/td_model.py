@@ -15,7 +15,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from .bcdice import Level
 from .table import Cell
 from .tx import Role
-from .views import Audience, Entity
+from .views import Entity
 
 __all__ = [
     "PC",
@@ -164,7 +164,7 @@ class WaveEntry(_Spec):
 class WavePlan(Entity):
     """TD-SET-1 waves: `fixed` per round, `alternate` odd/even, or `random` from a table.
 
-    GM-only: players and the table never see future waves.
+    GM-only through `TowerDefenseState.__secret__` (views check every ancestor).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -174,9 +174,6 @@ class WavePlan(Entity):
     odd: list[WaveEntry] = Field(default_factory=list)
     even: list[WaveEntry] = Field(default_factory=list)
     table: list[list[WaveEntry]] = Field(default_factory=list)
-
-    def visible_to(self, audience: Audience) -> bool:
-        return audience.is_gm
 
     def entries(self) -> list[WaveEntry]:
         return [e for es in (*self.rounds.values(), self.odd, self.even, *self.table)

@@ -56,7 +56,7 @@ class Submit:
 class Join:
     conn: Connection
     since: int | None
-    done: asyncio.Future[None] = field(default_factory=lambda: _future())
+    done: asyncio.Future[None] = field(default_factory=_future)
 
 
 @dataclass
@@ -64,7 +64,7 @@ class Call:
     """Run a coroutine inside the room task (serialised with actions)."""
 
     fn: Callable[[], Awaitable[Any]]
-    done: asyncio.Future[Any] = field(default_factory=lambda: _future())
+    done: asyncio.Future[Any] = field(default_factory=_future)
 
 
 @dataclass
