@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything komasync's tests need on a fresh Debian machine:
 # the Python package with its test extras, Debian's chromium and a CJK font for the
-# browser tests (never a downloaded browser), and the bridges' Node packages.
+# browser tests (never a downloaded browser), Debian's Node.js and npm, and the bridges'
+# Node packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,8 @@ python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
