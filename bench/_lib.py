@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import os
 import platform
+import resource
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -36,37 +38,22 @@ PLAYERS = ("p1", "p2", "p3", "p4")
 
 # -- results -------------------------------------------------------------------------
 @dataclass
-class Row:
-    """One summary line: komasync's figure and the baseline's, same unit."""
+class Goal:
+    """One line of the summary: a goal of issue 16, what was measured, whether it holds."""
 
-    figure: str
+    goal: str
     config: str
-    komasync: float
-    baseline: float | None
-    unit: str
-
-    @property
-    def ratio(self) -> str:
-        if not self.baseline:
-            return "-"
-        return f"{self.komasync / self.baseline:.2f}x"
+    measured: str
+    target: str
+    holds: bool | None  # None: informational, no pass/fail
 
 
-def fmt(v: float | None) -> str:
-    if v is None:
-        return "-"
-    if abs(v) >= 100:
-        return f"{v:,.0f}"
-    return f"{v:.1f}" if abs(v) >= 10 else f"{v:.3f}"
-
-
-def table(rows: list[Row]) -> str:
-    head = ("figure", "configuration", "komasync", "baseline", "ratio", "unit")
-    cells = [head, *[(r.figure, r.config, fmt(r.komasync), fmt(r.baseline), r.ratio, r.unit)
-                     for r in rows]]
+def goal_table(goals: list[Goal]) -> str:
+    head = ("goal", "configuration", "measured", "target", "holds")
+    cells = [head, *[(g.goal, g.config, g.measured, g.target,
+                      "-" if g.holds is None else ("yes" if g.holds else "NO")) for g in goals]]
     widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
-    lines = [" | ".join(c[i].ljust(widths[i]) if i < 2 else c[i].rjust(widths[i])
-                        for i in range(len(head))) for c in cells]
+    lines = [" | ".join(c[i].ljust(widths[i]) for i in range(len(head))) for c in cells]
     lines.insert(1, "-+-".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -78,31 +65,65 @@ def machine_note() -> str:
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
-    return (f"machine: {os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
+    load = ""
+    with contextlib.suppress(OSError):
+        load = ", load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    return (f"machine: {os.cpu_count()} cores ({cpu}){load}, Python {platform.python_version()}, "
             f"{platform.system()} {platform.release()}")
-
-
-def fsync_ms(directory: str) -> float:
-    """Median time of one 4 KiB write + fsync in `directory` (what durability=full waits on)."""
-    times: list[float] = []
-    path = Path(directory) / "fsync-probe"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        for _ in range(30):
-            os.write(fd, b"x" * 4096)
-            t0 = time.perf_counter()
-            os.fsync(fd)
-            times.append(time.perf_counter() - t0)
-    finally:
-        os.close(fd)
-        path.unlink()
-    return pct(times, 50) * 1e3
 
 
 def pct(values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100)."""
     s = sorted(values)
     return s[min(len(s) - 1, max(0, round(q / 100 * len(s) + 0.5) - 1))]
+
+
+def spread(blocks: list[list[float]], q: float = 50, scale: float = 1e3) -> str:
+    """The per-block percentile's range, e.g. `0.91–1.02`."""
+    vals = [pct(b, q) * scale for b in blocks if b]
+    return f"{min(vals):.3f}-{max(vals):.3f}"
+
+
+def raise_nofile() -> int:
+    """Lift this process's open-file limit to the hard limit (thousands of sockets)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+# -- the cost of one durable commit --------------------------------------------------------
+ACTION_ROW = orjson.dumps({"kind": "table.move", "piece": "pc1", "to": {"x": 3, "y": 4}})
+OPS_ROW = orjson.dumps([{"op": "set", "path": ["table", "pieces", "pc1", "cell"],
+                         "value": {"x": 3, "y": 4}}])
+
+
+class CommitProbe:
+    """One SQLite commit of one action-sized row, in WAL mode at the given durability: the
+    part of an action a durable server cannot skip. Lives beside the server's database."""
+
+    def __init__(self, directory: str, durability: str) -> None:
+        self.db = sqlite3.connect(str(Path(directory) / "commit-probe.sqlite3"),
+                                  isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={durability.upper()}")
+        self.db.execute("CREATE TABLE IF NOT EXISTS t (v INTEGER PRIMARY KEY, action BLOB, "
+                        "ops BLOB)")
+        self.n = 0
+
+    def run(self, count: int) -> list[float]:
+        times = []
+        for _ in range(count):
+            self.n += 1
+            t0 = time.perf_counter()
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO t VALUES (?, ?, ?)", (self.n, ACTION_ROW, OPS_ROW))
+            self.db.execute("COMMIT")
+            times.append(time.perf_counter() - t0)
+        return times
+
+    def close(self) -> None:
+        self.db.close()
 
 
 # -- scenarios and databases ------------------------------------------------------------
@@ -124,21 +145,40 @@ class RoomSetup:
     secret: str
     players: list[tuple[str, str]]  # (player id, token)
     observers: list[str]
+    bridges: list[str] = field(default_factory=list)
 
 
-def prepare_room(db: Path, pieces: int, players: int, observers: int,
+def prepare_room(db: Path, pieces: int, players: int, observers: int, bridges: int = 0,
                  room: str = "bench") -> RoomSetup:
     """Create a room and invites directly in the SQLite file, before the server starts."""
+    return prepare_rooms(db, [room], pieces, players, observers, bridges)[0]
+
+
+def prepare_rooms(db: Path, rooms: list[str], pieces: int, players: int, observers: int,
+                  bridges: int = 0) -> list[RoomSetup]:
+    """Many rooms with their invites, written in one transaction."""
     store = Storage(db, "normal")
     secret = "bench-gm-secret"
     state = build_room(scenario(pieces), seed="bench").model_dump(mode="json")
-    store.create_room(room, f"bench {pieces}", secret, state)
-    ps = [(PLAYERS[i % len(PLAYERS)], store.create_invite(room, "player",
-                                                         PLAYERS[i % len(PLAYERS)], "")[1])
-          for i in range(players)]
-    obs = [store.create_invite(room, "observer", None, f"obs{i}")[1] for i in range(observers)]
+    setups = []
+    store.db.execute("BEGIN")
+    for room in rooms:
+        store.create_room(room, f"bench {pieces}", secret, state)
+        ps = [(PLAYERS[i % len(PLAYERS)], store.create_invite(room, "player",
+                                                             PLAYERS[i % len(PLAYERS)], "")[1])
+              for i in range(players)]
+        brs = [store.create_invite(room, "bridge", None, f"bridge{i}")[1] for i in range(bridges)]
+        obs = [store.create_invite(room, "observer", None, f"obs{i}")[1]
+               for i in range(observers)]
+        setups.append(RoomSetup(room, secret, ps, obs, brs))
+    store.db.execute("COMMIT")
     store.close()
-    return RoomSetup(room, secret, ps, obs)
+    return setups
+
+
+def client_session() -> aiohttp.ClientSession:
+    """The bench's HTTP/WebSocket client: no cap on simultaneous connections."""
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
 
 
 def tmpdir() -> tempfile.TemporaryDirectory[str]:
@@ -163,8 +203,9 @@ class ServerProc:
         self.pid: int = info["pid"]
         self.url = f"ws://127.0.0.1:{self.port}/ws"
 
-    async def stats(self, session: aiohttp.ClientSession) -> dict[str, float]:
-        async with session.get(f"http://127.0.0.1:{self.port}/_bench/stats") as r:
+    async def stats(self, session: aiohttp.ClientSession, gc: bool = False) -> dict[str, float]:
+        query = "?gc=1" if gc else ""
+        async with session.get(f"http://127.0.0.1:{self.port}/_bench/stats{query}") as r:
             data: dict[str, float] = await r.json()
             return data
 
@@ -229,6 +270,8 @@ class Peer:
     version: int = 0
     change_bytes: int = 0
     changes: int = 0
+    frames: int = 0
+    passive: bool = False  # only drains its socket (counts frames), parses nothing
     reader: asyncio.Task[None] | None = None
 
 
@@ -242,14 +285,19 @@ class Hub:
     acks: Tracker = field(default_factory=lambda: Tracker(1))
 
     def start(self) -> None:
-        self.changes = Tracker(len(self.peers))
+        self.changes = Tracker(sum(1 for p in self.peers if not p.passive))
         for p in self.peers:
-            p.reader = asyncio.create_task(self._read(p))
+            p.reader = asyncio.create_task(self._drain(p) if p.passive else self._read(p))
+
+    async def _drain(self, peer: Peer) -> None:
+        async for _m in peer.ws:
+            peer.frames += 1
 
     async def _read(self, peer: Peer) -> None:
         async for m in peer.ws:
             if m.type != aiohttp.WSMsgType.TEXT:
                 continue
+            peer.frames += 1
             msg = orjson.loads(m.data)
             try:
                 change, ack = self.target.keys(peer, msg, len(m.data))
@@ -264,9 +312,9 @@ class Hub:
 
     async def close(self) -> None:
         for p in self.peers:
-            await p.ws.close()
             if p.reader:
                 p.reader.cancel()
+        await asyncio.gather(*(p.ws.close() for p in self.peers), return_exceptions=True)
 
 
 class Target:
@@ -281,9 +329,9 @@ class Target:
         self.latest = 0
         self.counter = 0
 
-    async def connect(self, index: int) -> Peer:
+    async def connect(self, index: int, passive: bool = False) -> Peer:
         ws = await self.session.ws_connect(self.url, max_msg_size=0, autoping=True)
-        return Peer(index, ws)
+        return Peer(index, ws, passive=passive)
 
     def mark(self) -> int:
         """Start a run (all quiet): keys of frames 1..n are base+1..base+n."""
@@ -303,7 +351,7 @@ class Target:
 
 
 class KomasyncTarget(Target):
-    """komasync: GM sends `table.move`; every client gets a `change`, the GM an `ack`."""
+    """komasync: the GM sends `table.move`; every client gets a `change`, the GM an `ack`."""
 
     name = "komasync"
 
@@ -314,24 +362,40 @@ class KomasyncTarget(Target):
         self.pieces = pieces
         self.errors: list[dict[str, Any]] = []
 
-    async def open(self, clients: int, gms: int = 1, players: int | None = None) -> Hub:
-        """`gms` GM connections, then players (up to the invites made), then observers."""
-        hub = Hub(self)
+    def auths(self, clients: int, gms: int, players: int | None,
+              bridges: int | None) -> list[dict[str, Any]]:
+        """`gms` GM connections, then players, bridges (ccfolia), then observers."""
         s = self.setup
         nplayers = min(len(s.players), clients - gms) if players is None else players
+        nbridges = min(len(s.bridges), clients - gms - nplayers) if bridges is None else bridges
         auths: list[dict[str, Any]] = [{"secret": s.secret}] * gms
         auths += [{"token": tok} for _, tok in s.players[:nplayers]]
+        auths += [{"token": tok, "platform": "ccfolia"} for tok in s.bridges[:nbridges]]
         auths += [{"token": tok} for tok in s.observers[:clients - len(auths)]]
         if len(auths) < clients:
             raise ValueError("not enough invites prepared for this many clients")
-        for i, auth in enumerate(auths):
-            hub.peers.append(await self._join(i, {"type": "auth", "room": s.room, **auth}))
-        self.latest = hub.peers[-1].version
+        return [{"type": "auth", "room": s.room, **a} for a in auths]
+
+    async def open(self, clients: int, gms: int = 1, players: int | None = None,
+                   bridges: int | None = None, passive_from: int | None = None,
+                   limit: asyncio.Semaphore | None = None) -> Hub:
+        """Join `clients` peers; peers from index `passive_from` on only drain."""
+        hub = Hub(self)
+        auths = self.auths(clients, gms, players, bridges)
+        limit = limit or asyncio.Semaphore(32)
+
+        async def one(i: int) -> Peer:
+            async with limit:
+                passive = passive_from is not None and i >= passive_from
+                return await self._join(i, auths[i], passive)
+
+        hub.peers = list(await asyncio.gather(*(one(i) for i in range(clients))))
+        self.latest = max(p.version for p in hub.peers)
         hub.start()
         return hub
 
-    async def _join(self, index: int, auth: dict[str, Any]) -> Peer:
-        peer = await self.connect(index)
+    async def _join(self, index: int, auth: dict[str, Any], passive: bool) -> Peer:
+        peer = await self.connect(index, passive)
         await peer.ws.send_str(orjson.dumps(auth).decode())
         while True:
             msg = orjson.loads(await asyncio.wait_for(peer.ws.receive_str(), TIMEOUT))
@@ -375,10 +439,10 @@ class RelayTarget(Target):
         super().__init__(url, session)
         self.frame_size = frame_size
 
-    async def open(self, clients: int) -> Hub:
+    async def open(self, clients: int, passive_from: int | None = None) -> Hub:
         hub = Hub(self)
         for i in range(clients):
-            hub.peers.append(await self.connect(i))
+            hub.peers.append(await self.connect(i, passive_from is not None and i >= passive_from))
         hub.start()
         await asyncio.sleep(0.05)  # let the relay register the last socket
         return hub
@@ -461,9 +525,9 @@ async def ack_rate(hub: Hub, senders: int, per_sender: int, window: int) -> tupl
 async def settle(hub: Hub) -> None:
     """Wait until the socket buffers are drained (nothing new arrives for a moment)."""
     while True:
-        before = sum(p.changes for p in hub.peers)
+        before = sum(p.frames for p in hub.peers)
         await asyncio.sleep(0.05)
-        if sum(p.changes for p in hub.peers) == before:
+        if sum(p.frames for p in hub.peers) == before:
             return
 
 
