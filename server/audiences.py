@@ -1,15 +1,20 @@
-"""Who sees what in a room: per-audience views, their change history, platform adapters,
-and the connections they are sent to.
+"""Who sees what in a room: per-audience views, the room's change history, platform
+adapters, and the connections they are sent to.
 
 The room's writer task calls `project` right after each action applies (so every frame
 is computed against exactly that version's state), and `send` once the batch is durable.
-Joining, resuming with `since`, prompts, GM notices and bridges' table ops live here too.
+A change is projected once for the GM and once for every *distinct* non-GM view: a unit
+whose projection never asked which non-GM audience it was for (see `NonGmProbe`) is
+projected once and shared, and audiences whose ops come out the same share one
+serialised frame. Bridges' platform ops are drawn once per committed batch
+(`platform_frames`). Joining, resuming with `since`, prompts and GM notices live here too.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,9 +24,10 @@ from ..adapters.registry import make_adapter
 from ..engine.actions import ActionBase
 from ..engine.core import Engine, Outcome
 from ..engine.errors import Refusal, Text
+from ..engine.paths import Path, get
 from ..engine.registry import parse_action
-from ..engine.views import Audience, View, project
-from .connection import Connection, dumps
+from ..engine.views import GM, Audience, Memo, NonGmProbe, Op, View, project, project_unit
+from .connection import Connection, Limits, dumps
 from .storage import ActionRecord
 
 __all__ = ["Audiences", "Frames"]
@@ -29,7 +35,8 @@ __all__ = ["Audiences", "Frames"]
 log = logging.getLogger("komasync.room")
 
 Frames = dict[str, str]
-"""Serialised frames of one change, keyed by audience key or `platform:<name>`."""
+"""Serialised frames of one change, keyed by audience key."""
+PER_AUDIENCE: Any = object()  # a unit whose projection depends on which non-GM audience
 
 NO_ADAPTER = Text("このブリッジのプラットフォームが設定されていません。",
                   "This bridge did not say which platform it drives.")
@@ -41,55 +48,131 @@ INTERNAL = Text("サーバー内部のエラーで操作は適用されません
                 "An internal server error; the action was not applied.")
 
 
-class Audiences:
-    """The views, histories, adapters and connections of one room."""
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """One version's frames, kept for clients that resume with `since`."""
 
-    def __init__(self, room_id: str, engine: Engine, history: int) -> None:
+    from_version: int
+    to_version: int
+    frames: Frames
+    size: int  # characters of its distinct frames
+
+
+class History:
+    """The room's last changes per audience, bounded by count and by size (frames shared
+    by several audiences are counted once)."""
+
+    def __init__(self, count: int, size: int) -> None:
+        self.count = count
+        self.size = size
+        self.kept: deque[Kept] = deque()
+        self.total = 0
+
+    def add(self, from_version: int, to_version: int, frames: Frames) -> None:
+        size = sum(len(f) for f in {id(f): f for f in frames.values()}.values())
+        self.kept.append(Kept(from_version, to_version, frames, size))
+        self.total += size
+        while self.kept and (len(self.kept) > self.count or self.total > self.size):
+            self.total -= self.kept.popleft().size
+
+    def since(self, key: str, since: int) -> list[str] | None:
+        """Exactly the audience's frames after `since`, or None if not all are kept."""
+        if not self.kept or self.kept[0].from_version > since:
+            return None
+        frames = [k.frames.get(key) for k in self.kept if k.from_version >= since]
+        return None if any(f is None for f in frames) else frames  # type: ignore[return-value]
+
+
+class Audiences:
+    """The views, history, adapters and connections of one room."""
+
+    def __init__(self, room_id: str, engine: Engine, limits: Limits) -> None:
         self.room_id = room_id
         self.engine = engine
-        self.history_size = history
+        self.limits = limits
         self.conns: set[Connection] = set()
-        self.views: dict[str, View] = {}
-        self.history: dict[str, deque[tuple[int, int, str]]] = {}
+        # The GM's view always exists: it is also what storage snapshots are made of.
+        self.views: dict[str, View] = {"gm": View(GM, engine.state)}
+        self.history = History(limits.history, limits.history_bytes)
         self.adapters: dict[str, PlatformAdapter] = {}
+        self.snapshots: dict[str, tuple[int, str]] = {}  # audience key → (version, frame)
 
     @property
     def version(self) -> int:
         return self.engine.version
 
     def view(self, audience: Audience) -> View:
-        """The audience's view, made (with an empty history) the first time it is needed."""
+        """The audience's view, made the first time it is needed."""
         view = self.views.get(audience.key)
         if view is None:
             view = self.views[audience.key] = View(audience, self.engine.state)
-            self.history[audience.key] = deque(maxlen=self.history_size)
         return view
 
     # -- one change -----------------------------------------------------------------------
     def project(self, outcome: Outcome, record: ActionRecord) -> Frames:
-        """One change frame per audience (the GM's with what produced it), plus each
-        platform's ops."""
+        """One change frame per audience: the GM's with what produced it, every other
+        audience's computed once per distinct view."""
+        root = self.engine.state
+        units = outcome.units
         public_log = [{"ja": x.ja, "en": x.en} for x in outcome.log if x.chat]
-        frames: Frames = {}
-        table_ops: list[dict[str, Any]] = []
-        for key, view in self.views.items():
-            msg: dict[str, Any] = {"type": "change", "from_version": outcome.version - 1,
-                                   "to_version": outcome.version,
-                                   "ops": view.update(self.engine.state, outcome.units)}
-            if key == "table":
-                table_ops = msg["ops"]
-            if view.audience.is_gm:
-                msg["log"] = [{"ja": x.ja, "en": x.en} for x in outcome.log]
-                msg["info"] = {"actor": record.actor, "action": record.action,
-                               "rolls": record.rolls, "warnings": record.warnings,
-                               "happenings": [h.model_dump() for h in outcome.happenings]}
-            else:
-                msg["log"] = public_log
-            frames[key] = dumps(msg)
-            self.history[key].append((outcome.version - 1, outcome.version, frames[key]))
-        for name, adapter in self.adapters.items():
-            frames["platform:" + name] = self._platform_frame(adapter, table_ops, public_log)
+        head: dict[str, Any] = {"type": "change", "from_version": outcome.version - 1,
+                                "to_version": outcome.version}
+        gm = self.views["gm"]
+        frames: Frames = {"gm": dumps({
+            **head, "ops": gm.update(root, units),
+            "log": [{"ja": x.ja, "en": x.en} for x in outcome.log],
+            "info": {"actor": record.actor, "action": record.action, "rolls": record.rolls,
+                     "warnings": record.warnings,
+                     "happenings": [h.model_dump() for h in outcome.happenings]}})}
+        others = [(k, v) for k, v in self.views.items() if not v.audience.is_gm]
+        if others:
+            shared = [self._shared(root, u) for u in units]
+            memos: list[Memo] = [[] for _ in units]
+            by_ops: dict[tuple[int, ...], str] = {}
+            for key, view in others:
+                per_unit = self._put(view, units, shared, memos)
+                sig = tuple(id(ops) if ops else 0 for ops in per_unit)
+                frame = by_ops.get(sig)
+                if frame is None:
+                    frame = by_ops[sig] = dumps({**head, "ops": [op for ops in per_unit
+                                                                  for op in ops],
+                                                 "log": public_log})
+                frames[key] = frame
+        self.history.add(outcome.version - 1, outcome.version, frames)
         return frames
+
+    @staticmethod
+    def _shared(root: Any, unit: Path) -> Any:
+        """The unit's projection for every non-GM audience, or PER_AUDIENCE if the rules
+        that made it asked which audience it was for.
+
+        Only an entry of a dict (a piece, a fort, a prompt) is shared: no change ever
+        lands inside it, so views holding the same object never see it altered. A unit
+        above the first dict (e.g. a whole collection replaced) may later have entries
+        changed in place, so each view keeps its own copy of it."""
+        if not isinstance(get(root, unit[:-1]), dict):
+            return PER_AUDIENCE
+        probe = NonGmProbe(Audience("table"))
+        new = project_unit(root, unit, probe)  # type: ignore[arg-type]
+        return PER_AUDIENCE if probe.read else new
+
+    def _put(self, view: View, units: list[Path], shared: list[Any],
+             memos: list[Memo]) -> list[list[Op]]:
+        root = self.engine.state
+        return [view.put(unit, project_unit(root, unit, view.audience) if new is PER_AUDIENCE
+                         else new, memo)
+                for unit, new, memo in zip(units, shared, memos, strict=True)]
+
+    def platform_frames(self, logs: list[list[dict[str, str]]]) -> dict[str, str]:
+        """Each connected platform's table ops for everything committed since the last
+        call (one frame per batch: the adapter redraws the whole table)."""
+        wanted = {c.platform for c in self.conns if c.platform}
+        out = {}
+        for name, adapter in self.adapters.items():
+            if name in wanted:
+                public_log = [line for lines in logs for line in lines]
+                out[name] = self._platform_frame(adapter, [], public_log)
+        return out
 
     def _platform_frame(self, adapter: PlatformAdapter, ops: list[dict[str, Any]],
                         public_log: list[dict[str, str]]) -> str:
@@ -102,12 +185,15 @@ class Audiences:
                       "reset": False, "ops": pops})
 
     def send(self, frames: Frames) -> None:
-        """Fan a durable change out to every connection, by audience and platform."""
+        """Fan a durable change out to every connection, by audience."""
         for c in list(self.conns):
             frame = frames.get(c.audience.key)
             if frame is not None:
                 c.send(frame)
-            if c.platform and (ops := frames.get("platform:" + c.platform)) is not None:
+
+    def send_platform(self, frames: dict[str, str]) -> None:
+        for c in list(self.conns):
+            if c.platform and (ops := frames.get(c.platform)) is not None:
                 c.send(ops)
 
     def push_prompt(self, prompt_id: str) -> None:
@@ -167,21 +253,30 @@ class Audiences:
                        "role": conn.role, "player": conn.player,
                        "audience": view.audience.key, "version": self.version})
         if since is None or since > self.version or not self._resume(conn, since):
-            conn.send_msg({"type": "snapshot", "version": self.version, "state": view.tree})
+            conn.send(self.snapshot(view))
         if conn.role == "bridge" and conn.platform:
             self._join_platform(conn)
         self.presence()
 
+    def snapshot(self, view: View) -> str:
+        """The audience's snapshot frame, serialised once per version."""
+        key = view.audience.key
+        cached = self.snapshots.get(key)
+        if cached is None or cached[0] != self.version:
+            cached = self.snapshots[key] = (self.version, dumps(
+                {"type": "snapshot", "version": self.version, "state": view.tree}))
+        return cached[1]
+
     def _resume(self, conn: Connection, since: int) -> bool:
-        """Send exactly the changes after `since`, if the history still holds them."""
+        """Send exactly the changes after `since`, if the history still holds them and
+        the connection can take them at once (else the caller sends a snapshot)."""
         if since == self.version:
             return True
-        hist = self.history[conn.audience.key]
-        if not hist or hist[0][0] > since:
+        frames = self.history.since(conn.audience.key, since)
+        if frames is None or len(frames) + 3 > self.limits.outbox:
             return False
-        for frm, _to, frame in hist:
-            if frm >= since:
-                conn.send(frame)
+        for frame in frames:
+            conn.send(frame)
         return True
 
     def _join_platform(self, conn: Connection) -> None:

@@ -29,7 +29,8 @@ class Limits:
     rate: float = 40.0
     burst: int = 80
     outbox: int = 2000
-    history: int = 2000
+    history: int = 2000  # versions kept for `since` resumes…
+    history_bytes: int = 256 * 1024  # …and at most this many characters of their frames
     snapshot_every: int = 200
     auth_timeout: float = 10.0
     max_batch: int = 64

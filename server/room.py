@@ -24,7 +24,7 @@ from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
 from ..engine.errors import Refusal, Text
 from .audiences import INTERNAL, Audiences, Frames
-from .connection import Connection, Limits
+from .connection import Connection, Limits, dumps
 from .replay import state_at
 from .storage import ActionRecord, AsyncStorage
 
@@ -91,7 +91,7 @@ class Room:
         self.store = store
         self.limits = limits
         self.keys = client_keys
-        self.audiences = Audiences(room_id, engine, limits.history)
+        self.audiences = Audiences(room_id, engine, limits)
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.last_snapshot = engine.version
         self.on_fail = on_fail
@@ -187,9 +187,9 @@ class Room:
         if records:
             snapshot = None
             if self.version - self.last_snapshot >= self.limits.snapshot_every:
-                snapshot = (self.version, self.engine.state.model_dump(mode="json"))
+                snapshot = (self.version, self._state_json())
             try:
-                await self.store.call(self.store.storage.append, self.id, records, snapshot)
+                await self.store.commit(self.id, records, snapshot)
             except Exception:
                 log.exception("commit failed; room stops", extra={"room": self.id})
                 self._fail(applied)
@@ -198,6 +198,17 @@ class Room:
                 self.last_snapshot = snapshot[0]
         for a in applied:
             self._reply(a)
+        if records:
+            logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
+                    for a in applied if a.outcome is not None]
+            self.audiences.send_platform(self.audiences.platform_frames(logs))
+
+    def _state_json(self) -> bytes:
+        """The whole state for a storage snapshot: the GM's view (kept up to date change by
+        change, so nothing is dumped from the models) plus the dice state."""
+        rng = dumps(self.engine.state.rng.model_dump(mode="json")).encode()
+        gm = dumps(self.audiences.views["gm"].tree).encode()
+        return b'{"rng":' + rng + (b"," + gm[1:] if len(gm) > 2 else b"}")
 
     def _fail(self, applied: list[_Applied]) -> None:
         for a in applied:
