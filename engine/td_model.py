@@ -49,7 +49,9 @@ def _infinite(value: Any) -> Any:
     return value
 
 
-Unlimited = Annotated[int | None, BeforeValidator(_infinite)]
+# Scenario files may write ∞ for "unlimited"; the JSON Schema for editors says so too.
+Unlimited = Annotated[int | None, BeforeValidator(
+    _infinite, json_schema_input_type=int | Literal["∞", "inf", "infinite"] | None)]
 
 #: TD-RND: the four phases of a round, after the one-off setup (TD-PRE-1).
 Phase = Literal["setup", "reinforcement", "advance", "pc_attack", "enemy_attack"]

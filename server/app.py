@@ -43,6 +43,7 @@ class Komasync:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.sockets: set[web.WebSocketResponse] = set()
+        self.public_url: str | None = None
 
     # -- rooms ------------------------------------------------------------------------
     async def recover_all(self) -> None:
