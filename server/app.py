@@ -149,6 +149,11 @@ async def _healthz(request: web.Request) -> web.Response:
                               "rooms": {rid: r.version for rid, r in server.rooms.items()}})
 
 
+async def _public(request: web.Request) -> web.Response:
+    """Where players reach this server (`--public-url`), for the console's invite links."""
+    return web.json_response({"public_url": request.app[SERVER_KEY].public_url})
+
+
 async def _rooms(request: web.Request) -> web.Response:
     """POST {secret}: the rooms this GM secret opens (the secret never goes in a URL)."""
     server = request.app[SERVER_KEY]
@@ -219,6 +224,7 @@ def make_app(server: Komasync) -> web.Application:
     app[SERVER_KEY] = server
     app.router.add_get("/ws", server.ws_handler)
     app.router.add_get("/healthz", _healthz)
+    app.router.add_get("/api/public", _public)
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
     app.router.add_get("/", _index)

@@ -86,9 +86,11 @@ async def _run(server: Komasync, settings: Settings, demo_secret: str | None) ->
     runner = web.AppRunner(make_app(server), access_log=None)
     await runner.setup()
     settings.port = await _bind(runner, settings)
-    base = settings.base_url()
-    print(f"komasync: {base}/  (GMコンソール / GM console)", flush=True)
-    print(f"komasync: {base.replace('http', 'ws', 1)}/ws", flush=True)
+    local = settings.model_copy(update={"public_url": None}).base_url()
+    print(f"komasync: {local}/  (GMコンソール / GM console)", flush=True)
+    print(f"komasync: {local.replace('http', 'ws', 1)}/ws", flush=True)
+    if settings.public_url:
+        print(f"komasync: players open / プレイヤー用URL: {settings.base_url()}/", flush=True)
     if demo_secret:
         print(f"komasync: demo room / デモルーム: {DEMO_ROOM}", flush=True)
         others = ", ".join(r for r in DEMO_ROOMS if r != DEMO_ROOM)

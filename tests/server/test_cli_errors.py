@@ -163,3 +163,17 @@ def test_scenario_schema_accepts_every_example() -> None:
         errors = list(validator.iter_errors(data))
         assert not errors, (path.name, errors[0].message)
     assert list(validator.iter_errors({"room": {"nmae": "typo"}}))  # unknown keys are caught
+
+
+async def test_public_url_reaches_the_console(tmp_path: Path) -> None:
+    import aiohttp
+
+    from conftest import serve_demo, stop
+
+    demo = serve_demo(tmp_path / "k.sqlite3", None, "--public-url", "https://table.example.org/")
+    try:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(demo.url + "api/public") as resp:
+                assert (await resp.json()) == {"public_url": "https://table.example.org/"}
+    finally:
+        stop(demo)
