@@ -179,8 +179,7 @@ export function feedback(ctx, key) {
     const e = out.error;
     const head = e.type === "local" ? t("pl.error") : t(e.type === "reject" ? "pl.refused" : "pl.error");
     return h("div.pl-refusal", { role: "alert", dataset: { rule: e.rule || "", code: e.code || "" } },
-      h("b", head), " ", e.rule ? [h("code.pl-rule", e.rule), " "] : null, pick(e.reason),
-      e.code ? h("span.muted.small", ` (${e.code})`) : null);
+      h("b", head), " ", e.rule ? [h("code.pl-rule", e.rule), " "] : null, pick(e.reason));
   }
   const lines = ctx.logFor(out.version) || [];
   return h("div.pl-done", { role: "status", dataset: { version: out.version } },
