@@ -509,7 +509,8 @@ class RoomView {
         showSignIn(t("signin.failed", { why }));
       } else {
         sessionStorage.removeItem(INVITE_KEY);
-        clear(root).appendChild(h("div.center-page", h("div.card", h("p.form-error", why))));
+        clear(root).appendChild(h("div.center-page", h("div.card.dead-invite",
+          h("h1", t("invite.dead")), h("p.form-error", why), h("p", t("invite.ask")))));
       }
     });
   }
