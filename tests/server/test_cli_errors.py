@@ -177,3 +177,32 @@ async def test_public_url_reaches_the_console(tmp_path: Path) -> None:
                 assert (await resp.json()) == {"public_url": "https://table.example.org/"}
     finally:
         stop(demo)
+
+
+def test_scenario_errors_name_the_id_its_line_and_say_it_in_both_languages(tmp_path: Path) -> None:
+    text = (EXAMPLES / "tower_defense.yaml").read_text(encoding="utf-8")
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if "id: pc2," in s)
+    bad = tmp_path / "td.yaml"
+    bad.write_text(text.replace("weapons: [glock17]", "weapons: [glock99]"), encoding="utf-8")
+    result = run("scenario", "check", str(bad))
+    assert result.returncode == 1
+    assert f"{bad}:{line}: tower_defense: PC pc2: 武器 glock99 はありません / " \
+           "pc pc2: unknown weapon glock99" in result.stderr
+
+
+def test_scenario_errors_number_items_from_one_or_name_them(tmp_path: Path) -> None:
+    bad = tmp_path / "p.yaml"
+    bad.write_text("players:\n  - {id: alice, name: A}\n  - {name: B}\n  - {id: carol, nmae: C}\n")
+    result = run("scenario", "check", str(bad))
+    assert result.returncode == 1
+    assert f"{bad}:3: players[#2].id: 必須の項目がありません / this field is required" in result.stderr
+    assert f"{bad}:4: players[carol].nmae: この名前の項目はありません" in result.stderr
+
+
+def test_a_yaml_indentation_error_says_what_yaml_expected(tmp_path: Path) -> None:
+    bad = tmp_path / "i.yaml"
+    bad.write_text("room:\n  name: x\n   seed: abc\n")
+    result = run("scenario", "check", str(bad))
+    assert result.returncode == 1
+    assert f"{bad}:3: yaml: ここに「キー: 値」は書けません" in result.stderr
+    assert "check that the indentation matches the lines above" in result.stderr
