@@ -134,18 +134,19 @@ class TriggerEvent(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         loc = find_element(tx, self.event)
-        name = getattr(loc.element, "name", self.event)
+        name, about = loc.label, loc.about("conditions")  # hidden parts stay unnamed
         blocks = [b for b in loc.element.conditions if b.active is not None]
         tx.check(bool(blocks), Refusal("not_active_trigger", NOT_ACTIVE.format(name=name),
-                                       rule="BASE-COND-3"))
+                                       rule="BASE-COND-3", about=about))
         side = _doer_side(tx, self.side, self.character)
         mine = [b for b in blocks if self._matches(b, loc, side)]
         want = " / ".join(f"（{b.active.who or b.active.character}/{b.active.action}）"
                           for b in blocks if b.active is not None)
         tx.check(bool(mine), Refusal("wrong_trigger", WRONG_DOER.format(name=name, want=want),
-                                     rule="BASE-COND-3"))
+                                     rule="BASE-COND-3", about=about))
         if tx.actor.role != "gm" and any(b.manual for b in mine):
-            raise Refusal("needs_gm", NEEDS_GM.format(name=name), rule="BASE-COND-5")
+            raise Refusal("needs_gm", NEEDS_GM.format(name=name), rule="BASE-COND-5",
+                          about=about)
         check_fire(tx, loc, mine or blocks, full=True)
         self._report(tx, side, loc)
         fire(tx, loc, self.character)

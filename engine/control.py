@@ -133,9 +133,11 @@ class Answer(ActionBase):
         from .registry import RESUMERS
 
         prompt = tx.state.prompts.get(self.prompt)
-        if prompt is None or not prompt.answerable_by(tx.actor.role, tx.actor.player):
-            raise Refusal("unknown_prompt" if prompt is None else "not_your_prompt",
-                          NO_PROMPT.format(id=self.prompt) if prompt is None else NOT_YOUR_PROMPT)
+        if prompt is None or not prompt.visible_to(tx.audience):
+            # a prompt the sender is not shown does not exist for them
+            raise Refusal("unknown_prompt", NO_PROMPT.format(id=self.prompt))
+        if not prompt.answerable_by(tx.actor.role, tx.actor.player):
+            raise Refusal("not_your_prompt", NOT_YOUR_PROMPT)
         if not prompt.free and self.choice not in {c.id for c in prompt.choices}:
             raise Refusal("bad_choice", BAD_CHOICE.format(choice=self.choice))
         tx.delete(("prompts", prompt.id))
