@@ -14,10 +14,11 @@ from . import paths
 from .actions import ActionBase
 from .errors import Refusal, Text
 from .registry_types import Subsystem
-from .state import Enforcement, PlayerInfo, RoomState
+from .state import Enforcement, PlayerInfo, PlayerRolls, RoomState
 from .tx import Role, Tx
 
-__all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "Undo"]
+__all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "SetPlayerRolls",
+           "Undo"]
 
 UNTOUCHABLE = frozenset({"rng"})
 
@@ -166,7 +167,18 @@ class SetEnforcement(ActionBase):
         tx.set(("meta", "enforcement"), self.mode)
 
 
+class SetPlayerRolls(ActionBase):
+    """GM: whether dice results players type on the player page count (`allow`) or are
+    refused (`refuse`, the default); a bridge's lines from the VTT's dice always count."""
+
+    kind: Literal["room.player_rolls"] = "room.player_rolls"
+    mode: PlayerRolls
+
+    def apply(self, tx: Tx) -> None:
+        tx.set(("meta", "player_rolls"), self.mode)
+
+
 SUBSYSTEM = Subsystem(
     name="room",
-    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement),
+    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement, SetPlayerRolls),
 )

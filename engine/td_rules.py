@@ -194,6 +194,7 @@ def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int,
               by: str | None) -> Level:
     """A reported BCDice line: understood, degree known, consistent; kept with provenance."""
     td = td_of(tx)
+    tx.check_reported_roll()  # before reading the line: a typed one is not read at all
     if tx.actor.role not in td.settings.reported_results_from:
         raise Refusal("no_reported_results", NOT_REPORTER.format(role=tx.actor.role),
                       about=[at("settings", "reported_results_from")])
