@@ -21,8 +21,9 @@ from .bases_blocks import REPORTABLE, Block, ReportKind, normalize, sides_of
 from .bases_effects import resume_choice, run_effects
 from .bases_end import end_battle
 from .bases_fire import check_fire, fire
-from .bases_lookup import Located, battle, find_base, find_element, side_of
+from .bases_lookup import Located, battle, find_base, find_element
 from .bases_model import BasesState, BattleOutcome, ConstantEffect, Effect, SideCount
+from .bases_players import doer_side, unknown_side
 from .bases_reveal import reveal_base, reveal_element
 from .bases_scenario import BasesScenario
 from .bases_settle import settle
@@ -48,8 +49,6 @@ __all__ = [
     "TriggerEvent",
 ]
 
-UNKNOWN_SIDE = Text("キャラクター「{name}」の陣営（pc / enemy）を指定してください。",
-                    "Say which side (pc / enemy) character '{name}' is on.")
 BATTLE_OVER = Text("拠点戦闘は終了しています。", "The base battle is over.")
 NOT_ACTIVE = Text("イベント「{name}」に【能動誘発】の条件はありません。",
                   "Event '{name}' has no 【能動誘発】 condition.")
@@ -61,16 +60,15 @@ NEEDS_GM = Text("「{name}」の条件には判断が必要な文があります
                 "The condition of '{name}' needs the GM's judgement; the GM fires it.")
 
 
-def _doer_side(tx: Tx, side: CharSide | None, character: str | None) -> CharSide | None:
-    """The side an action names, else the roster's; a player's unknown character is a PC."""
-    bs = battle(tx)  # refuses first in a room without a base battle
-    side = side or side_of(bs, {"character": character})
-    return side or ("pc" if tx.actor.role == "player" else None)
+def _bound(player: str | None) -> dict[str, str]:
+    """Happening data naming the player a new roster entry is bound to (bases_trigger)."""
+    return {"player": player} if player is not None else {}
 
 
 class ReportHappening(ActionBase):
-    """Report a happening of the vocabulary (BASE-COND-5); side defaults to the roster's,
-    or `pc` for a player. Counts on the field follow entered/incapacitated/recovered/left."""
+    """Report a happening of the vocabulary (BASE-COND-5); side defaults to the roster's.
+    A player reports only for their own character (bases_players); a bridge names the
+    player in `by`. Counts on the field follow entered/incapacitated/recovered/left."""
 
     kind: Literal["bases.report"] = "bases.report"
     roles = frozenset[Role]({"gm", "player", "bridge"})
@@ -80,13 +78,15 @@ class ReportHappening(ActionBase):
     timing: str | None = Field(default=None, max_length=100)
     amount: int | None = None
     action: str | None = Field(default=None, max_length=200)
+    by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
-        side = _doer_side(tx, self.side, self.character)
+        side, player = doer_side(tx, self.side, self.character, self.by, "BASE-COND-5")
         if side is None:
-            raise Refusal("unknown_side", UNKNOWN_SIDE.format(name=self.character or "?"))
+            raise unknown_side(self.character)
         tx.emit(self.happening, character=self.character, side=side, timing=self.timing,
-                amount=self.amount, action=self.action, by=tx.actor.player or tx.actor.role)
+                amount=self.amount, action=self.action, by=tx.actor.player or tx.actor.role,
+                **_bound(player))
 
 
 class NextRound(ActionBase):
@@ -131,23 +131,25 @@ class TriggerEvent(ActionBase):
     action: str = Field(min_length=1, max_length=200)
     side: CharSide | None = None
     timing: str | None = Field(default=None, max_length=100)
+    by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
         loc = find_element(tx, self.event)
-        name = getattr(loc.element, "name", self.event)
+        name, about = loc.label, loc.about("conditions")  # hidden parts stay unnamed
         blocks = [b for b in loc.element.conditions if b.active is not None]
         tx.check(bool(blocks), Refusal("not_active_trigger", NOT_ACTIVE.format(name=name),
-                                       rule="BASE-COND-3"))
-        side = _doer_side(tx, self.side, self.character)
+                                       rule="BASE-COND-3", about=about))
+        side, player = doer_side(tx, self.side, self.character, self.by, "BASE-COND-3")
         mine = [b for b in blocks if self._matches(b, loc, side)]
         want = " / ".join(f"（{b.active.who or b.active.character}/{b.active.action}）"
                           for b in blocks if b.active is not None)
         tx.check(bool(mine), Refusal("wrong_trigger", WRONG_DOER.format(name=name, want=want),
-                                     rule="BASE-COND-3"))
+                                     rule="BASE-COND-3", about=about))
         if tx.actor.role != "gm" and any(b.manual for b in mine):
-            raise Refusal("needs_gm", NEEDS_GM.format(name=name), rule="BASE-COND-5")
+            raise Refusal("needs_gm", NEEDS_GM.format(name=name), rule="BASE-COND-5",
+                          about=about)
         check_fire(tx, loc, mine or blocks, full=True)
-        self._report(tx, side, loc)
+        self._report(tx, side, player, loc)
         fire(tx, loc, self.character)
 
     def _matches(self, block: Block, loc: Located, side: CharSide | None) -> bool:
@@ -165,7 +167,7 @@ class TriggerEvent(ActionBase):
         return said == normalize(spec.action) or (
             spec.kind is not None and spec.kind in (self.action, action_kind(said)))
 
-    def _report(self, tx: Tx, side: CharSide | None, loc: Located) -> None:
+    def _report(self, tx: Tx, side: CharSide | None, player: str | None, loc: Located) -> None:
         """The action really happened: plain conditions see it too (BASE-COND-3)."""
         kind = self.action if self.action in REPORTABLE else action_kind(self.action)
         if self.action in ("宣言", "declare"):
@@ -173,7 +175,7 @@ class TriggerEvent(ActionBase):
                     timing=self.timing)
         elif kind is not None:
             tx.emit(kind, character=self.character, side=side, timing=self.timing,
-                    purpose=loc.element.id)
+                    purpose=loc.element.id, **_bound(player))
 
 
 class ApplyEffect(ActionBase):

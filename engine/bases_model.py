@@ -35,10 +35,12 @@ __all__ = [
     "GridSize",
     "Part",
     "Presence",
+    "Reporters",
     "SideCount",
 ]
 
 Presence = Literal["on_field", "incapacitated", "off_field"]  # a character on the roster
+Reporters = Literal["own", "any"]  # players report for their own characters, or for anyone
 Part = Literal["element", "name", "condition", "effect", "delta", "count"]
 PARTS: Final[tuple[Part, ...]] = ("element", "name", "condition", "effect", "delta", "count")
 EffectDo = Literal["gp", "set_gp", "stop", "excite", "calm", "restart", "regenerate", "reveal",
@@ -237,8 +239,11 @@ class SideCount(Entity):
 
 
 class FieldCharacter(Entity):
+    """A character on the roster; `player` plays it (None: the GM's, or bound by name)."""
+
     side: CharSide
     status: Presence = "on_field"
+    player: str | None = None
 
 
 class DefinedCondition(Entity):
@@ -272,6 +277,7 @@ class BasesState(Entity):
     sides: dict[CharSide, SideCount] = Field(
         default_factory=lambda: _both_sides())
     characters: dict[str, FieldCharacter] = Field(default_factory=dict)
+    players_report: Reporters = "own"
     outcome: BattleOutcome | None = None
     notes: list[str] = Field(default_factory=list)
 

@@ -39,6 +39,7 @@ from .bases_model import (
     GridSize,
     Part,
     Presence,
+    Reporters,
     SideCount,
 )
 from .bases_states import CharSide, Side, Status
@@ -233,6 +234,7 @@ class CharacterSpec(BaseModel):
     name: str = Field(min_length=1)
     side: CharSide
     status: Presence = "on_field"
+    player: str | None = Field(default=None, min_length=1, max_length=64)
 
 
 BattleTypeKey = Literal["general", "important", "important_offensive", "important_defensive"]
@@ -248,6 +250,7 @@ class BasesScenario(BaseModel):
     summary: str = ""
     defined_conditions: dict[str, str] = Field(default_factory=dict)
     characters: list[CharacterSpec] = Field(default_factory=list)
+    players_report: Reporters = "own"
     counts: dict[CharSide, SideCount] = Field(default_factory=dict)
     bases: list[BaseSpec] = Field(default_factory=list)
     _defined: dict[str, Block] = PrivateAttr(default_factory=dict)
@@ -302,8 +305,9 @@ class BasesScenario(BaseModel):
                                             block=block.model_copy(deep=True))
                      for name, block in self._defined.items()},
             bases=bases, sides=self._sides(),
-            characters={c.name: FieldCharacter(side=c.side, status=c.status)
+            characters={c.name: FieldCharacter(side=c.side, status=c.status, player=c.player)
                         for c in self.characters},
+            players_report=self.players_report,
             notes=_core_permanent_notes(bases) + _guard_hidden_names(bases),
         )
 

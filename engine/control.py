@@ -14,10 +14,11 @@ from . import paths
 from .actions import ActionBase
 from .errors import Refusal, Text
 from .registry_types import Subsystem
-from .state import Enforcement, PlayerInfo, RoomState
+from .state import Enforcement, PlayerInfo, PlayerRolls, RoomState
 from .tx import Role, Tx
 
-__all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "Undo"]
+__all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "SetPlayerRolls",
+           "Undo"]
 
 UNTOUCHABLE = frozenset({"rng"})
 
@@ -133,9 +134,11 @@ class Answer(ActionBase):
         from .registry import RESUMERS
 
         prompt = tx.state.prompts.get(self.prompt)
-        if prompt is None or not prompt.answerable_by(tx.actor.role, tx.actor.player):
-            raise Refusal("unknown_prompt" if prompt is None else "not_your_prompt",
-                          NO_PROMPT.format(id=self.prompt) if prompt is None else NOT_YOUR_PROMPT)
+        if prompt is None or not prompt.visible_to(tx.audience):
+            # a prompt the sender is not shown does not exist for them
+            raise Refusal("unknown_prompt", NO_PROMPT.format(id=self.prompt))
+        if not prompt.answerable_by(tx.actor.role, tx.actor.player):
+            raise Refusal("not_your_prompt", NOT_YOUR_PROMPT)
         if not prompt.free and self.choice not in {c.id for c in prompt.choices}:
             raise Refusal("bad_choice", BAD_CHOICE.format(choice=self.choice))
         tx.delete(("prompts", prompt.id))
@@ -164,7 +167,18 @@ class SetEnforcement(ActionBase):
         tx.set(("meta", "enforcement"), self.mode)
 
 
+class SetPlayerRolls(ActionBase):
+    """GM: whether dice results players type on the player page count (`allow`) or are
+    refused (`refuse`, the default); a bridge's lines from the VTT's dice always count."""
+
+    kind: Literal["room.player_rolls"] = "room.player_rolls"
+    mode: PlayerRolls
+
+    def apply(self, tx: Tx) -> None:
+        tx.set(("meta", "player_rolls"), self.mode)
+
+
 SUBSYSTEM = Subsystem(
     name="room",
-    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement),
+    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement, SetPlayerRolls),
 )

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .bases import BasesScenario
 from .rng import RngState
-from .state import Enforcement, PlayerInfo, RoomMeta, RoomState
+from .state import Enforcement, PlayerInfo, PlayerRolls, RoomMeta, RoomState
 from .table import TableScenario
 from .tower_defense import TowerDefenseScenario
 
@@ -20,12 +20,14 @@ __all__ = ["RoomSettings", "Scenario", "ScenarioError", "build_room", "load_scen
 
 
 class RoomSettings(BaseModel):
-    """The `room:` part: name, enforcement, dice seed, and per-VTT settings (calibration)."""
+    """The `room:` part: name, enforcement, typed dice results, dice seed, and per-VTT
+    settings (calibration)."""
 
     model_config = {"extra": "forbid"}
 
     name: str = "komasync"
     enforcement: Enforcement = "enforce"
+    player_rolls: PlayerRolls = "refuse"
     seed: str | None = None
     platforms: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
@@ -234,6 +236,7 @@ def build_room(scenario: Scenario, seed: str) -> RoomState:
     """The initial room state a scenario describes, with the room's dice seed."""
     return RoomState(
         meta=RoomMeta(name=scenario.room.name, enforcement=scenario.room.enforcement,
+                      player_rolls=scenario.room.player_rolls,
                       players={p.id: p for p in scenario.players},
                       platforms=scenario.room.platforms),
         rng=RngState(seed=scenario.room.seed or seed),

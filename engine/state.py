@@ -13,9 +13,12 @@ from .table import TableState
 from .tower_defense import TowerDefenseState
 from .views import Entity
 
-__all__ = ["Enforcement", "PlayerInfo", "RoomMeta", "RoomState"]
+__all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomMeta", "RoomState"]
 
 Enforcement = Literal["enforce", "warn", "off"]
+#: Dice results a player types on the player page: refused (default) or allowed by the GM.
+#: Results a bridge reads from the VTT's own dice output are always taken.
+PlayerRolls = Literal["refuse", "allow"]
 
 
 class PlayerInfo(Entity):
@@ -24,13 +27,15 @@ class PlayerInfo(Entity):
 
 
 class RoomMeta(Entity):
-    """Room-wide settings: name, enforcement mode, players, id sequence, platform settings.
+    """Room-wide settings: name, enforcement mode, typed dice results, players, id
+    sequence, platform settings.
 
     `platforms` holds each VTT's calibration and display settings (read by adapters).
     """
 
     name: str = ""
     enforcement: Enforcement = "enforce"
+    player_rolls: PlayerRolls = "refuse"
     players: dict[str, PlayerInfo] = Field(default_factory=dict)
     seq: int = 0
     platforms: dict[str, dict[str, Any]] = Field(default_factory=dict)

@@ -169,7 +169,8 @@ class MovePiece(ActionBase):
         if player is not None:
             tx.check(
                 piece.owner == player or player in piece.movers,
-                Refusal("not_your_piece", NOT_YOURS.format(name=piece.name), rule="TABLE-MV-1"),
+                Refusal("not_your_piece", NOT_YOURS.format(name=piece.name), rule="TABLE-MV-1",
+                        about=[("table", "pieces", piece.id, "name")]),
             )
         check_on_grid(tx, self.to, piece.size)
         tx.set(("table", "pieces", piece.id, "cell"), self.to)
@@ -262,7 +263,7 @@ NOT_YOUR_COUNTER = Text(
 def _may_change(tx: Tx, counter: Counter) -> None:
     if tx.actor.role == "player" and counter.owner != tx.actor.player:
         raise Refusal("not_your_counter", NOT_YOUR_COUNTER.format(name=counter.name),
-                      rule="TABLE-CT-1")
+                      rule="TABLE-CT-1", about=[("table", "counters", counter.id, "name")])
 
 
 class PlaceCounter(ActionBase):

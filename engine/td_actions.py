@@ -21,6 +21,7 @@ from .td_phases import NEXT, SAN_RESUME, enter, place_entry
 from .td_rules import (
     LEVEL_JA,
     PATH,
+    at,
     check_roll,
     damage_group,
     fort_of,
@@ -81,11 +82,13 @@ class NextPhase(ActionBase):
         td = td_of(tx)
         not_over(td)
         if self.expect is not None and self.expect != td.phase:
-            raise Refusal("stale_phase", STALE.format(now=td.phase), rule="TD-RND")
+            raise Refusal("stale_phase", STALE.format(now=td.phase), rule="TD-RND",
+                          about=[at("phase")])
         if td.phase == "setup":
             for pc in td.pcs.values():  # TD-PRE-1 every PC picks a starting fort
                 tx.check(pc.fort is not None, Refusal(
-                    "pc_without_fort", NO_FORT.format(name=pc.name), rule="TD-PRE-1"))
+                    "pc_without_fort", NO_FORT.format(name=pc.name), rule="TD-PRE-1",
+                    about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "fort")]))
         if td.phase == "reinforcement":
             pending = any(p.resume == SAN_RESUME for p in tx.state.prompts.values())
             tx.check(not pending, Refusal("san_pending", SAN_PENDING, rule="TD-REIN-1"))
@@ -159,7 +162,8 @@ class _PCAction(ActionBase):
         if done:
             ja, en = ACT_WORDS[done[0]]
             tx.check(False, Refusal("already_acted", MOVED.format(what=ja, what_en=en),
-                                    rule="TD-ATK-3", done=done[0]))
+                                    rule="TD-ATK-3", done=done[0],
+                                    about=[at("pcs", pc.id, "acted")]))
 
 
 class PlacePC(_PCAction):
@@ -196,14 +200,16 @@ class SetTrap(_PCAction):
         limit = td.settings.trap_limit
         placed = len(td.traps)
         tx.check(limit is None or placed < limit, Refusal(
-            "trap_limit", TRAP_LIMIT.format(left=max((limit or 0) - placed, 0)), rule="TD-PRE-1"))
+            "trap_limit", TRAP_LIMIT.format(left=max((limit or 0) - placed, 0)), rule="TD-PRE-1",
+            about=[at("traps"), at("settings", "trap_limit")]))
         if not self.check:
             if tx.actor.role != "gm":
                 raise Refusal("gm_only", GM_ONLY, rule="TD-PRE-1")
             return self._lay(tx, pc)
         skills = td.settings.trap_skills
         tx.check(self.skill in skills, Refusal(
-            "trap_skill", TRAP_SKILL.format(skills="・".join(skills)), rule="TD-PRE-1"))
+            "trap_skill", TRAP_SKILL.format(skills="・".join(skills)), rule="TD-PRE-1",
+            about=[at("settings", "trap_skills")]))
         level = check_roll(tx, pc, self.skill, f"td.trap {pc.id}", self.result, self.by)
         if level in ("critical", "extreme", "hard", "regular"):
             return self._lay(tx, pc)
@@ -247,7 +253,9 @@ def _move(tx: Tx, pc: PC, to: str) -> None:
     here = pc.fort
     tx.check(here is not None and adjacent(td, here, to), Refusal(
         "not_adjacent", NOT_ADJACENT.format(a=td.forts[here].name if here else "?",
-                                            b=td.forts[to].name), rule="TD-ATK-1"))
+                                            b=td.forts[to].name), rule="TD-ATK-1",
+        about=[at("forts", to, "name"), at("passages"), at("pcs", pc.id, "fort"),
+               *([at("forts", here, "name")] if here else [])]))
     tx.set((PATH, "pcs", pc.id, "fort"), to)
     tx.emit("td.pc.moved", pc=pc.id, **{"from": here}, to=to, cell=td.forts[to].cell.model_dump())
     tx.say(Text(f"{pc.name}が{td.forts[to].name}へ移動", f"{pc.name} moves to {td.forts[to].name}"))
@@ -272,7 +280,8 @@ class Attack(_PCAction):
         need_phase(tx, ("pc_attack",), "TD-ATK-1")
         if weapon.kind != "firearm":
             raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="射撃", want_en="shooting"), rule="TD-ATK-3")
+                weapon=weapon.name, want="射撃", want_en="shooting"), rule="TD-ATK-3",
+                about=[at("weapons", weapon.id)])
         shots = self._shots()
         self._not_after(tx, pc, "move", "reload", "melee")
         _in_range(tx, pc, weapon, group)
@@ -296,12 +305,14 @@ class Attack(_PCAction):
             if special is None:
                 raise unknown("ammo", "special")
             tx.check(state.special_left >= shots, Refusal("out_of_special", NO_SPECIAL.format(
-                ammo=special.name, left=state.special_left), rule="TD-DATA"))
+                ammo=special.name, left=state.special_left), rule="TD-DATA",
+                about=[at("weapons", weapon.id), (*base, "special_left")]))
             tx.set((*base, "special_left"), max(state.special_left - shots, 0))
             return special.damage
         if state.loaded is not None:
             tx.check(state.loaded >= shots, Refusal("out_of_ammo", NO_AMMO.format(
-                weapon=weapon.name, left=state.loaded), rule="TD-ATK-3"))
+                weapon=weapon.name, left=state.loaded), rule="TD-ATK-3",
+                about=[at("weapons", weapon.id), (*base, "loaded")]))
             tx.set((*base, "loaded"), max(state.loaded - shots, 0))
         return weapon.damage
 
@@ -310,7 +321,11 @@ def _in_range(tx: Tx, pc: PC, weapon: WeaponSpec, target: Walker) -> None:
     """TD-ATK-4: the target must be within the weapon's range from the PC's fort."""
     tx.check(reaches(td_of(tx), weapon, pc.fort, target), Refusal(
         "out_of_range", OUT_OF_RANGE.format(group=target.name, weapon=weapon.name),
-        rule="TD-ATK-4"))
+        rule="TD-ATK-4", about=[at("weapons", weapon.id), at(_walkers(target), target.id)]))
+
+
+def _walkers(walker: Walker) -> str:
+    return "groups" if isinstance(walker, Group) else "individuals"
 
 
 def _within_limit(tx: Tx, pc: PC, weapon: WeaponSpec, n: int) -> None:
@@ -318,7 +333,8 @@ def _within_limit(tx: Tx, pc: PC, weapon: WeaponSpec, n: int) -> None:
     state = pc.weapons[weapon.id]
     left = weapon.attacks_per_round - state.used
     tx.check(n <= left, Refusal("too_many_attacks", TOO_MANY.format(
-        weapon=weapon.name, left=max(left, 0)), rule="TD-ATK-3"))
+        weapon=weapon.name, left=max(left, 0)), rule="TD-ATK-3",
+        about=[at("weapons", weapon.id), at("pcs", pc.id, "weapons", weapon.id)]))
     tx.set((PATH, "pcs", pc.id, "weapons", weapon.id, "used"), state.used + n)
 
 
@@ -352,7 +368,8 @@ class Reload(_PCAction):
         weapon = weapon_of(td, pc, self.weapon)
         need_phase(tx, ("pc_attack",), "TD-ATK-1")
         if weapon.kind != "firearm" or weapon.magazine is None:
-            raise Refusal("no_reload", EMPTY_MAG.format(weapon=weapon.name), rule="TD-ATK-3")
+            raise Refusal("no_reload", EMPTY_MAG.format(weapon=weapon.name), rule="TD-ATK-3",
+                          about=[at("weapons", weapon.id)])
         self._not_after(tx, pc, "attack", "move", "melee", "reload")
         tx.set((PATH, "pcs", pc.id, "weapons", weapon.id, "loaded"), weapon.magazine)
         self._acted(tx, pc, "reload")
@@ -379,7 +396,8 @@ class Melee(_PCAction):
         need_phase(tx, ("pc_attack",), "TD-ATK-1")
         if weapon.kind != "melee":
             raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="近接攻撃", want_en="melee"), rule="TD-ATK-3")
+                weapon=weapon.name, want="近接攻撃", want_en="melee"), rule="TD-ATK-3",
+                about=[at("weapons", weapon.id)])
         moving = self.to is not None and self.to != pc.fort
         self._not_after(tx, pc, "attack", "reload", "melee", *(("move",) if moving else ()))
         if self.to is not None and moving:
@@ -409,7 +427,8 @@ class Special(_PCAction):
         need_phase(tx, ("pc_attack",), "TD-ATK-1")
         if weapon.kind != "eye":
             raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="魔眼", want_en="the evil eye"), rule="TD-DATA")
+                weapon=weapon.name, want="魔眼", want_en="the evil eye"), rule="TD-DATA",
+                about=[at("weapons", weapon.id)])
         _in_range(tx, pc, weapon, group)
         _within_limit(tx, pc, weapon, 1)
         self._acted(tx, pc, "special")

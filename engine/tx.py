@@ -26,6 +26,12 @@ __all__ = ["Actor", "Change", "Happening", "LogLine", "Role", "RuleWarning", "Tx
 
 Role = Literal["gm", "player", "bridge", "observer"]
 
+TYPED_ROLL = Text(
+    "この部屋では、プレイヤー画面で入力したダイス結果は使えません（GMが許可していません）。"
+    "VTTでダイスを振るか、komasyncに振らせてください。",
+    "Dice results typed on the player page are not accepted in this room (the GM has not "
+    "allowed them). Roll on the VTT, or let komasync roll.")
+
 
 class Actor(BaseModel):
     """Who sent an action: a role, the player it is bound to, and a label for the log."""
@@ -147,7 +153,14 @@ class Tx:
 
     def record_roll(self, roll: Roll) -> None:
         """Keep an externally reported roll (BCDice, the GM) with its provenance."""
+        self.check_reported_roll()
         self.rolls.append(roll)
+
+    def check_reported_roll(self) -> None:
+        """Refuse a dice result typed by a player (a player connection reporting it)
+        unless the GM allows it (`meta.player_rolls`); bridges read the VTT's own dice."""
+        if self.actor.role == "player" and self.state.meta.player_rolls != "allow":
+            raise Refusal("player_rolls_refused", TYPED_ROLL, about=[("meta", "player_rolls")])
 
     def say(self, text: Text, chat: bool = True) -> None:
         self.log.append(LogLine(ja=text.ja, en=text.en, chat=chat))

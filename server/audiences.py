@@ -20,7 +20,7 @@ from ..engine.actions import ActionBase
 from ..engine.core import Engine, Outcome
 from ..engine.errors import Refusal, Text
 from ..engine.registry import parse_action
-from ..engine.views import Audience, View, project
+from ..engine.views import Audience, View, project, refusal_for
 from .connection import Connection, dumps
 from .storage import ActionRecord
 
@@ -150,8 +150,9 @@ class Audiences:
         adapter = self.adapters.get(conn.platform or "")
         if adapter is None:
             return
+        told = refusal_for(r, self.engine.state, conn.audience)  # the VTT may show it to all
         try:
-            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": r.ja, "en": r.en})
+            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": told.ja, "en": told.en})
         except Exception:
             log.exception("adapter failed on snap-back", extra={"room": self.room_id})
             return

@@ -23,6 +23,7 @@ from ..engine.actions import ActionBase
 from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
 from ..engine.errors import Refusal, Text
+from ..engine.views import refusal_for
 from .audiences import INTERNAL, Audiences, Frames
 from .connection import Connection, Limits
 from .replay import state_at
@@ -236,11 +237,12 @@ class Room:
                 self.audiences.push_prompt(str(p.data["prompt"]))
 
     def _refused(self, sub: Submit, r: Refusal) -> None:
-        reject = {"type": "reject", "id": sub.msg_id, "code": r.code, "rule": r.rule,
-                  "reason": {"ja": r.ja, "en": r.en}, "version": self.version,
-                  "details": to_jsonable_python(r.details)}
-        if sub.conn:
-            sub.conn.send_msg(reject)
+        if sub.conn:  # built only from what the sender may see; the GM's notice keeps all
+            told = refusal_for(r, self.engine.state, sub.conn.audience)
+            sub.conn.send_msg({"type": "reject", "id": sub.msg_id, "code": told.code,
+                               "rule": told.rule, "reason": {"ja": told.ja, "en": told.en},
+                               "version": self.version,
+                               "details": to_jsonable_python(told.details)})
         who = sub.conn.label if sub.conn else "server"
         log.info("refused", extra={"room": self.id, "code": r.code, "rule": r.rule,
                                    "client": who, "kind": getattr(sub.action, "kind", None)})

@@ -815,3 +815,26 @@ async def test_map_names_round_progress_and_timeline_sentences(browser: Browser,
     con.check()
     await gm.close()
 
+
+async def test_room_settings_switch_typed_dice_results(browser: Browser, demo: Demo) -> None:
+    # Issue 13 finding 7: where reported rolls may come from is a visible room setting.
+    con = await open_console(browser, demo)
+    page = con.page
+    gm = await GM.connect(demo)
+    player = await join(demo, await gm.invite("player", "p1"))
+    panel = page.locator(".panel[data-panel=room]")
+    await pw_expect(panel.locator(".panel-title")).to_have_text("部屋の設定")
+    rolls = panel.locator("select[name=player_rolls]")
+    await pw_expect(rolls).to_have_value("refuse")  # the safe default
+    await pw_expect(panel.locator("select[name=enforcement]")).to_have_value("enforce")
+    await pw_expect(panel).to_contain_text("ブリッジがVTTのダイス出力から読んだ結果は常に使います")
+    await rolls.select_option("allow")
+    await until(lambda: player.state["meta"]["player_rolls"] == "allow", "the player to see allow")
+    await pw_expect(rolls).to_have_value("allow")
+    await page.click(".lang-toggle")
+    await pw_expect(panel.locator(".panel-title")).to_have_text("Room settings")
+    await pw_expect(rolls.locator("option[value=refuse]")).to_have_text(
+        "refuse (roll on the VTT or with komasync)")
+    await player.close()
+    await gm.close()
+    con.check()

@@ -133,8 +133,15 @@ async def test_player_places_attacks_and_sees_refusals(browser: Browser, demo: D
     await gm.wait(lambda s: s["tower_defense"]["pcs"]["pc1"]["fort"] == "f_left", "pc1 at f_left")
     assert actions_sent(con, "td.pc.place") == [{"kind": "td.pc.place", "pc": "pc1", "fort": "f_left"}]
 
-    # A trap, with a pasted BCDice line (手さばき 50: 12 is a hard success).
+    # Typed dice results count only once the GM allows them (issue 13 finding 7).
     trap = card.locator(".pl-trap")
+    await pw_expect(trap.locator("input[type=radio][value=paste]")).to_be_disabled()
+    await pw_expect(trap.locator(".pl-paste-off")).to_contain_text("GMの設定")
+    assert (await gm.act({"kind": "room.player_rolls", "mode": "allow"}))["type"] == "ack"
+    await pw_expect(trap.locator("input[type=radio][value=paste]")).to_be_enabled()
+    await pw_expect(trap.locator(".pl-paste-off")).to_have_count(0)
+
+    # A trap, with a pasted BCDice line (手さばき 50: 12 is a hard success).
     await trap.locator("select[name=passage]").select_option("in_left")
     await trap.locator("select[name=kind]").select_option("snare")
     await trap.locator("input[type=radio][value=paste]").check()

@@ -321,7 +321,9 @@ class RoomView {
         sec = this.makeSection(panel);
         this.sections.set(panel.id, sec);
       }
-      if (fresh || keys === null || panel.key === "*" || keys.has(panel.key)) this.fill(panel, sec);
+      const touched = keys === null || panel.key === "*" || keys.has(panel.key)
+        || (panel.also || []).some((k) => keys.has(k));
+      if (fresh || touched) this.fill(panel, sec);
     }
     // Registry order; nodes move only when the order changed (moving one drops focus).
     for (const [area, parent] of [["main", this.mainCol], ["side", this.sideTop]]) {

@@ -7,6 +7,7 @@
 //   key       the top-level state key it renders ("tower_defense", "bases", "table",
 //             "prompts"); the panel exists while state[key] is present and not null, and
 //             is re-rendered only when a change touches that key. `key: "*"` = whole state.
+//   also      optional ["meta", …]: other state keys whose changes re-render it too
 //   area      "main" (default) or "side" (top of the side column)
 //   order     sort order within its area (smaller first)
 //   title     {ja, en} or (ctx) => string

@@ -133,6 +133,8 @@ function sentence(a, state) {
       return t("do.room.player.add", { name: a.name || a.id });
     case "room.enforcement":
       return t("do.room.enforcement", { mode: a.mode });
+    case "room.player_rolls":
+      return t("do.room.player_rolls", { mode: a.mode });
     default:
       return describeAction(a, state) || fallback(a);
   }
