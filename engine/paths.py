@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Annotated, Any, Final, Union, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
-__all__ = ["MISSING", "Path", "delete", "field_rule", "field_type", "get", "has", "put"]
+__all__ = ["MISSING", "Path", "adapter", "delete", "field_rule", "field_type", "get", "has",
+           "put"]
 
 Segment = str | int
 Path = tuple[Segment, ...]
@@ -76,10 +78,14 @@ def delete(root: Any, path: Sequence[Segment]) -> Any:
 
 
 def _strip_optional(ann: Any) -> Any:
-    if get_origin(ann) in (Union, _UnionType):
-        args = [a for a in get_args(ann) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
+    """`X | None` → X, and a constrained container → the container (its items are typed)."""
+    for _ in range(2):
+        if get_origin(ann) is Annotated:
+            ann = get_args(ann)[0]
+        if get_origin(ann) in (Union, _UnionType):
+            args = [a for a in get_args(ann) if a is not type(None)]
+            if len(args) == 1:
+                ann = args[0]
     return ann
 
 
@@ -120,3 +126,16 @@ def field_rule(root: BaseModel, path: Sequence[Segment]) -> str | None:
     extra = info.json_schema_extra if info is not None else None
     rule = extra.get("rule") if isinstance(extra, dict) else None
     return rule if isinstance(rule, str) else None
+
+
+@lru_cache(maxsize=512)
+def _adapter(ann: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(ann)
+
+
+def adapter(ann: Any) -> TypeAdapter[Any]:
+    """A validator for a declared type (cached: `Tx.set` validates every write with one)."""
+    try:
+        return _adapter(ann)
+    except TypeError:  # an unhashable annotation: build it each time
+        return TypeAdapter(ann)

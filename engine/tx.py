@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from . import paths
 from .errors import Refusal, Text
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 __all__ = ["Actor", "Change", "Happening", "LogLine", "Role", "RuleWarning", "Tx"]
 
 Role = Literal["gm", "player", "bridge", "observer"]
+
+OUT_OF_RANGE = Text("この操作の結果は許される範囲を超えます（{what}）。",
+                    "The result of this action would leave its allowed range ({what}).")
 
 
 class Actor(BaseModel):
@@ -99,9 +102,25 @@ class Tx:
         return paths.get(self.state, path)
 
     def set(self, path: Sequence[str | int], value: Any) -> None:
-        """Write `value` at `path` (a model field, or a dict entry, new or not)."""
+        """Write `value` at `path` (a model field, or a dict entry, new or not), validated
+        against the declared type there: a value out of its bounds is refused."""
+        value = self._checked(path, value)
         old = paths.put(self.state, path, value)
         self.changes.append(Change(tuple(path), value, old))
+
+    def _checked(self, path: Sequence[str | int], value: Any) -> Any:
+        try:
+            ann = paths.field_type(self.state, path)
+        except KeyError:
+            return value  # not a typed place: `put` says so
+        try:
+            return paths.adapter(ann).validate_python(value)
+        except ValidationError as e:
+            # only the GM may read the path: it can name a hidden piece or base
+            what = e.errors()[0]["msg"]
+            if self.actor.role == "gm":
+                what = f"{'/'.join(map(str, path))}: {what}"
+            raise Refusal("out_of_range", OUT_OF_RANGE.format(what=what)) from None
 
     def delete(self, path: Sequence[str | int]) -> None:
         old = paths.delete(self.state, path)
