@@ -47,6 +47,21 @@ __all__ = ["Session"]
 log = logging.getLogger("komasync.server")
 
 
+def _id_of(raw: Any) -> str | None:
+    """The message's `id`, if it has one of the protocol's shape."""
+    msg_id = raw.get("id") if isinstance(raw, dict) else None
+    return msg_id if isinstance(msg_id, str) and 0 < len(msg_id) <= 64 else None
+
+
+def _message_id(text: str) -> str | None:
+    """The id of a frame that is refused before it is read (parsing only, no validation:
+    the frame is already within the size limit)."""
+    try:
+        return _id_of(orjson.loads(text))
+    except orjson.JSONDecodeError:
+        return None
+
+
 async def _pong(conn: Connection, room: Room, t: Any) -> None:
     """Answered in the room's order: a pong comes after every reply to what came before."""
     conn.send_msg({"type": "pong", "t": t, "version": room.version})
@@ -96,14 +111,14 @@ class Session:
                                  limit=limits.max_frame))
             return
         if self.conn is not None and not self.conn.bucket.take():
-            await self.send(error_frame("rate_limited", E_RATE))
+            await self.send(error_frame("rate_limited", E_RATE, _message_id(text)))
             return
         try:
             raw = orjson.loads(text)
         except orjson.JSONDecodeError:
             await self.send(error_frame("bad_json", E_JSON))
             return
-        msg_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        msg_id = _id_of(raw)
         try:
             msg = client_adapter.validate_python(raw)
         except ValidationError as e:
