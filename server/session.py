@@ -28,6 +28,7 @@ from .errors import (
     E_BIG,
     E_BINARY,
     E_GM_ONLY,
+    E_INTERNAL,
     E_JSON,
     E_KIND,
     E_RATE,
@@ -100,7 +101,12 @@ class Session:
             if frame.type != WSMsgType.TEXT:
                 await self.send(error_frame("binary_frame", E_BINARY))
                 continue
-            await self.handle(frame.data)
+            try:
+                await self.handle(frame.data)
+            except Exception:  # a bug answers that message; it never silently kills the socket
+                log.exception("message failed", extra={"client": self.conn and self.conn.label})
+                await self.send(error_frame("internal_error", E_INTERNAL,
+                                            _message_id(frame.data)))
             if self.conn is not None and self.conn.closed:
                 return
 

@@ -276,3 +276,20 @@ async def test_a_gm_retry_after_the_secret_rotates_applies_once(running: Running
     assert retry["version"] == first["version"]
     await asyncio.sleep(0)
     assert running.server.rooms[running.room].engine.state.table.counters["clock"].value == 1
+
+
+async def test_a_failing_message_is_answered_and_the_socket_stays(
+        running: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever breaks while a message is handled answers that message with an error."""
+    g = await gm(running)
+    store = running.server.storage.storage
+
+    def broken(*args: Any) -> Any:
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(store, "actions", broken)
+    await g.send({"type": "history", "id": "h1"})
+    err = await g.expect("error")
+    assert err["id"] == "h1" and err["code"] == "internal_error" and err["reason"]["ja"]
+    await g.send({"type": "ping", "t": 2})
+    assert (await g.expect("pong"))["t"] == 2
