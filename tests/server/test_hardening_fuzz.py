@@ -129,35 +129,42 @@ EXTREME = st.one_of(
 class SchemaValues:
     """Hypothesis strategies for the values a JSON Schema describes (mostly fitting)."""
 
-    def __init__(self, defs: dict[str, Any], ids: list[str], wild: bool) -> None:
+    def __init__(self, defs: dict[str, Any], ids: dict[str, list[str]], wild: bool) -> None:
         self.defs = defs
-        self.ids = ids
+        self.ids = ids  # by collection name ("counters"), and "" for all of them
         self.wild = wild  # some fields get anything at all
 
-    def of(self, node: dict[str, Any], depth: int = 0) -> st.SearchStrategy[Any]:
-        fitting = self._fitting(node, depth)
+    def of(self, node: dict[str, Any], depth: int = 0, name: str = "") -> st.SearchStrategy[Any]:
+        fitting = self._fitting(node, depth, name)
         return st.one_of(fitting, EXTREME) if self.wild else fitting
 
-    def _fitting(self, node: dict[str, Any], depth: int) -> st.SearchStrategy[Any]:
+    def _named(self, name: str) -> st.SearchStrategy[str]:
+        """Ids for a field: a `counter` field names one of the `counters`, say."""
+        own = self.ids.get(name + "s") or self.ids.get(name + "es") or []
+        every = st.sampled_from(self.ids[""])
+        return st.sampled_from(own) | every if own else every
+
+    def _fitting(self, node: dict[str, Any], depth: int, name: str = "") -> st.SearchStrategy[Any]:
         if "$ref" in node:
-            return self._fitting(self.defs[node["$ref"].rsplit("/", 1)[-1]], depth)
+            return self._fitting(self.defs[node["$ref"].rsplit("/", 1)[-1]], depth, name)
         if "const" in node:
             return st.just(node["const"])
         if "enum" in node:
             return st.sampled_from(node["enum"])
         for key in ("anyOf", "oneOf"):
             if key in node:
-                return st.one_of([self._fitting(n, depth) for n in node[key]])
+                return st.one_of([self._fitting(n, depth, name) for n in node[key]])
         kind = node.get("type")
         if kind == "integer":
-            lo, hi = node.get("minimum", -2**63), node.get("maximum", 2**63)
+            # no declared bound: anything JSON can carry, far past 64 bits
+            lo, hi = node.get("minimum", -2**70), node.get("maximum", 2**70)
             small = [n for n in (1, 2, 0, 3, 5, 12, -1) if lo <= n <= hi]
             return st.sampled_from([*small, *small, lo, hi]) | st.integers(lo, hi)
         if kind == "number":
             return st.floats(node.get("minimum"), node.get("maximum"), allow_nan=False)
         if kind == "string":
             top = min(node.get("maxLength", 40), 40)
-            return st.sampled_from(self.ids) | st.text(min_size=1, max_size=top) | \
+            return self._named(name) | st.text(min_size=1, max_size=top) | \
                 st.just("あ" * node.get("maxLength", 100))
         if kind == "boolean":
             return st.booleans()
@@ -173,21 +180,21 @@ class SchemaValues:
         if kind == "object":
             values = node.get("additionalProperties")
             inner = self._fitting(values, depth + 1) if isinstance(values, dict) else ANY_JSON
-            return st.dictionaries(st.sampled_from(self.ids) | st.text(max_size=6), inner,
+            return st.dictionaries(self._named(name) | st.text(max_size=6), inner,
                                    max_size=3)
         return ANY_JSON
 
     def model(self, node: dict[str, Any], depth: int = 0) -> st.SearchStrategy[dict[str, Any]]:
         props, required = node["properties"], set(node.get("required", ()))
         return st.fixed_dictionaries(
-            {k: self.of(v, depth) for k, v in props.items() if k in required},
-            optional={k: self.of(v, depth) for k, v in props.items() if k not in required})
+            {k: self.of(v, depth, k) for k, v in props.items() if k in required},
+            optional={k: self.of(v, depth, k) for k, v in props.items() if k not in required})
 
 
 SUBSYSTEM_OF = {"td": "td.", "bases": "bases."}
 
 
-def actions(room: str, ids: list[str]) -> st.SearchStrategy[dict[str, Any]]:
+def actions(room: str, ids: dict[str, list[str]]) -> st.SearchStrategy[dict[str, Any]]:
     """Any action of the registry a room's subsystems take, from its model's JSON Schema
     (every kind is sent to some room: td.* to the tower defense, bases.* to the bases)."""
     kinds = []
@@ -201,18 +208,26 @@ def actions(room: str, ids: list[str]) -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(kinds)
 
 
-def _ids(tree: Any) -> Iterator[str]:
-    """Every id in a GM snapshot (pieces, forts, bases, elements, players…)."""
+def _ids(tree: Any, collection: str = "") -> Iterator[tuple[str, str]]:
+    """Every id in a GM snapshot with the collection it is in (pieces, forts, events…)."""
     if isinstance(tree, dict):
         for key, value in tree.items():
             if isinstance(value, dict) and "id" in value:
-                yield str(key)
+                yield collection, str(key)
             if key == "id" and isinstance(value, str):
-                yield value
-            yield from _ids(value)
+                yield collection, value
+            yield from _ids(value, str(key))
     elif isinstance(tree, list):
         for value in tree:
-            yield from _ids(value)
+            yield from _ids(value, collection)
+
+
+def ids_of(state: dict[str, Any], player: str) -> dict[str, list[str]]:
+    out: dict[str, set[str]] = {"": {player, "p2"}, "players": {player}}
+    for collection, ident in _ids(state):
+        out.setdefault(collection, set()).add(ident)
+        out[""].add(ident)
+    return {k: sorted(v) for k, v in out.items()}
 
 
 def _has_nan(msg: dict[str, Any]) -> bool:
@@ -249,7 +264,7 @@ def test_fuzz_the_whole_action_schema_keeps_the_log_replayable(tmp_path: Path) -
         bases = st.sampled_from([*[None] * 12, 0, 1, 2**64])
         frames = st.one_of([
             st.tuples(st.just(room), st.sampled_from(["gm", "gm", "player"]),
-                      actions(room, sorted({*_ids(gms[room].state), player, "p2"})), bases)
+                      actions(room, ids_of(gms[room].state, player)), bases)
             for room, (_s, player) in ROOMS.items()])
         counter = iter(range(10**9))
 
