@@ -55,11 +55,11 @@ class Override(ActionBase):
 
 def _validated(state: RoomState, path: tuple[str | int, ...], value: Any) -> Any:
     try:
-        ann = paths.field_type(state, path)
+        check = paths.validator(state, path)
     except KeyError:
         raise Refusal("bad_path", BAD_PATH.format(path=list(path))) from None
     try:
-        return paths.adapter(ann).validate_python(value)
+        return check.validate_python(value)
     except ValidationError as e:
         error = "; ".join(err["msg"] for err in e.errors()[:3])
         raise Refusal("bad_value",

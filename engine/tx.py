@@ -110,11 +110,11 @@ class Tx:
 
     def _checked(self, path: Sequence[str | int], value: Any) -> Any:
         try:
-            ann = paths.field_type(self.state, path)
+            check = paths.validator(self.state, path)
         except KeyError:
             return value  # not a typed place: `put` says so
         try:
-            return paths.adapter(ann).validate_python(value)
+            return check.validate_python(value)
         except ValidationError as e:
             # only the GM may read the path: it can name a hidden piece or base
             what = e.errors()[0]["msg"]
