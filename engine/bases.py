@@ -30,6 +30,7 @@ from .bases_settle import settle
 from .bases_states import CharSide
 from .bases_trigger import ADVANCE, on_happening
 from .bases_vocabulary import action_kind
+from .bounds import Count, Id, Number
 from .errors import Refusal, Text
 from .registry_types import Subsystem, Trigger
 from .tx import Role, Tx
@@ -76,7 +77,7 @@ class ReportHappening(ActionBase):
     character: str | None = Field(default=None, max_length=100)
     side: CharSide | None = None
     timing: str | None = Field(default=None, max_length=100)
-    amount: int | None = None
+    amount: Number | None = None
     action: str | None = Field(default=None, max_length=200)
     by: str | None = Field(default=None, max_length=64)
 
@@ -107,7 +108,7 @@ class FireElement(ActionBase):
     Still checked: BASE-ST-2, BASE-EL-1 count, some block's tags; `warn`/`off` force it."""
 
     kind: Literal["bases.fire"] = "bases.fire"
-    element: str
+    element: Id
     triggerer: str | None = Field(default=None, max_length=100)
     active: bool = True
 
@@ -126,7 +127,7 @@ class TriggerEvent(ActionBase):
 
     kind: Literal["bases.trigger"] = "bases.trigger"
     roles = frozenset[Role]({"gm", "player", "bridge"})
-    event: str
+    event: Id
     character: str = Field(min_length=1, max_length=100)
     action: str = Field(min_length=1, max_length=200)
     side: CharSide | None = None
@@ -183,7 +184,7 @@ class ApplyEffect(ActionBase):
 
     kind: Literal["bases.effect"] = "bases.effect"
     effect: Effect
-    source: str | None = None
+    source: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         source = find_base(tx, self.source).id if self.source else None
@@ -194,8 +195,8 @@ class RevealBases(ActionBase):
     """GM: reveal a base (`what`: all, base = existence only, gp) or one element (BASE-OPT-2)."""
 
     kind: Literal["bases.reveal"] = "bases.reveal"
-    base: str | None = None
-    element: str | None = None
+    base: Id | None = None
+    element: Id | None = None
     what: Literal["all", "base", "gp"] = "all"
 
     def apply(self, tx: Tx) -> None:
@@ -213,8 +214,8 @@ class SetFieldCount(ActionBase):
     kind: Literal["bases.count"] = "bases.count"
     roles = frozenset[Role]({"gm", "bridge"})
     side: CharSide
-    on_field: int | None = Field(default=None, ge=0)
-    incapacitated: int | None = Field(default=None, ge=0)
+    on_field: Count | None = None
+    incapacitated: Count | None = None
 
     def apply(self, tx: Tx) -> None:
         old = battle(tx).sides.get(self.side, SideCount())
@@ -229,7 +230,7 @@ class SetSummary(ActionBase):
     """GM: the plain-language summary of the battle or of one base (BASE-OPT-4)."""
 
     kind: Literal["bases.summary"] = "bases.summary"
-    base: str | None = None
+    base: Id | None = None
     text: str = Field(max_length=4000)
 
     def apply(self, tx: Tx) -> None:
@@ -244,7 +245,7 @@ class EndBattle(ActionBase):
     """GM: end the battle by a GM-defined or manual end condition (BASE-TYPE-5)."""
 
     kind: Literal["bases.end"] = "bases.end"
-    losers: list[CharSide] = Field(default_factory=list)
+    losers: list[CharSide] = Field(default_factory=list, max_length=2)
     reason: str = Field(min_length=1, max_length=500)
 
     def apply(self, tx: Tx) -> None:

@@ -44,6 +44,7 @@ from .bases_model import (
 )
 from .bases_states import CharSide, Side, Status
 from .bases_tags import parse_condition, parse_defined
+from .bounds import Count, Number
 
 __all__ = ["LARGE_SCALE_GRID", "BaseSpec", "BasesScenario", "BattleTypeSpec", "EventSpec"]
 
@@ -90,7 +91,7 @@ class GpConditionSpec(ElementSpec):
     """GP変化条件: 条件, 変化値 (BASE-EL-1)."""
 
     KIND: ClassVar[ElementKind] = "gp"
-    delta: int
+    delta: Number
 
     def build(self, element_id: str) -> GpCondition:
         return GpCondition(delta=self.delta, **self.common(element_id))
@@ -111,7 +112,7 @@ class EventSpec(ElementSpec):
     """イベント: 名称, 発動回数 (∞ or missing = unlimited), 条件, 効果 (BASE-EL-1)."""
 
     name: str
-    count: int | Literal["∞"] | None = Field(default=None)
+    count: Count | Literal["∞"] | None = Field(default=None)
     effect: str = ""
     effects: list[Effect] = Field(default_factory=list)
 
@@ -137,7 +138,7 @@ class BaseSpec(BaseModel):
     id: str = Field(pattern=_ID)
     name: str = Field(min_length=1)
     side: Side = "none"
-    gp: int = Field(ge=0)
+    gp: Count
     state: Literal["active", "stopped", "excited"] = "active"
     attributes: list[str] = Field(default_factory=list)
     hidden: bool = False

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, ValidationError
 
 from . import paths
 from .actions import ActionBase
+from .bounds import Exact, Id, Name, Serial
 from .errors import Refusal, Text
 from .registry_types import Subsystem
 from .state import Enforcement, PlayerInfo, PlayerRolls, RoomState
@@ -31,7 +32,7 @@ class Override(ActionBase):
     """GM: set any value at `path` (validated against its declared type), with a reason."""
 
     kind: Literal["override"] = "override"
-    path: list[str | int] = Field(min_length=1)
+    path: list[Name | Exact] = Field(min_length=1, max_length=16)
     value: Any = None
     delete: bool = False
     reason: str = Field(min_length=1, max_length=500)
@@ -55,11 +56,11 @@ class Override(ActionBase):
 
 def _validated(state: RoomState, path: tuple[str | int, ...], value: Any) -> Any:
     try:
-        ann = paths.field_type(state, path)
+        check = paths.validator(state, path)
     except KeyError:
         raise Refusal("bad_path", BAD_PATH.format(path=list(path))) from None
     try:
-        return TypeAdapter(ann).validate_python(value)
+        return check.validate_python(value)
     except ValidationError as e:
         error = "; ".join(err["msg"] for err in e.errors()[:3])
         raise Refusal("bad_value",
@@ -71,7 +72,7 @@ class Undo(ActionBase):
     """GM: bring the room back to how it was at `to_version` (a new, logged version)."""
 
     kind: Literal["undo"] = "undo"
-    to_version: int = Field(ge=0)
+    to_version: Serial
     reason: str = Field(default="undo", max_length=500)
 
     def apply(self, tx: Tx) -> None:
@@ -83,8 +84,8 @@ class Restore(ActionBase):
     """Undo as logged: the target state travels with the action, so replay is exact."""
 
     kind: Literal["restore"] = "restore"
-    to_version: int
-    reason: str = "undo"
+    to_version: Serial
+    reason: str = Field(default="undo", max_length=500)
     target: dict[str, Any]
 
     def apply(self, tx: Tx) -> None:
@@ -127,7 +128,7 @@ class Answer(ActionBase):
 
     kind: Literal["answer"] = "answer"
     roles = frozenset[Role]({"gm", "player"})
-    prompt: str
+    prompt: Id
     choice: str = Field(max_length=200)
 
     def apply(self, tx: Tx) -> None:

@@ -11,6 +11,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from .bases import BasesScenario
+from .bounds import Id, Json, Name
 from .rng import RngState
 from .state import Enforcement, PlayerInfo, PlayerRolls, RoomMeta, RoomState
 from .table import TableScenario
@@ -25,11 +26,11 @@ class RoomSettings(BaseModel):
 
     model_config = {"extra": "forbid"}
 
-    name: str = "komasync"
+    name: Name = "komasync"
     enforcement: Enforcement = "enforce"
     player_rolls: PlayerRolls = "refuse"
-    seed: str | None = None
-    platforms: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    seed: Name | None = None
+    platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)
 
 
 class Scenario(BaseModel):

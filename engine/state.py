@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from .bases import BasesState
+from .bounds import Id, Json, Name, Serial
 from .prompts import Prompt
 from .rng import RngState
 from .table import TableState
@@ -22,8 +23,8 @@ PlayerRolls = Literal["refuse", "allow"]
 
 
 class PlayerInfo(Entity):
-    id: str
-    name: str
+    id: Id
+    name: Name
 
 
 class RoomMeta(Entity):
@@ -33,12 +34,12 @@ class RoomMeta(Entity):
     `platforms` holds each VTT's calibration and display settings (read by adapters).
     """
 
-    name: str = ""
+    name: Name = ""
     enforcement: Enforcement = "enforce"
     player_rolls: PlayerRolls = "refuse"
-    players: dict[str, PlayerInfo] = Field(default_factory=dict)
-    seq: int = 0
-    platforms: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    players: dict[Id, PlayerInfo] = Field(default_factory=dict)
+    seq: Serial = 0
+    platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)
 
 
 class RoomState(Entity):

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import ActionBase
+from .bounds import MAX_ITEMS, MAX_NUMBER, Id, Name, Number, Sentence
 from .errors import Refusal, Text
 from .registry_types import Subsystem
 from .tx import Role, Tx
@@ -34,8 +35,8 @@ class Cell(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    x: int
-    y: int
+    x: Number
+    y: Number
 
 
 class Grid(BaseModel):
@@ -48,15 +49,15 @@ class Grid(BaseModel):
 class Piece(Entity):
     """A piece on the board; `hidden` pieces are the GM's alone."""
 
-    id: str
-    name: str
-    owner: str | None = None
+    id: Id
+    name: Name
+    owner: Id | None = None
     cell: Cell | None = None
     size: int = Field(default=1, ge=1, le=20)
     hidden: bool = False
-    labels: dict[str, str] = Field(default_factory=dict)
-    movers: list[str] = Field(default_factory=list)
-    color: str | None = None
+    labels: dict[Id, Name] = Field(default_factory=dict, max_length=50)
+    movers: list[Id] = Field(default_factory=list, max_length=MAX_ITEMS)
+    color: Name | None = None
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden
@@ -65,13 +66,13 @@ class Piece(Entity):
 class Counter(Entity):
     """A named number (GP, 耐久力, a clock); `visibility` says who may see it."""
 
-    id: str
-    name: str
-    value: int = 0
-    min: int | None = None
-    max: int | None = None
+    id: Id
+    name: Name
+    value: Number = 0
+    min: Number | None = None
+    max: Number | None = None
     visibility: Literal["all", "gm", "owner"] = "all"
-    owner: str | None = None
+    owner: Id | None = None
 
     def visible_to(self, audience: Audience) -> bool:
         if audience.is_gm or self.visibility == "all":
@@ -89,11 +90,11 @@ class Counter(Entity):
 class Marker(Entity):
     """A text panel on the board (a trap, a zone, a note)."""
 
-    id: str
-    text: str
+    id: Id
+    text: Sentence
     cell: Cell
-    width: int = Field(default=1, ge=1)
-    height: int = Field(default=1, ge=1)
+    width: int = Field(default=1, ge=1, le=500)
+    height: int = Field(default=1, ge=1, le=500)
     hidden: bool = False
 
     def visible_to(self, audience: Audience) -> bool:
@@ -159,9 +160,9 @@ class MovePiece(ActionBase):
 
     kind: Literal["table.move"] = "table.move"
     roles = frozenset[Role]({"gm", "player", "bridge"})
-    piece: str
+    piece: Id
     to: Cell
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         piece = _piece(tx, self.piece)
@@ -191,7 +192,7 @@ class PlacePiece(ActionBase):
 
 class RemovePiece(ActionBase):
     kind: Literal["table.piece.remove"] = "table.piece.remove"
-    piece: str
+    piece: Id
 
     def apply(self, tx: Tx) -> None:
         _piece(tx, self.piece)
@@ -202,7 +203,7 @@ class RevealPiece(ActionBase):
     """GM: show (or hide again) a hidden piece."""
 
     kind: Literal["table.piece.reveal"] = "table.piece.reveal"
-    piece: str
+    piece: Id
     hidden: bool = False
 
     def apply(self, tx: Tx) -> None:
@@ -214,8 +215,8 @@ class AllowMove(ActionBase):
     """GM: let a player move a piece that is not theirs (TABLE-MV-1), or take it back."""
 
     kind: Literal["table.piece.allow"] = "table.piece.allow"
-    piece: str
-    player: str
+    piece: Id
+    player: Id
     allow: bool = True
 
     def apply(self, tx: Tx) -> None:
@@ -231,8 +232,8 @@ class SetCounter(ActionBase):
 
     kind: Literal["table.counter.set"] = "table.counter.set"
     roles = frozenset[Role]({"gm", "player"})
-    counter: str
-    value: int
+    counter: Id
+    value: Number
 
     def apply(self, tx: Tx) -> None:
         counter = _counter(tx, self.counter)
@@ -245,15 +246,23 @@ class AddCounter(ActionBase):
 
     kind: Literal["table.counter.add"] = "table.counter.add"
     roles = frozenset[Role]({"gm", "player"})
-    counter: str
-    delta: int
+    counter: Id
+    delta: Number
 
     def apply(self, tx: Tx) -> None:
         counter = _counter(tx, self.counter)
         _may_change(tx, counter)
-        tx.set(("table", "counters", counter.id, "value"), counter.clamp(counter.value + self.delta))
+        value = counter.clamp(counter.value + self.delta)
+        if abs(value) > MAX_NUMBER:  # TABLE-CT-2: repeated deltas never leave the bound
+            raise Refusal("out_of_range", OUT_OF_RANGE.format(name=counter.name, limit=MAX_NUMBER),
+                          rule="TABLE-CT-2", limit=MAX_NUMBER)
+        tx.set(("table", "counters", counter.id, "value"), value)
 
 
+OUT_OF_RANGE = Text(
+    "カウンター「{name}」の値は±{limit}を超えられません。",
+    "Counter '{name}' cannot go beyond ±{limit}.",
+)
 NOT_YOUR_COUNTER = Text(
     "カウンター「{name}」はGMだけが変更できます。",
     "Only the GM may change counter '{name}'.",
@@ -276,7 +285,7 @@ class PlaceCounter(ActionBase):
 
 class RemoveCounter(ActionBase):
     kind: Literal["table.counter.remove"] = "table.counter.remove"
-    counter: str
+    counter: Id
 
     def apply(self, tx: Tx) -> None:
         _counter(tx, self.counter)
@@ -294,7 +303,7 @@ class PlaceMarker(ActionBase):
 
 class RemoveMarker(ActionBase):
     kind: Literal["table.marker.remove"] = "table.marker.remove"
-    marker: str
+    marker: Id
 
     def apply(self, tx: Tx) -> None:
         if self.marker not in tx.state.table.markers:

@@ -9,11 +9,12 @@ TD-ATK-3 (no move and shoot in one phase; reloading takes the phase) is enforced
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from .actions import ActionBase
+from .bounds import MAX_NUMBER, Id, Name
 from .errors import Refusal, Text
 from .td_map import adjacent, reaches
 from .td_model import PC, Group, Phase, Trap, TrapKind, Walker, WaveEntry, WeaponSpec
@@ -42,7 +43,7 @@ __all__ = ["ACTIONS", "AddGroup", "Attack", "Declare", "Melee", "Move", "NextPha
            "PlacePC", "Reload", "RemoveIndividual", "SetTrap", "Special"]
 
 PC_ROLES = frozenset[Role]({"gm", "player", "bridge"})
-Results = list[str]
+Results = list[Annotated[str, Field(max_length=2000)]]
 
 STALE = Text("フェイズはすでに{now}です。", "The phase is already {now}.")
 NO_FORT = Text("「{name}」の初期位置の砦が決まっていません。", "'{name}' has no starting fort yet.")
@@ -112,9 +113,9 @@ class AddGroup(ActionBase):
 
     kind: Literal["td.group.add"] = "td.group.add"
     name: str = Field(min_length=1, max_length=100)
-    count: int = Field(ge=1)
-    direction: str
-    tag: str | None = None
+    count: int = Field(ge=1, le=MAX_NUMBER)
+    direction: Id
+    tag: Name | None = None
 
     def apply(self, tx: Tx) -> None:
         td = td_of(tx)
@@ -128,7 +129,7 @@ class RemoveIndividual(ActionBase):
     """GM: a 特異個体 is defeated by normal combat (TD-OPT-2); its field effects end."""
 
     kind: Literal["td.individual.remove"] = "td.individual.remove"
-    individual: str
+    individual: Id
     reason: Literal["destroyed", "left"] = "destroyed"
 
     def apply(self, tx: Tx) -> None:
@@ -145,8 +146,8 @@ class _PCAction(ActionBase):
     """A PC's action: `pc` acts; a bridge names the acting player in `by`."""
 
     roles = PC_ROLES
-    pc: str
-    by: str | None = None
+    pc: Id
+    by: Id | None = None
 
     def _pc(self, tx: Tx) -> PC:
         pc = pc_of(td_of(tx), self.pc)
@@ -170,7 +171,7 @@ class PlacePC(_PCAction):
     """TD-PRE-1: before round 1 each PC picks the fort it starts at."""
 
     kind: Literal["td.pc.place"] = "td.pc.place"
-    fort: str
+    fort: Id
 
     def apply(self, tx: Tx) -> None:
         pc = self._pc(tx)
@@ -186,9 +187,9 @@ class SetTrap(_PCAction):
     rolled, or `result` a reported BCDice line). The GM may place one with `check: false`."""
 
     kind: Literal["td.trap.set"] = "td.trap.set"
-    passage: str
+    passage: Id
     trap: TrapKind
-    skill: str = "手さばき"
+    skill: Name = "手さばき"
     result: str | None = Field(default=None, max_length=2000)
     check: bool = True
 
@@ -237,7 +238,7 @@ class Move(_PCAction):
     not after shooting or reloading, TD-ATK-3)."""
 
     kind: Literal["td.move"] = "td.move"
-    to: str
+    to: Id
 
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)
@@ -267,8 +268,8 @@ class Attack(_PCAction):
     `ammo: special` fires the weapon's special rounds (SDASS grenades)."""
 
     kind: Literal["td.attack"] = "td.attack"
-    weapon: str
-    group: str
+    weapon: Id
+    group: Id
     shots: int | None = Field(default=None, ge=1, le=20)
     results: Results | None = Field(default=None, min_length=1, max_length=20)
     ammo: Literal["normal", "special"] = "normal"
@@ -361,7 +362,7 @@ class Reload(_PCAction):
     """TD-ATK-3: reloading a firearm takes the PC's whole phase; melee never reloads."""
 
     kind: Literal["td.reload"] = "td.reload"
-    weapon: str
+    weapon: Id
 
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)
@@ -382,9 +383,9 @@ class Melee(_PCAction):
     phase; `result` is a reported BCDice line, else the engine rolls."""
 
     kind: Literal["td.melee"] = "td.melee"
-    weapon: str
-    group: str
-    to: str | None = None
+    weapon: Id
+    group: Id
+    to: Id | None = None
     result: str | None = Field(default=None, max_length=2000)
 
     def apply(self, tx: Tx) -> None:
@@ -414,8 +415,8 @@ class Special(_PCAction):
     for the rest of this round; `result` is a reported BCDice line, else rolled."""
 
     kind: Literal["td.special"] = "td.special"
-    group: str
-    weapon: str | None = None
+    group: Id
+    weapon: Id | None = None
     result: str | None = Field(default=None, max_length=2000)
 
     def apply(self, tx: Tx) -> None:

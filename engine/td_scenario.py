@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .bounds import MAX_NUMBER, Count, Name, Number
 from .table import Cell
 from .td_map import inward_passages, route_from
 from .td_model import (
@@ -42,8 +43,8 @@ class FortSpec(_Spec):
 
     id: str
     name: str
-    tier: int = Field(ge=1)
-    durability: int = Field(ge=0)
+    tier: int = Field(ge=1, le=MAX_NUMBER)
+    durability: Count
     cell: Cell
     final: bool | None = None
 
@@ -71,7 +72,7 @@ class PCSpec(_Spec):
     player: str | None = None
     fort: str | None = None
     weapons: list[str] = Field(default_factory=list)
-    skills: dict[str, int] = Field(default_factory=dict)
+    skills: dict[Name, Number] = Field(default_factory=dict)
 
 
 class TrapSpec(_Spec):

@@ -23,8 +23,8 @@ import orjson
 
 from ..engine.errors import Text
 
-__all__ = ["ActionRecord", "AsyncStorage", "InviteRow", "RoomRow", "RoomSummary", "Storage",
-           "StorageError", "hash_secret", "new_secret"]
+__all__ = ["ActionRecord", "ActionRow", "AsyncStorage", "InviteRow", "RoomRow", "RoomSummary",
+           "Storage", "StorageError", "encode", "hash_secret", "new_secret"]
 
 T = TypeVar("T")
 
@@ -130,6 +130,17 @@ def _dumps(value: Any) -> bytes:
     return orjson.dumps(value)
 
 
+ActionRow = tuple[int, str | None, bytes, bytes, bytes, bytes, bytes, bytes, float]
+"""An `ActionRecord` as the log stores it (serialised before the action counts as applied)."""
+
+
+def encode(record: ActionRecord) -> ActionRow:
+    """The record serialised for `Storage.append`; raises if any part cannot be written."""
+    r = record
+    return (r.version, r.client_key, _dumps(r.actor), _dumps(r.action), _dumps(r.ops),
+            _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
+
+
 class Storage:
     """Blocking SQLite access; one instance per thread that uses it."""
 
@@ -201,16 +212,12 @@ class Storage:
         return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
 
     # -- the log ----------------------------------------------------------------------
-    def append(self, room_id: str, records: list[ActionRecord],
+    def append(self, room_id: str, rows: list[ActionRow],
                snapshot: tuple[int, dict[str, Any]] | None = None) -> None:
         """Commit a batch of actions (and maybe a snapshot) in one transaction."""
         with self._tx():
-            self.db.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(room_id, r.version, r.client_key, _dumps(r.actor), _dumps(r.action),
-                  _dumps(r.ops), _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
-                 for r in records],
-            )
+            self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                [(room_id, *row) for row in rows])
             if snapshot is not None:
                 self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
                                 (room_id, snapshot[0], _dumps(snapshot[1])))
