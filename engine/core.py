@@ -1,7 +1,8 @@
 """`Engine.apply`: the one entry point that changes a room's state.
 
-Guards first (role), then the action's own validation and writes, then happenings
-through the triggers (a bounded follow-up queue), then settlers. Any refusal or bug
+Guards first (role, and who a bridge acts for: `Actor.bind`), then the action's own
+validation and writes, then happenings through the triggers (a bounded follow-up
+queue), then settlers. Any refusal or bug
 rolls back every write and the dice counter: an action applies whole or not at all.
 """
 
@@ -82,6 +83,7 @@ class Engine:
         kind = getattr(action, "kind", "?")
         if actor.role not in action.roles:
             raise Refusal("forbidden_role", WRONG_ROLE.format(role=actor.role, kind=kind))
+        actor = actor.bind(getattr(action, "by", None), self.state.meta.players)
         tx = Tx(self.state, actor)
         draws = self.state.rng.draws
         try:

@@ -6,8 +6,9 @@ from typing import Any
 
 from ..engine.errors import Text
 
-__all__ = ["E_AGAIN", "E_AUTH", "E_AUTH_FIRST", "E_BIG", "E_BINARY", "E_GM_ONLY", "E_JSON",
-           "E_KIND", "E_RATE", "E_REVOKED", "E_SHAPE", "E_TIMEOUT", "error_frame"]
+__all__ = ["E_AGAIN", "E_AUTH", "E_AUTH_FIRST", "E_BIG", "E_BINARY", "E_BRIDGE_ONLY",
+           "E_GM_ONLY", "E_JSON", "E_KIND", "E_RATE", "E_REVOKED", "E_SHAPE", "E_TIMEOUT",
+           "error_frame"]
 
 E_JSON = Text("JSONとして読めません。", "The message is not valid JSON.")
 E_SHAPE = Text("メッセージの形が正しくありません: {detail}", "The message is malformed: {detail}")
@@ -20,6 +21,7 @@ E_BIG = Text("メッセージが大きすぎます（上限{limit}バイト）�
              "The message is too large (limit {limit} bytes).")
 E_RATE = Text("送信が速すぎます。少し待ってください。", "Too many messages; slow down.")
 E_GM_ONLY = Text("GMだけができる操作です。", "Only the GM may do this.")
+E_BRIDGE_ONLY = Text("ブリッジだけが送れます。", "Only a bridge may send this.")
 E_TIMEOUT = Text("認証が時間内に行われませんでした。", "No authentication in time.")
 E_BINARY = Text("テキストのJSONで送ってください。", "Send text JSON frames.")
 E_AGAIN = Text("すでに認証済みです。", "Already authenticated.")

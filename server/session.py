@@ -27,6 +27,7 @@ from .errors import (
     E_AUTH_FIRST,
     E_BIG,
     E_BINARY,
+    E_BRIDGE_ONLY,
     E_GM_ONLY,
     E_JSON,
     E_KIND,
@@ -157,9 +158,8 @@ class Session:
                 await room.inbox.put(Submit(conn, msg.id, action))
             case "table.event" if conn.role == "bridge":
                 await room.inbox.put(Submit(conn, msg.id, None, event=msg.event))
-            case "table.event":
-                conn.send_msg(error_frame("bridge_only", Text("ブリッジだけが送れます。",
-                                                    "Only a bridge may send this."), msg.id))
+            case "table.event" | "bridge.status" if conn.role != "bridge":
+                conn.send_msg(error_frame("bridge_only", E_BRIDGE_ONLY, getattr(msg, "id", None)))
             case "bridge.status":
                 conn.platform = msg.platform
                 conn.bridge_version = msg.version
