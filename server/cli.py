@@ -21,6 +21,9 @@ from .storage import Storage, new_secret
 __all__ = ["main"]
 
 DEFAULT_DB = "komasync.sqlite3"
+# A GM secret opens every room it was set on: long enough that guessing is hopeless
+# (a generated one has 32 characters).
+MIN_SECRET = 16
 DEMO_ROOM = "demo"
 # The demo rooms, all opened by the one GM secret printed at start.
 DEMO_ROOMS = {DEMO_ROOM: "tower_defense.yaml", "demo-bases": "base_battle.yaml",
@@ -60,7 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     rc.add_argument("file", help="シナリオYAML / scenario YAML")
     rc.add_argument("--db", default=DEFAULT_DB, help="SQLiteファイル / SQLite file")
     rc.add_argument("--id", default=None, help="ルームID / room id")
-    rc.add_argument("--secret", default=None, help="GM秘密鍵（省略時は生成）/ GM secret (generated)")
+    rc.add_argument("--secret", default=None,
+                    help=f"GM秘密鍵（{MIN_SECRET}文字以上、省略時は生成）/ "
+                         f"GM secret ({MIN_SECRET}+ characters; generated if omitted)")
 
     i = sub.add_parser("invite", help="招待トークンを発行 / mint an invite token")
     i.add_argument("room", help="ルームID / room id")
@@ -125,6 +130,11 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _room_create(args: argparse.Namespace) -> int:
+    if args.secret is not None and len(args.secret.strip()) < MIN_SECRET:
+        print(f"GM秘密鍵は{MIN_SECRET}文字以上にしてください（省略すると生成します）/ "
+              f"the GM secret must be at least {MIN_SECRET} characters (omit it to have one "
+              "generated)", file=sys.stderr)
+        return 2
     try:
         scenario = load_scenario_file(args.file)
     except ScenarioError as e:
