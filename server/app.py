@@ -21,7 +21,7 @@ from ..adapters import exports
 from ..engine.scenario import Scenario, build_room
 from ..engine.views import Audience
 from . import distribution
-from .connection import Connection, Limits
+from .connection import Connection, Limits, Peer
 from .errors import E_AUTH, E_REVOKED, E_SHAPE, error_frame
 from .protocol import PROTOCOL_VERSION
 from .replay import rebuild
@@ -90,7 +90,7 @@ class Komasync:
         self.storage.close()
 
     # -- auth -------------------------------------------------------------------------
-    async def authenticate(self, ws: web.WebSocketResponse, msg: Any
+    async def authenticate(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
                            ) -> tuple[Room, Connection] | dict[str, Any]:
         room = await self.room(msg.room)
         if room is None:
@@ -101,7 +101,8 @@ class Komasync:
             if row is None or not row.gm_secret_ok(msg.secret):
                 return error_frame("auth_failed", E_AUTH)
             principal = "gm:" + hash_secret(msg.secret)[:8]
-            return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits)
+            return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits,
+                                    peer.transport)
         if msg.token is not None:
             inv = await self.storage.call(store.invite_for_token, msg.room, msg.token)
             if inv is None:
@@ -109,7 +110,8 @@ class Komasync:
             if inv.revoked:
                 return error_frame("invite_revoked", E_REVOKED)
             label = msg.client or inv.label or inv.player or inv.role
-            conn = Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits)
+            conn = Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits,
+                              peer.transport)
             if inv.role == "bridge":
                 conn.platform = msg.platform
             return room, conn
@@ -119,13 +121,14 @@ class Komasync:
     async def ws_handler(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_frame * 4)
         await ws.prepare(request)
-        session = Session(self, ws)
+        peer = Peer(request.remote or "?", request.transport)
+        session = Session(self, ws, peer)
         self.sockets.add(ws)
         try:
             await session.run()
         finally:
             self.sockets.discard(ws)
-            session.close()
+            await session.close()
         return ws
 
     async def shutdown(self) -> None:

@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="受信メッセージ上限（バイト）/ largest accepted frame (bytes)")
     s.add_argument("--rate", type=float, default=40.0,
                    help="接続ごとの毎秒メッセージ数 / messages per second per connection")
+    s.add_argument("--outbox-bytes", type=int, default=Limits.outbox_bytes,
+                   help="受信の遅い接続を切断するまでの未送信バイト数 / bytes waiting for a "
+                        "client before it is dropped as too slow")
     s.add_argument("--log", choices=["json", "text"], default="json",
                    help="ログ形式 / log format")
 
@@ -222,7 +225,7 @@ def _serve(args: argparse.Namespace) -> int:
         demo_secret = _ensure_demo(store, args.demo_scenario)
         store.close()
     limits = Limits(max_frame=args.max_frame, rate=args.rate, burst=int(args.rate * 2),
-                    snapshot_every=args.snapshot_every)
+                    snapshot_every=args.snapshot_every, outbox_bytes=args.outbox_bytes)
     server = Komasync(args.db, limits, args.durability)
     asyncio.run(_run(server, args.host, args.port, demo_secret))
     return 0
