@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
+from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,13 +23,14 @@ from ..adapters import exports
 from ..engine.scenario import Scenario, build_room
 from ..engine.views import Audience
 from . import distribution
-from .connection import Connection, Limits, Peer
-from .errors import E_AUTH, E_REVOKED, E_SHAPE, error_frame
+from .connection import Connection, Limits, Peer, close_socket, dumps
+from .errors import E_AUTH, E_CONNECTIONS, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
 from .protocol import PROTOCOL_VERSION
 from .replay import rebuild
 from .room import Call, Room
 from .session import Session
 from .storage import AsyncStorage, Storage, hash_secret, new_secret
+from .throttle import AuthThrottle
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
@@ -43,6 +46,9 @@ class Komasync:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.sockets: set[web.WebSocketResponse] = set()
+        self.per_address: Counter[str] = Counter()
+        self.throttle = AuthThrottle(self.limits.auth_failures_per_address,
+                                     self.limits.auth_failures_per_room, self.limits.auth_window)
 
     # -- rooms ------------------------------------------------------------------------
     async def recover_all(self) -> None:
@@ -92,6 +98,22 @@ class Komasync:
     # -- auth -------------------------------------------------------------------------
     async def authenticate(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
                            ) -> tuple[Room, Connection] | dict[str, Any]:
+        """The room and connection `msg` opens, or the error frame; failures count
+        against the address and the room, and past their limit nothing is looked up."""
+        wait = self.throttle.wait(peer.address, msg.room)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            return error_frame("auth_throttled", E_THROTTLED.format(s=seconds),
+                               retry_after=seconds)
+        result = await self._check(ws, msg, peer)
+        if not isinstance(result, dict):
+            self.throttle.succeeded(peer.address, msg.room)
+        elif result["code"] == "auth_failed":
+            self.throttle.failed(peer.address, msg.room)
+        return result
+
+    async def _check(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
+                     ) -> tuple[Room, Connection] | dict[str, Any]:
         room = await self.room(msg.room)
         if room is None:
             return error_frame("auth_failed", E_AUTH)
@@ -122,12 +144,21 @@ class Komasync:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_frame * 4)
         await ws.prepare(request)
         peer = Peer(request.remote or "?", request.transport)
+        limit = self.limits.connections_per_address
+        if limit and self.per_address[peer.address] >= limit:  # 0: no limit
+            await close_socket(ws, peer.transport, "too_many_connections", dumps(error_frame(
+                "too_many_connections", E_CONNECTIONS.format(limit=limit), limit=limit)))
+            return ws
         session = Session(self, ws, peer)
         self.sockets.add(ws)
+        self.per_address[peer.address] += 1
         try:
             await session.run()
         finally:
             self.sockets.discard(ws)
+            self.per_address[peer.address] -= 1
+            if not self.per_address[peer.address]:
+                del self.per_address[peer.address]
             await session.close()
         return ws
 

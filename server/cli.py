@@ -57,6 +57,16 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--outbox-bytes", type=int, default=Limits.outbox_bytes,
                    help="受信の遅い接続を切断するまでの未送信バイト数 / bytes waiting for a "
                         "client before it is dropped as too slow")
+    s.add_argument("--connections-per-address", type=int, default=Limits.connections_per_address,
+                   help="アドレスごとの同時接続数 / open connections per client address")
+    s.add_argument("--auth-failures-per-address", type=int,
+                   default=Limits.auth_failures_per_address,
+                   help="アドレスごとの認証失敗（毎分、超えると一時拒否、0で無制限）/ failed "
+                        "authentications per address per minute before it must wait (0: no limit)")
+    s.add_argument("--auth-failures-per-room", type=int, default=Limits.auth_failures_per_room,
+                   help="ルームごとの認証失敗（毎分、接続実績のあるアドレスは除く、0で無制限）/ "
+                        "failed authentications per room per minute before new addresses must "
+                        "wait (0: no limit)")
     s.add_argument("--log", choices=["json", "text"], default="json",
                    help="ログ形式 / log format")
 
@@ -225,7 +235,10 @@ def _serve(args: argparse.Namespace) -> int:
         demo_secret = _ensure_demo(store, args.demo_scenario)
         store.close()
     limits = Limits(max_frame=args.max_frame, rate=args.rate, burst=int(args.rate * 2),
-                    snapshot_every=args.snapshot_every, outbox_bytes=args.outbox_bytes)
+                    snapshot_every=args.snapshot_every, outbox_bytes=args.outbox_bytes,
+                    connections_per_address=args.connections_per_address,
+                    auth_failures_per_address=args.auth_failures_per_address,
+                    auth_failures_per_room=args.auth_failures_per_room)
     server = Komasync(args.db, limits, args.durability)
     asyncio.run(_run(server, args.host, args.port, demo_secret))
     return 0

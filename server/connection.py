@@ -26,7 +26,7 @@ def frame_size(text: str) -> int:
 
 
 # WebSocket close codes by `bye` code (4001 for the rest).
-CLOSE_CODES = {"invite_revoked": 4003, "slow_consumer": 4008}
+CLOSE_CODES = {"invite_revoked": 4003, "slow_consumer": 4008, "too_many_connections": 4029}
 # How long a closing socket may take to accept its last frame and the close handshake.
 CLOSE_GRACE = 1.0
 
@@ -56,7 +56,11 @@ class Peer:
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-connection and per-room limits (most configurable on `serve`)."""
+    """Per-connection, per-address and per-room limits (most configurable on `serve`).
+
+    Behind a reverse proxy every client has the proxy's address: raise the per-address
+    limits there (`connections_per_address`, `auth_failures_per_address`).
+    """
 
     max_frame: int = 64 * 1024
     rate: float = 40.0
@@ -66,6 +70,12 @@ class Limits:
     snapshot_every: int = 200
     auth_timeout: float = 10.0
     max_batch: int = 64
+    connections_per_address: int = 64
+    # Failed authentications within `auth_window` seconds before further attempts wait
+    # (0: no limit); an address that got into a room is exempt from that room's limit.
+    auth_failures_per_address: int = 10
+    auth_failures_per_room: int = 30
+    auth_window: float = 60.0
 
 
 @dataclass

@@ -1,7 +1,10 @@
-"""Who may stay connected (issue 13, findings 3 and 6).
+"""Who may stay connected and how hard anyone may knock (issue 13, findings 3 and 6).
 
-Over real sockets on loopback: revoking an invite closes its open sockets at once; a slow
-reader is dropped by the bytes waiting for it and its socket is closed promptly.
+Over real sockets on loopback: revoking an invite closes its open sockets at once; failed
+authentications are throttled per address and per room (a legitimate GM's address keeps
+working); connections per address are capped; a slow reader is dropped by the bytes
+waiting for it and its socket is closed promptly. Other source addresses are other
+loopback addresses (127.0.0.x).
 """
 
 from __future__ import annotations
@@ -98,6 +101,98 @@ async def test_an_invite_revoked_while_its_socket_authenticates_never_joins(
     frames = await _closed(late)
     assert [f["type"] for f in frames] == ["bye"] and frames[0]["code"] == "invite_revoked"
     assert not any(c.player == "alice" for c in room.audiences.conns)
+
+
+# -- finding 6: failed authentications are throttled -------------------------------------
+@pytest.mark.parametrize("limited", [dict(auth_failures_per_address=3,
+                                            auth_failures_per_room=100)], indirect=True)
+async def test_failed_auths_from_one_address_are_throttled(limited: Running) -> None:
+    r = limited
+    g = await gm(r)  # connected before: never affected
+    guesser = await _from(r, "127.0.0.2")
+    for i in range(3):
+        await guesser.send({"type": "auth", "room": r.room, "secret": f"guess-{i}"})
+        assert (await guesser.expect("error"))["code"] == "auth_failed"
+    calls = _count_storage_calls(r)
+    # Even the right secret is not checked from that address now: the answer is cheap.
+    await guesser.send({"type": "auth", "room": r.room, "secret": r.secret})
+    err = await guesser.expect("error")
+    assert err["code"] == "auth_throttled" and err["reason"]["ja"] and err["reason"]["en"]
+    assert 0 < err["details"]["retry_after"] <= r.server.limits.auth_window
+    assert calls() == 0
+    # Another address still gets in, and the GM connected before keeps acting.
+    other = await _from(r, "127.0.0.3")
+    await other.auth(r.room, secret=r.secret)
+    reply = await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "clock",
+                                          "delta": 1}))
+    assert reply["type"] == "ack"
+
+
+@pytest.mark.parametrize("limited", [dict(auth_failures_per_address=100,
+                                            auth_failures_per_room=4)], indirect=True)
+async def test_failed_auths_on_one_room_are_throttled_but_known_addresses_get_in(
+        limited: Running) -> None:
+    r = limited
+    g = await gm(r)
+    token = await invite(g, "player", "alice")
+    for n in range(2, 6):
+        guesser = await _from(r, f"127.0.0.{n}")
+        await guesser.send({"type": "auth", "room": r.room, "token": f"guess-{n}"})
+        assert (await guesser.expect("error"))["code"] == "auth_failed"
+    newcomer = await _from(r, "127.0.0.9")
+    await newcomer.send({"type": "auth", "room": r.room, "token": token})
+    err = await newcomer.expect("error")
+    assert err["code"] == "auth_throttled" and err["details"]["retry_after"] > 0
+    # The GM's address authenticated on this room before: its reconnects still get in.
+    await join(r, token)
+    await gm(r)
+
+
+@pytest.mark.parametrize("limited", [dict(auth_failures_per_address=2, auth_window=0.5)],
+                         indirect=True)
+async def test_a_throttled_address_gets_in_again_once_its_failures_age_out(
+        limited: Running) -> None:
+    r = limited
+    c = await Client.connect(r.url)
+    for _ in range(2):
+        await c.send({"type": "auth", "room": r.room, "secret": "wrong"})
+        assert (await c.expect("error"))["code"] == "auth_failed"
+    await c.send({"type": "auth", "room": r.room, "secret": r.secret})
+    err = await c.expect("error")
+    assert err["code"] == "auth_throttled"
+    await asyncio.sleep(err["details"]["retry_after"])
+    await c.auth(r.room, secret=r.secret)
+
+
+def _count_storage_calls(r: Running) -> Any:
+    """How many storage calls were made since this was called."""
+    storage = r.server.storage
+    original = storage.call
+    made: list[Any] = []
+
+    async def counting(fn: Any, *args: Any) -> Any:
+        made.append(fn)
+        return await original(fn, *args)
+
+    storage.call = counting  # type: ignore[method-assign]
+    return lambda: len(made)
+
+
+# -- finding 6: connections per address -------------------------------------------------
+@pytest.mark.parametrize("limited", [dict(connections_per_address=3)], indirect=True)
+async def test_connections_per_address_are_capped(limited: Running) -> None:
+    r = limited
+    open_ = [await gm(r), await Client.connect(r.url), await Client.connect(r.url)]
+    extra = await Client.connect(r.url)
+    frames = await _closed(extra)
+    assert frames and frames[0]["type"] == "error", frames
+    assert frames[0]["code"] == "too_many_connections"
+    assert frames[0]["details"]["limit"] == 3 and frames[0]["reason"]["ja"]
+    # Another address is not affected; a freed slot can be used again.
+    await (await _from(r, "127.0.0.2")).auth(r.room, secret=r.secret)
+    await open_[1].close()
+    await _until(lambda: len(r.server.sockets) == 3, "the closed socket is gone")
+    await gm(r)
 
 
 # -- finding 6: slow consumers, by bytes --------------------------------------------------
