@@ -36,6 +36,8 @@ __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
 log = logging.getLogger("komasync.server")
 
+THROTTLED_PAUSE = 1.0
+
 class Komasync:
     """The server: storage, rooms (loaded on start or on first use), limits."""
 
@@ -102,6 +104,9 @@ class Komasync:
         against the address and the room, and past their limit nothing is looked up."""
         wait = self.throttle.wait(peer.address, msg.room)
         if wait > 0:
+            # Answered after a pause: a guessing socket gets one answer a second, so
+            # guessing from many sockets cannot eat the CPU the rooms need either.
+            await asyncio.sleep(min(wait, THROTTLED_PAUSE))
             seconds = math.ceil(wait)
             return error_frame("auth_throttled", E_THROTTLED.format(s=seconds),
                                retry_after=seconds)
