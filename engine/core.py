@@ -2,8 +2,8 @@
 
 Guards first (role, and who a bridge acts for: `Actor.bind`), then the action's own
 validation and writes, then happenings through the triggers (a bounded follow-up
-queue), then settlers. Any refusal or bug
-rolls back every write and the dice counter: an action applies whole or not at all.
+queue), then settlers. Any refusal or bug rolls back every write and the dice counter:
+an action applies whole or not at all.
 """
 
 from __future__ import annotations
