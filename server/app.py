@@ -36,7 +36,9 @@ __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
 log = logging.getLogger("komasync.server")
 
+# The longest a throttled authentication waits for its answer.
 THROTTLED_PAUSE = 1.0
+
 
 class Komasync:
     """The server: storage, rooms (loaded on start or on first use), limits."""
