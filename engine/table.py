@@ -6,11 +6,13 @@ table display is drawn on. Rule IDs here are komasync's own (TABLE-*), not the s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import ActionBase
+from .bounds import MAX_ITEMS, MAX_NUMBER, Id, Name, Number, Sentence
 from .errors import Refusal, Text
 from .registry_types import Subsystem
 from .tx import Role, Tx
@@ -34,8 +36,8 @@ class Cell(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    x: int
-    y: int
+    x: Number
+    y: Number
 
 
 class Grid(BaseModel):
@@ -48,15 +50,15 @@ class Grid(BaseModel):
 class Piece(Entity):
     """A piece on the board; `hidden` pieces are the GM's alone."""
 
-    id: str
-    name: str
-    owner: str | None = None
+    id: Id
+    name: Name
+    owner: Id | None = None
     cell: Cell | None = None
     size: int = Field(default=1, ge=1, le=20)
     hidden: bool = False
-    labels: dict[str, str] = Field(default_factory=dict)
-    movers: list[str] = Field(default_factory=list)
-    color: str | None = None
+    labels: dict[Id, Name] = Field(default_factory=dict, max_length=50)
+    movers: list[Id] = Field(default_factory=list, max_length=MAX_ITEMS)
+    color: Name | None = None
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden
@@ -65,13 +67,13 @@ class Piece(Entity):
 class Counter(Entity):
     """A named number (GP, 耐久力, a clock); `visibility` says who may see it."""
 
-    id: str
-    name: str
-    value: int = 0
-    min: int | None = None
-    max: int | None = None
+    id: Id
+    name: Name
+    value: Number = 0
+    min: Number | None = None
+    max: Number | None = None
     visibility: Literal["all", "gm", "owner"] = "all"
-    owner: str | None = None
+    owner: Id | None = None
 
     def visible_to(self, audience: Audience) -> bool:
         if audience.is_gm or self.visibility == "all":
@@ -89,11 +91,11 @@ class Counter(Entity):
 class Marker(Entity):
     """A text panel on the board (a trap, a zone, a note)."""
 
-    id: str
-    text: str
+    id: Id
+    text: Sentence
     cell: Cell
-    width: int = Field(default=1, ge=1)
-    height: int = Field(default=1, ge=1)
+    width: int = Field(default=1, ge=1, le=500)
+    height: int = Field(default=1, ge=1, le=500)
     hidden: bool = False
 
     def visible_to(self, audience: Audience) -> bool:
@@ -112,6 +114,12 @@ NO_COUNTER = Text("カウンター「{id}」はありません。", "There is no
 NOT_YOURS = Text(
     "駒「{name}」はあなたの駒ではありません。自分の駒だけ動かせます。",
     "Piece '{name}' is not yours; you may move only your own pieces.",
+)
+FOR_NOBODY = Text(
+    "「{name}」はプレイヤーのものです。ブリッジからは、VTTがその持ち主と特定した操作でだけ"
+    "動かせます（GMはGMコンソールから操作できます）。",
+    "'{name}' belongs to a player: through a bridge it is moved only for its owner as the "
+    "VTT identified them (the GM can act in the GM console).",
 )
 OFF_GRID = Text(
     "マス({x}, {y})は盤面（{w}×{h}）の外です。",
@@ -145,13 +153,17 @@ def check_on_grid(tx: Tx, cell: Cell, size: int = 1) -> None:
         )
 
 
-def mover_of(tx: Tx, by: str | None) -> str | None:
-    """The player a move is made for: the player themself, or the one a bridge names."""
-    if tx.actor.role == "player":
-        return tx.actor.player
-    if tx.actor.role == "bridge":
-        return by
-    return None
+def mover_of(tx: Tx) -> str | None:
+    """The player a move is made for: the player themself, or the one a bridge acts for."""
+    return tx.actor.player if tx.actor.role in ("player", "bridge") else None
+
+
+def not_yours(tx: Tx, code: str, yours: Text, name: str, rule: str,
+              about: Sequence[Sequence[str | int]] = ()) -> Refusal:
+    """The refusal for acting on something of another's; the table (a bridge naming
+    no player) is told it must say who acts. `about`: what the reason names."""
+    text = yours if tx.actor.player is not None else FOR_NOBODY
+    return Refusal(code, text.format(name=name), rule=rule, about=about)
 
 
 class MovePiece(ActionBase):
@@ -159,21 +171,18 @@ class MovePiece(ActionBase):
 
     kind: Literal["table.move"] = "table.move"
     roles = frozenset[Role]({"gm", "player", "bridge"})
-    piece: str
+    piece: Id
     to: Cell
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         piece = _piece(tx, self.piece)
-        player = mover_of(tx, self.by)
-        if player is not None:
-            tx.check(
-                piece.owner == player or player in piece.movers,
-                Refusal("not_your_piece", NOT_YOURS.format(name=piece.name), rule="TABLE-MV-1"),
-            )
+        tx.check(tx.actor.acts_for(piece.owner, piece.movers),
+                 not_yours(tx, "not_your_piece", NOT_YOURS, piece.name, "TABLE-MV-1",
+                           about=[("table", "pieces", piece.id, "name")]))
         check_on_grid(tx, self.to, piece.size)
         tx.set(("table", "pieces", piece.id, "cell"), self.to)
-        tx.emit("piece.moved", piece=piece.id, to=self.to.model_dump(), by=player)
+        tx.emit("piece.moved", piece=piece.id, to=self.to.model_dump(), by=mover_of(tx))
 
 
 class PlacePiece(ActionBase):
@@ -190,7 +199,7 @@ class PlacePiece(ActionBase):
 
 class RemovePiece(ActionBase):
     kind: Literal["table.piece.remove"] = "table.piece.remove"
-    piece: str
+    piece: Id
 
     def apply(self, tx: Tx) -> None:
         _piece(tx, self.piece)
@@ -201,7 +210,7 @@ class RevealPiece(ActionBase):
     """GM: show (or hide again) a hidden piece."""
 
     kind: Literal["table.piece.reveal"] = "table.piece.reveal"
-    piece: str
+    piece: Id
     hidden: bool = False
 
     def apply(self, tx: Tx) -> None:
@@ -213,8 +222,8 @@ class AllowMove(ActionBase):
     """GM: let a player move a piece that is not theirs (TABLE-MV-1), or take it back."""
 
     kind: Literal["table.piece.allow"] = "table.piece.allow"
-    piece: str
-    player: str
+    piece: Id
+    player: Id
     allow: bool = True
 
     def apply(self, tx: Tx) -> None:
@@ -230,8 +239,8 @@ class SetCounter(ActionBase):
 
     kind: Literal["table.counter.set"] = "table.counter.set"
     roles = frozenset[Role]({"gm", "player"})
-    counter: str
-    value: int
+    counter: Id
+    value: Number
 
     def apply(self, tx: Tx) -> None:
         counter = _counter(tx, self.counter)
@@ -244,15 +253,23 @@ class AddCounter(ActionBase):
 
     kind: Literal["table.counter.add"] = "table.counter.add"
     roles = frozenset[Role]({"gm", "player"})
-    counter: str
-    delta: int
+    counter: Id
+    delta: Number
 
     def apply(self, tx: Tx) -> None:
         counter = _counter(tx, self.counter)
         _may_change(tx, counter)
-        tx.set(("table", "counters", counter.id, "value"), counter.clamp(counter.value + self.delta))
+        value = counter.clamp(counter.value + self.delta)
+        if abs(value) > MAX_NUMBER:  # TABLE-CT-2: repeated deltas never leave the bound
+            raise Refusal("out_of_range", OUT_OF_RANGE.format(name=counter.name, limit=MAX_NUMBER),
+                          rule="TABLE-CT-2", limit=MAX_NUMBER)
+        tx.set(("table", "counters", counter.id, "value"), value)
 
 
+OUT_OF_RANGE = Text(
+    "カウンター「{name}」の値は±{limit}を超えられません。",
+    "Counter '{name}' cannot go beyond ±{limit}.",
+)
 NOT_YOUR_COUNTER = Text(
     "カウンター「{name}」はGMだけが変更できます。",
     "Only the GM may change counter '{name}'.",
@@ -262,7 +279,7 @@ NOT_YOUR_COUNTER = Text(
 def _may_change(tx: Tx, counter: Counter) -> None:
     if tx.actor.role == "player" and counter.owner != tx.actor.player:
         raise Refusal("not_your_counter", NOT_YOUR_COUNTER.format(name=counter.name),
-                      rule="TABLE-CT-1")
+                      rule="TABLE-CT-1", about=[("table", "counters", counter.id, "name")])
 
 
 class PlaceCounter(ActionBase):
@@ -275,7 +292,7 @@ class PlaceCounter(ActionBase):
 
 class RemoveCounter(ActionBase):
     kind: Literal["table.counter.remove"] = "table.counter.remove"
-    counter: str
+    counter: Id
 
     def apply(self, tx: Tx) -> None:
         _counter(tx, self.counter)
@@ -293,7 +310,7 @@ class PlaceMarker(ActionBase):
 
 class RemoveMarker(ActionBase):
     kind: Literal["table.marker.remove"] = "table.marker.remove"
-    marker: str
+    marker: Id
 
     def apply(self, tx: Tx) -> None:
         if self.marker not in tx.state.table.markers:

@@ -6,7 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# The tests' own venv (.venv-test), apart from the demo's (.venv): installing for the tests
+# never replaces the package a running `scripts/demo.sh` serves its console from.
+source scripts/venv.sh
+make_venv .venv-test
+.venv-test/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)

@@ -26,8 +26,19 @@ from ..engine.core import Engine, Outcome
 from ..engine.errors import Refusal, Text
 from ..engine.paths import Path, get
 from ..engine.registry import parse_action
-from ..engine.views import GM, Audience, Memo, NonGmProbe, Op, View, project, project_unit
-from .connection import Connection, Limits, dumps
+from ..engine.views import (
+    GM,
+    Audience,
+    Memo,
+    NonGmProbe,
+    Op,
+    View,
+    project,
+    project_unit,
+    refusal_for,
+)
+from .connection import Connection, Limits, dumps, frame_size
+from .errors import E_REVOKED as REVOKED
 from .storage import ActionRecord
 
 __all__ = ["Audiences", "Frames"]
@@ -75,6 +86,11 @@ class History:
         while self.kept and (len(self.kept) > self.count or self.total > self.size):
             self.total -= self.kept.popleft().size
 
+    def drop_from(self, version: int) -> None:
+        """Forget every change to `version` or later (it was taken back before sending)."""
+        while self.kept and self.kept[-1].to_version >= version:
+            self.total -= self.kept.pop().size
+
     def since(self, key: str, since: int) -> list[str] | None:
         """Exactly the audience's frames after `since`, or None if not all are kept."""
         if not self.kept or self.kept[0].from_version > since:
@@ -91,6 +107,7 @@ class Audiences:
         self.engine = engine
         self.limits = limits
         self.conns: set[Connection] = set()
+        self.revoked: set[str] = set()
         # The GM's view always exists: it is also what storage snapshots are made of.
         self.views: dict[str, View] = {"gm": View(GM, engine.state)}
         self.history = History(limits.history, limits.history_bytes)
@@ -184,6 +201,23 @@ class Audiences:
         return dumps({"type": "table.ops", "platform": adapter.platform, "version": self.version,
                       "reset": False, "ops": pops})
 
+    def unproject(self, version: int, units: list[Path]) -> None:
+        """After a change at `version` was reverted before it was sent: every view and the
+        history back to the (restored) state, as if it never was. (Platform adapters draw
+        only what was committed, once per batch: they never saw it.)"""
+        for view in self.views.values():
+            view.update(self.engine.state, units)
+        self.history.drop_from(version)
+        self.snapshots.clear()
+
+    def reset(self, text: Text) -> None:
+        """Forget every view, history and adapter; every client reconnects to a snapshot."""
+        self.views = {"gm": View(GM, self.engine.state)}
+        self.history = History(self.limits.history, self.limits.history_bytes)
+        self.snapshots.clear()
+        self.adapters.clear()
+        self.drop_all("internal_error", text)
+
     def send(self, frames: Frames) -> None:
         """Fan a durable change out to every connection, by audience."""
         for c in list(self.conns):
@@ -236,8 +270,9 @@ class Audiences:
         adapter = self.adapters.get(conn.platform or "")
         if adapter is None:
             return
+        told = refusal_for(r, self.engine.state, conn.audience)  # the VTT may show it to all
         try:
-            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": r.ja, "en": r.en})
+            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": told.ja, "en": told.en})
         except Exception:
             log.exception("adapter failed on snap-back", extra={"room": self.room_id})
             return
@@ -247,6 +282,9 @@ class Audiences:
     # -- joining ------------------------------------------------------------------------
     def join(self, conn: Connection, since: int | None) -> None:
         """Welcome, then a snapshot or exactly the missed changes, then a bridge's table."""
+        if conn.principal in self.revoked:  # revoked while it was authenticating
+            conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
+            return
         view = self.view(conn.audience)
         self.conns.add(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.room_id,
@@ -273,8 +311,8 @@ class Audiences:
         if since == self.version:
             return True
         frames = self.history.since(conn.audience.key, since)
-        if frames is None or len(frames) + 3 > self.limits.outbox:
-            return False
+        if frames is None or not conn.fits(sum(map(frame_size, frames))):
+            return False  # more than its outbox: a snapshot instead
         for frame in frames:
             conn.send(frame)
         return True
@@ -302,6 +340,12 @@ class Audiences:
 
     def presence(self) -> None:
         self.notify_gm("presence", {"connections": [c.info() for c in self.conns]})
+
+    def revoke(self, principal: str) -> None:
+        """An invite was revoked: close every connection it opened, now and later."""
+        self.revoked.add(principal)
+        for conn in [c for c in self.conns if c.principal == principal]:
+            conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
 
     def drop_all(self, code: str, text: Text) -> None:
         for conn in list(self.conns):

@@ -29,8 +29,10 @@ from typing import Any, Literal, TypeVar
 
 import orjson
 
-__all__ = ["ActionRecord", "AsyncStorage", "InviteRow", "RoomRow", "Storage", "hash_secret",
-           "new_secret"]
+from ..engine.errors import Text
+
+__all__ = ["ActionRecord", "ActionRow", "AsyncStorage", "InviteRow", "RoomRow", "RoomSummary",
+           "Storage", "StorageError", "encode", "hash_secret", "new_secret"]
 
 T = TypeVar("T")
 
@@ -56,6 +58,23 @@ CREATE TABLE IF NOT EXISTS invites (
   revoked INTEGER NOT NULL DEFAULT 0
 );
 """
+
+
+NOT_SQLITE = Text("{path} はSQLiteデータベースとして読めません（{why}）。"
+                  "別のファイルを --db で指定してください。",
+                  "{path} cannot be read as an SQLite database ({why}); name another file with --db.")
+FOREIGN = Text("{path} は komasync のデータベースではありません（別のアプリのデータ）。"
+               "別のファイルを --db で指定してください。",
+               "{path} is not a komasync database (it holds another program's data); "
+               "name another file with --db.")
+
+
+class StorageError(Exception):
+    """The database file cannot be used; `text` says why in Japanese and English."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
 
 
 def new_secret() -> str:
@@ -89,6 +108,17 @@ class InviteRow:
     revoked: bool
 
 
+@dataclass(frozen=True)
+class RoomSummary:
+    """A room as `komasync room list` shows it."""
+
+    id: str
+    name: str
+    scenario: str | None
+    created_at: float
+    version: int
+
+
 @dataclass
 class ActionRecord:
     """One logged action with everything it produced."""
@@ -108,16 +138,31 @@ def _dumps(value: Any) -> bytes:
     return orjson.dumps(value)
 
 
+ActionRow = tuple[int, str | None, bytes, bytes, bytes, bytes, bytes, bytes, float]
+"""An `ActionRecord` as the log stores it (serialised before the action counts as applied)."""
+
+
+def encode(record: ActionRecord) -> ActionRow:
+    """The record serialised for `Storage.append`; raises if any part cannot be written."""
+    r = record
+    return (r.version, r.client_key, _dumps(r.actor), _dumps(r.action), _dumps(r.ops),
+            _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
+
+
 class Storage:
     """Blocking SQLite access; one instance per thread that uses it."""
 
     def __init__(self, path: str | Path, durability: Literal["full", "normal"] = "full") -> None:
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={durability.upper()}")
-        self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.executescript(SCHEMA)
+        try:
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            _refuse_foreign(self.db, self.path)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={durability.upper()}")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as e:
+            raise StorageError(NOT_SQLITE.format(path=self.path, why=e)) from e
 
     def close(self) -> None:
         self.db.close()
@@ -146,6 +191,27 @@ class Storage:
     def room_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM rooms ORDER BY created_at")]
 
+    def room_summaries(self) -> list[RoomSummary]:
+        rows = self.db.execute(
+            "SELECT r.id, r.name, r.scenario_name, r.created_at, "
+            "(SELECT COALESCE(MAX(version), 0) FROM actions a WHERE a.room = r.id) "
+            "FROM rooms r ORDER BY r.created_at")
+        return [RoomSummary(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
+
+    def delete_room(self, room_id: str) -> bool:
+        """Remove a room with its log, snapshots and invites."""
+        with self._tx():
+            for table in ("actions", "snapshots", "invites"):
+                self.db.execute(f"DELETE FROM {table} WHERE room=?", (room_id,))
+            return self.db.execute("DELETE FROM rooms WHERE id=?", (room_id,)).rowcount == 1
+
+    def reset_room(self, room_id: str) -> int:
+        """Back to the scenario's initial state: the log and snapshots go, invites stay."""
+        with self._tx():
+            gone = self.db.execute("DELETE FROM actions WHERE room=?", (room_id,)).rowcount
+            self.db.execute("DELETE FROM snapshots WHERE room=?", (room_id,))
+        return int(gone)
+
     def rooms_for_secret(self, secret: str) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT id, name, created_at FROM rooms WHERE gm_secret_hash=? ORDER BY created_at",
@@ -154,17 +220,13 @@ class Storage:
         return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
 
     # -- the log ----------------------------------------------------------------------
-    def append(self, room_id: str, records: list[ActionRecord],
+    def append(self, room_id: str, rows: list[ActionRow],
                snapshot: tuple[int, dict[str, Any] | bytes] | None = None) -> None:
         """Write a batch of actions (and maybe a snapshot, as a dict or its JSON) in one
         transaction, or under a savepoint of the group commit's transaction."""
         with self._tx():
-            self.db.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(room_id, r.version, r.client_key, _dumps(r.actor), _dumps(r.action),
-                  _dumps(r.ops), _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
-                 for r in records],
-            )
+            self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                [(room_id, *row) for row in rows])
             if snapshot is not None:
                 state = snapshot[1]
                 self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
@@ -176,9 +238,9 @@ class Storage:
         exception that kept it out (its savepoint rolled back) or None."""
         results: list[BaseException | None] = []
         with self._tx():
-            for room_id, records, snapshot in batches:
+            for room_id, rows, snapshot in batches:
                 try:
-                    self.append(room_id, records, snapshot)
+                    self.append(room_id, rows, snapshot)
                     results.append(None)
                 except Exception as e:
                     results.append(e)
@@ -246,18 +308,11 @@ class Storage:
         return _Transaction(self.db)
 
 
-Batch = tuple[str, list["ActionRecord"], tuple[int, Any] | None]
-"""One room's part of a group commit: (room id, records, snapshot or None)."""
-
-
-def _wake(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
-    for fut, error in done:
-        if fut.done():
-            continue
-        if error is None:
-            fut.set_result(None)
-        else:
-            fut.set_exception(error)
+def _refuse_foreign(db: sqlite3.Connection, path: str) -> None:
+    """A database that already holds tables, none of them ours, is another program's."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if tables and "rooms" not in tables:
+        raise StorageError(FOREIGN.format(path=path))
 
 
 def _record(r: Any) -> ActionRecord:
@@ -293,6 +348,20 @@ class _Transaction:
             self.db.execute("RELEASE part")
 
 
+Batch = tuple[str, list[ActionRow], tuple[int, Any] | None]
+"""One room's part of a group commit: (room id, rows, snapshot or None)."""
+
+
+def _wake(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for fut, error in done:
+        if fut.done():
+            continue
+        if error is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(error)
+
+
 class AsyncStorage:
     """Runs every `Storage` call on one thread, so the event loop never blocks on disk.
 
@@ -312,13 +381,13 @@ class AsyncStorage:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)
 
-    async def commit(self, room_id: str, records: list[ActionRecord],
+    async def commit(self, room_id: str, rows: list[ActionRow],
                      snapshot: tuple[int, bytes] | None = None) -> None:
         """Durably log one room's batch (with the next group); raises if it failed."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         with self._lock:
-            self._waiting.append(((room_id, records, snapshot), done))
+            self._waiting.append(((room_id, rows, snapshot), done))
             start, self._scheduled = not self._scheduled, True
         if start:
             self._pool.submit(self._group, loop)

@@ -5,7 +5,8 @@ an observer and both platform bridges (Ccfolia, Foundry). The script is determin
 fixed seeds, one step at a time, and after every step a barrier (each client pings and
 reads up to its pong), so each client's stream is the same on every run. The few values
 that are not (wall-clock times, random invite ids and tokens, the order of a set) are
-normalised; every other frame is kept exactly as received.
+normalised, and the rate limit is lifted (a faster run would otherwise be throttled);
+every other frame is kept exactly as received.
 
 `tests/server/data/recorded_session.json` holds the recording made from the server as it
 was before the performance work of issue 16; test_recorded_session.py checks that the
@@ -33,8 +34,10 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]  # conftest, the TD driver (run as 
 from test_tower_defense_game import Table  # noqa: E402
 
 from conftest import EXAMPLES, Client, Running, invite, start_server  # noqa: E402
+from komasync.server.connection import Limits  # noqa: E402
 
 DATA = HERE / "data" / "recorded_session.json"
+UNTHROTTLED = Limits(rate=1_000_000, burst=1_000_000)
 Recording = dict[str, dict[str, list[str]]]
 
 INVITE_ID = re.compile(r"\bi[0-9a-f]{12}\b")
@@ -245,8 +248,9 @@ async def record(tmp: Path) -> Recording:
     """Play every room's script; each client's frames, normalised."""
     out: Recording = {}
     for room, (scenario, seed, script) in ROOMS.items():
-        r = await start_server(tmp / f"{room}.sqlite3", EXAMPLES / scenario, room_id=room,
-                               secret=f"{room}-gm-secret", seed=seed)
+        # No rate limit: how fast the script runs must never change what it records.
+        r = await start_server(tmp / f"{room}.sqlite3", EXAMPLES / scenario, UNTHROTTLED,
+                               room_id=room, secret=f"{room}-gm-secret", seed=seed)
         s = Session(r)
         try:
             await s.connect_gm()
