@@ -289,9 +289,9 @@ class Audiences:
         self.conns.add(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.room_id,
                        "role": conn.role, "player": conn.player,
-                       "audience": view.audience.key, "version": self.version})
+                       "audience": view.audience.key, "version": self.version}, burst=True)
         if since is None or since > self.version or not self._resume(conn, since):
-            conn.send(self.snapshot(view))
+            conn.send(self.snapshot(view), burst=True)
         if conn.role == "bridge" and conn.platform:
             self._join_platform(conn)
         self.presence()
@@ -314,7 +314,7 @@ class Audiences:
         if frames is None or not conn.fits(sum(map(frame_size, frames))):
             return False  # more than its outbox: a snapshot instead
         for frame in frames:
-            conn.send(frame)
+            conn.send(frame, burst=True)
         return True
 
     def _join_platform(self, conn: Connection) -> None:
@@ -332,7 +332,7 @@ class Audiences:
                            "reason": {"ja": ADAPTER_FAILED.ja, "en": ADAPTER_FAILED.en}})
             return
         conn.send_msg({"type": "table.ops", "platform": conn.platform, "version": self.version,
-                       "reset": True, "ops": ops})
+                       "reset": True, "ops": ops}, burst=True)
 
     def leave(self, conn: Connection) -> None:
         self.conns.discard(conn)

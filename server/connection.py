@@ -1,14 +1,24 @@
-"""One client connection: who it is, its outbox (bounded), its rate limit."""
+"""One client connection: who it is, how frames reach its socket, its rate limit.
+
+Frames are written straight to the socket's transport, in the room task, in order: no
+writer task, no queue, no hop. The slow-consumer guard is the transport's own buffer:
+bytes the kernel has not taken yet, i.e. how far behind the reader is. A connection more
+than `outbox_bytes` behind when a frame is due is dropped (a `bye`, then the socket is
+closed or, if it does not read even that, aborted). A burst to a reader that is keeping
+up (a big snapshot or a resume on join) is never counted against it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from aiohttp import web
+from aiohttp import WSMsgType, web
+from aiohttp.http import WebSocketWriter
 
 from ..engine.tx import Actor, Role
 from ..engine.views import Audience
@@ -23,6 +33,30 @@ def dumps(msg: dict[str, Any]) -> str:
 def frame_size(text: str) -> int:
     """The bytes a text frame takes on the wire (no encoding needed for ASCII)."""
     return len(text) if text.isascii() else len(text.encode())
+
+
+# aiohttp's WebSocket writer writes a frame synchronously when it needs no flow control;
+# its public `send_str` is a coroutine only to wait for drains (our guard replaces that)
+# or to compress large frames in an executor. These are the synchronous halves.
+_SYNC_FRAME = hasattr(WebSocketWriter, "_write_websocket_frame")
+_SYNC_DEFLATE = hasattr(WebSocketWriter, "_send_compressed_frame_sync")
+DEFLATE_INLINE = 16 * 1024  # aiohttp's own limit for compressing on the loop
+
+
+def write_now(ws: web.WebSocketResponse, text: str) -> bool:
+    """Write one text frame to the socket's transport at once, as aiohttp would; False
+    when only the async path may send it (then nothing was written)."""
+    writer = getattr(ws, "_writer", None)
+    if writer is None or not _SYNC_FRAME:
+        return False
+    data = text.encode()
+    if not writer.compress:
+        writer._write_websocket_frame(data, WSMsgType.TEXT, 0)
+        return True
+    if not _SYNC_DEFLATE or len(data) > DEFLATE_INLINE or writer._send_lock.locked():
+        return False
+    writer._send_compressed_frame_sync(data, WSMsgType.TEXT, None)
+    return True
 
 
 # WebSocket close codes by `bye` code (4001 for the rest).
@@ -115,12 +149,13 @@ class Connection:
         self.bridge_version: int | None = None
         self.closed = False
         self.close_reason: str | None = None
-        self.outbox: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
-        self.buffered = 0  # bytes queued and not yet handed to the socket
-        self.writing = False
         self.outbox_bytes = limits.outbox_bytes
         self.bucket = TokenBucket(limits.rate, limits.burst)
-        self.writer = asyncio.create_task(self._write())
+        # Frames that wait behind a large compressed one (compressed off the loop by
+        # aiohttp): written in order by `_later`; empty almost always.
+        self.waiting: deque[str] = deque()
+        self.waiting_bytes = 0
+        self.later: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
 
     @property
@@ -135,26 +170,55 @@ class Connection:
             return Audience("player", self.player)
         return Audience("table")
 
-    def fits(self, size: int) -> bool:
-        """Whether `size` more bytes fit in the outbox now."""
-        return self.buffered + size <= self.outbox_bytes
+    def behind(self) -> int:
+        """Bytes sent to this client that have not reached its socket yet."""
+        buffered = self.transport.get_write_buffer_size() if self.transport else 0
+        return buffered + self.waiting_bytes
 
-    def send(self, text: str) -> None:
-        """Queue a frame; a client whose socket is not taking frames while more bytes
-        wait than its outbox holds is dropped, never waited for. (A burst to a socket
-        that takes it, like a big snapshot on join, is not a slow client.)"""
+    def fits(self, size: int) -> bool:
+        """Whether `size` more bytes may be sent at once (a resume, rather than a snapshot)."""
+        return self.behind() + size <= self.outbox_bytes
+
+    def send(self, text: str, burst: bool = False) -> None:
+        """Write a frame now; a client already more than its outbox behind is dropped,
+        never waited for. `burst`: part of a join, sent whatever the backlog."""
         if self.closed:
             return
-        size = frame_size(text)
-        if self.writing and self.buffered + size > self.outbox_bytes:
+        if not burst and self.behind() > self.outbox_bytes:
             self.drop("slow_consumer", "受信が追いつかないため切断しました。",
                       "Disconnected: this client could not keep up with the room.")
             return
-        self.buffered += size
-        self.outbox.put_nowait((text, size))
+        if self.waiting or not self._write(text):
+            self.waiting.append(text)
+            self.waiting_bytes += frame_size(text)
+            if self.later is None:
+                self.later = asyncio.create_task(self._later())
 
-    def send_msg(self, msg: dict[str, Any]) -> None:
-        self.send(dumps(msg))
+    def send_msg(self, msg: dict[str, Any], burst: bool = False) -> None:
+        self.send(dumps(msg), burst)
+
+    def _write(self, text: str) -> bool:
+        """Hand the frame to the transport now; False if it must go through aiohttp's
+        async path (a large frame to a compressing client)."""
+        try:
+            return write_now(self.ws, text)
+        except (ConnectionResetError, RuntimeError):
+            self.closed = True
+            return True
+
+    async def _later(self) -> None:
+        try:
+            while self.waiting and not self.closed:
+                text = self.waiting[0]
+                await self.ws.send_str(text)
+                self.waiting.popleft()
+                self.waiting_bytes -= frame_size(text)
+                while self.waiting and self._write(self.waiting[0]):
+                    self.waiting_bytes -= frame_size(self.waiting.popleft())
+        except (ConnectionResetError, RuntimeError):
+            self.closed = True
+        finally:
+            self.later = None
 
     def drop(self, code: str, ja: str, en: str) -> None:
         """Close with a reason (sent as a `bye` frame if the socket still takes it)."""
@@ -163,21 +227,9 @@ class Connection:
         self.closed = True
         self.close_reason = code
         bye = dumps({"type": "bye", "code": code, "reason": {"ja": ja, "en": en}})
-        self.writer.cancel()
+        if self.later is not None:
+            self.later.cancel()
         self.closer = asyncio.create_task(close_socket(self.ws, self.transport, code, bye))
-
-    async def _write(self) -> None:
-        while True:
-            text, size = await self.outbox.get()
-            self.writing = True  # stays set only while the socket makes us wait (drain)
-            try:
-                await self.ws.send_str(text)
-            except (ConnectionResetError, RuntimeError):
-                self.closed = True
-                return
-            finally:
-                self.writing = False
-                self.buffered -= size
 
     def info(self) -> dict[str, Any]:
         return {"principal": self.principal, "role": self.role, "player": self.player,
