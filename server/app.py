@@ -28,6 +28,7 @@ from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
 from .protocol import PROTOCOL_VERSION
 from .replay import rebuild
+from .retries import RetryWindow
 from .room import Call, Room
 from .session import Session
 from .storage import AsyncStorage, Storage, new_secret
@@ -39,6 +40,11 @@ log = logging.getLogger("komasync.server")
 
 # The longest a throttled authentication waits for its answer.
 THROTTLED_PAUSE = 1.0
+
+
+def _retry_window(store: Storage, room_id: str, size: int) -> RetryWindow:
+    """On the storage thread: each identity's last action ids, from the log."""
+    return RetryWindow.from_log(size, store.client_keys(room_id))
 
 
 class Komasync:
@@ -80,7 +86,8 @@ class Komasync:
                 self._loading.pop(room_id, None)
                 return None
             engine = await self.storage.call(rebuild, store, room_id)
-            keys = await self.storage.call(store.client_keys, room_id)
+            retries = await self.storage.call(_retry_window, store, room_id,
+                                              self.limits.retry_window)
         except sqlite3.Error:  # the database, not the log: try again on the next join
             log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
@@ -88,7 +95,7 @@ class Komasync:
         except Exception as e:
             self._quarantine(room_id, e)
             return None
-        room = Room(room_id, engine, self.storage, self.limits, keys, on_fail=self._forget)
+        room = Room(room_id, engine, self.storage, self.limits, retries, on_fail=self._forget)
         self.rooms[room_id] = room
         log.info("room recovered", extra={"room": room_id, "version": engine.version})
         return room

@@ -27,6 +27,7 @@ from ..engine.views import refusal_for
 from .audiences import INTERNAL, Audiences, Frames
 from .connection import Connection, Limits, dumps
 from .replay import state_at
+from .retries import RetryWindow
 from .storage import ActionRecord, ActionRow, AsyncStorage, encode
 
 __all__ = ["Join", "Room", "Submit"]
@@ -89,13 +90,13 @@ class Room:
     """One room's authoritative state, connections, per-audience views and history."""
 
     def __init__(self, room_id: str, engine: Engine, store: AsyncStorage, limits: Limits,
-                 client_keys: dict[str, int],
+                 retries: RetryWindow,
                  on_fail: Callable[[str], None] | None = None) -> None:
         self.id = room_id
         self.engine = engine
         self.store = store
         self.limits = limits
-        self.keys = client_keys
+        self.retries = retries
         self.audiences = Audiences(room_id, engine, limits)
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.last_snapshot = engine.version
@@ -174,9 +175,10 @@ class Room:
             if isinstance(translated, Refusal):
                 return _Applied(sub, refusal=translated)
             sub.action = translated
-        key = self._client_key(sub)
-        if key in self.keys:
-            return _Applied(sub, duplicate_of=self.keys[key])
+        who = self._principal(sub)
+        seen = self.retries.version(who, sub.msg_id)
+        if seen is not None:
+            return _Applied(sub, duplicate_of=seen)
         if sub.base_version is not None and sub.base_version != self.version:
             return _Applied(sub, refusal=Refusal("stale_version", STALE.format(v=self.version)))
         actor = sub.actor_override or sub.conn.actor  # type: ignore[union-attr]
@@ -187,7 +189,7 @@ class Room:
         # Applied in memory only: it counts once it is recorded and projected, else it is
         # taken back whole (state, version, dice, views), and its client key stays free.
         try:
-            record = self._record(sub, key, outcome)
+            record = self._record(sub, f"{who}:{sub.msg_id}", outcome)
             row = encode(record)
             frames = self.audiences.project(outcome, record)
         except Exception:
@@ -195,7 +197,7 @@ class Room:
                           extra={"room": self.id, "kind": getattr(sub.action, "kind", None)})
             self._revert(outcome)
             return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
-        self.keys[key] = outcome.version
+        self.retries.add(who, sub.msg_id, outcome.version)
         return _Applied(sub, outcome=outcome, record=record, row=row, frames=frames)
 
     def _revert(self, outcome: Outcome) -> None:
@@ -207,9 +209,9 @@ class Room:
             log.exception("views reset after a failed revert", extra={"room": self.id})
             self.audiences.reset(INTERNAL)
 
-    def _client_key(self, sub: Submit) -> str:
-        who = sub.conn.principal if sub.conn else "server"
-        return f"{who}:{sub.msg_id}"
+    @staticmethod
+    def _principal(sub: Submit) -> str:
+        return sub.conn.principal if sub.conn else "server"
 
     def _record(self, sub: Submit, key: str, outcome: Outcome) -> ActionRecord:
         tx = outcome.tx

@@ -21,7 +21,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS actions (
   log BLOB NOT NULL, warnings BLOB NOT NULL, at REAL NOT NULL,
   PRIMARY KEY (room, version)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS actions_client_key ON actions (room, client_key);
+DROP INDEX IF EXISTS actions_client_key;
 CREATE TABLE IF NOT EXISTS snapshots (
   room TEXT NOT NULL, version INTEGER NOT NULL, state BLOB NOT NULL,
   PRIMARY KEY (room, version)
@@ -260,12 +260,13 @@ class Storage:
             args.append(limit)
         return [_record(r) for r in self.db.execute(sql, args)]
 
-    def client_keys(self, room_id: str) -> dict[str, int]:
-        """Every client action id the room has applied, with its version (retries)."""
+    def client_keys(self, room_id: str) -> Iterator[tuple[str, int]]:
+        """The client keys of the room's logged actions with their versions, newest first
+        (the retry window keeps each identity's latest; see retries.py)."""
         rows = self.db.execute(
-            "SELECT client_key, version FROM actions WHERE room=? AND client_key IS NOT NULL",
-            (room_id,))
-        return {k: int(v) for k, v in rows}
+            "SELECT client_key, version FROM actions WHERE room=? AND client_key IS NOT NULL "
+            "ORDER BY version DESC", (room_id,))
+        return ((str(k), int(v)) for k, v in rows)
 
     def latest_snapshot(self, room_id: str, upto: int | None = None
                         ) -> tuple[int, dict[str, Any]] | None:
