@@ -191,7 +191,8 @@ class ServerProc:
 
     def __init__(self, kind: str, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(BENCH / "_serve.py"), kind, *args],
+            [sys.executable, os.environ.get("KOMASYNC_BENCH_SERVE", str(BENCH / "_serve.py")),
+             kind, *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

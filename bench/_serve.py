@@ -7,16 +7,16 @@
 Prints one JSON line `{"port": …, "pid": …}` once listening on 127.0.0.1 (random port),
 then serves until SIGTERM/SIGINT, until its stdin closes (the bench died) or for at most
 `--lifetime` seconds. Both servers answer `GET /_bench/stats` with the process CPU time
-(`time.process_time()`), RSS (after a `gc.collect()` with `?gc=1`) and, with `--loop-monitor`, the
-longest event-loop stalls seen since the last `GET /_bench/stats?reset=1`.
+(`time.process_time()`), RSS (after a `gc.collect()` with `?gc=1`) and, with
+`--loop-monitor`, the longest event-loop stalls seen since the last `?reset=1`.
 
 `--lazy` skips loading every room at start (rooms load on first join, as the server
 does for a room it has not loaded yet), so memory can be read before and after.
 
 Loop monitor: a task that sleeps 1 ms in a loop; each wake-up records how late it came
 (wall clock: anything that kept the loop thread from running it, including the OS giving
-the core to another process) and how much CPU the loop thread used meanwhile (only the
-server's own work on the loop).
+the core to another process) and how much CPU the loop thread used meanwhile, split into
+user time (the server's own code) and system time (the kernel, e.g. inside `send`).
 
 komasync runs with its per-connection rate limit raised (see `bench_limits()`): the
 default (40 msg/s, burst 80) would throttle a single benchmark sender.
@@ -77,19 +77,33 @@ class LoopMonitor:
     def reset(self) -> None:
         self.wall: list[float] = []
         self.cpu: list[float] = []
+        self.user: list[float] = []
+        self.gc_max = 0.0
+        self.gc_started = 0.0
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """The longest garbage collection (any thread) since the last reset."""
+        if phase == "start":
+            self.gc_started = time.perf_counter()
+        elif self.gc_started:
+            self.gc_max = max(self.gc_max, time.perf_counter() - self.gc_started)
 
     async def run(self) -> None:
+        gc.callbacks.append(self.on_gc)
         while True:
             t0, c0 = time.perf_counter(), time.thread_time()
+            u0 = resource.getrusage(resource.RUSAGE_THREAD).ru_utime
             await asyncio.sleep(self.PERIOD)
             self.wall.append(max(0.0, time.perf_counter() - t0 - self.PERIOD))
             self.cpu.append(time.thread_time() - c0)
+            self.user.append(resource.getrusage(resource.RUSAGE_THREAD).ru_utime - u0)
             if len(self.wall) > 200_000:
-                del self.wall[:100_000], self.cpu[:100_000]
+                del self.wall[:100_000], self.cpu[:100_000], self.user[:100_000]
 
     def stats(self) -> dict[str, float]:
         wall, cpu = sorted(self.wall) or [0.0], sorted(self.cpu) or [0.0]
-        return {"stall_wall_max": wall[-1], "stall_cpu_max": cpu[-1],
+        return {"stall_wall_max": wall[-1], "stall_cpu_max": cpu[-1], "gc_max": self.gc_max,
+                "stall_user_max": max(self.user, default=0.0),
                 "stall_wall_p999": wall[int(len(wall) * 0.999)], "stall_samples": len(wall)}
 
 

@@ -10,11 +10,13 @@ wakes every millisecond). A room with 5,000 pieces; then, each measured on its o
   GM pipelines actions (window 4) across several storage snapshots (every 200 versions),
   with a player and an observer connected.
 
-Per phase it prints the longest stall two ways: wall clock (how late the monitor woke:
-also counts the OS giving the core to another process, e.g. the bench client) and the CPU
-the loop thread spent meanwhile (only the server's own work). The relay, driven with the
-same number of clients and frames, gives the wall-clock floor of this machine. The goal
-is judged on the loop thread's CPU, the part the server is responsible for.
+Per phase it prints the longest stall three ways: the CPU the loop thread spent between
+two wake-ups in user time (the server's own code) and in all (user + kernel: system time
+inside `send`, where on loopback the receiver's side of TCP runs too), and wall clock (how
+late the monitor woke: also the OS giving the core to another process, e.g. the bench
+client, or the GIL held by another thread). The relay, driven with the same number of
+clients and frames, gives the wall-clock floor of this machine. Two goal lines: the
+server's own work on the loop (user CPU), and the loop thread's whole CPU.
 
     python bench/stalls.py [--pieces 5000] [--actions 800]
 """
@@ -93,17 +95,24 @@ async def run(pieces: int = 5000, actions: int = 800) -> list[Goal]:
                 await settle(rhub)
                 relay = await stall(session, rsrv)
                 await rhub.close()
+    worst_user = max(p["stall_user_max"] for p in phases.values())
     worst_cpu = max(p["stall_cpu_max"] for p in phases.values())
     worst_wall = max(p["stall_wall_max"] for p in phases.values())
     for name, p in phases.items():
-        print(f"  {name:34} longest stall: loop CPU {p['stall_cpu_max'] * 1e3:6.2f} ms   "
-              f"wall {p['stall_wall_max'] * 1e3:6.2f} ms")
-    print(f"  {'relay, same actions (wall floor)':34} longest stall: loop CPU "
-          f"{relay['stall_cpu_max'] * 1e3:6.2f} ms   wall {relay['stall_wall_max'] * 1e3:6.2f} ms")
-    return [Goal("4 stalls", f"{pieces} pieces: 8 joins, {actions // 200} snapshots; "
-                 f"wall max {worst_wall * 1e3:.1f} ms (relay {relay['stall_wall_max'] * 1e3:.1f})",
-                 f"longest loop stall {worst_cpu * 1e3:.2f} ms (loop CPU)", "<= 5 ms",
-                 worst_cpu <= GOAL)]
+        print(f"  {name:34} longest stall: user {p['stall_user_max'] * 1e3:6.2f} ms  "
+              f"user+sys {p['stall_cpu_max'] * 1e3:6.2f} ms  wall {p['stall_wall_max'] * 1e3:6.2f}"
+              f" ms  (longest gc {p['gc_max'] * 1e3:.2f} ms)")
+    print(f"  {'relay, same actions (wall floor)':34} longest stall: user "
+          f"{relay['stall_user_max'] * 1e3:6.2f} ms  user+sys {relay['stall_cpu_max'] * 1e3:6.2f}"
+          f" ms  wall {relay['stall_wall_max'] * 1e3:6.2f} ms")
+    cfg = f"{pieces} pieces: 8 joins, {actions // 200} snapshots"
+    return [
+        Goal("4 stalls", f"{cfg}; the server's code on the loop (user CPU)",
+             f"longest {worst_user * 1e3:.2f} ms", "<= 5 ms", worst_user <= GOAL),
+        Goal("4 stalls", f"{cfg}; loop thread incl. kernel time; wall max {worst_wall * 1e3:.1f}"
+             f" ms (relay {relay['stall_wall_max'] * 1e3:.1f})",
+             f"longest {worst_cpu * 1e3:.2f} ms (user+sys)", "<= 5 ms", worst_cpu <= GOAL),
+    ]
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import math
 import secrets
@@ -22,10 +23,11 @@ from aiohttp import web
 
 from ..adapters import exports
 from ..engine.scenario import Scenario, build_room
-from ..engine.views import Audience
+from ..engine.views import GM, Audience, View
 from . import distribution
 from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
+from .offload import keep, offload
 from .protocol import PROTOCOL_VERSION
 from .replay import rebuild
 from .retries import RetryWindow
@@ -69,6 +71,8 @@ class Komasync:
         room that cannot be is quarantined and the others start all the same."""
         for room_id in await self.storage.call(self.storage.storage.room_ids):
             await self.room(room_id)
+        gc.collect()  # once, before serving: then everything loaded so far is kept
+        keep()
 
     async def room(self, room_id: str) -> Room | None:
         if room_id in self.rooms:
@@ -88,6 +92,7 @@ class Komasync:
             engine = await self.storage.call(rebuild, store, room_id)
             retries = await self.storage.call(_retry_window, store, room_id,
                                               self.limits.retry_window)
+            gm_view = await offload(View, GM, engine.state)  # the GM's view, off the loop
         except sqlite3.Error:  # the database, not the log: try again on the next join
             log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
@@ -95,8 +100,11 @@ class Komasync:
         except Exception as e:
             self._quarantine(room_id, e)
             return None
-        room = Room(room_id, engine, self.storage, self.limits, retries, on_fail=self._forget)
+        room = Room(room_id, engine, self.storage, self.limits, retries, on_fail=self._forget,
+                    gm_view=gm_view)
         self.rooms[room_id] = room
+        if room.audiences.big:
+            keep()
         log.info("room recovered", extra={"room": room_id, "version": engine.version})
         return room
 
@@ -272,7 +280,7 @@ async def _export(request: web.Request) -> web.Response:
         return web.json_response(error_frame("auth_failed", E_AUTH), status=403)
 
     async def table_tree() -> dict[str, Any]:
-        return room.audiences.view(Audience("table")).tree
+        return (await room.audiences.view(Audience("table"))).tree
 
     call = Call(table_tree)  # in the room's order: after every change before it is durable
     await room.inbox.put(call)

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+import orjson
 from pydantic import ValidationError
 
 from ..adapters.base import PlatformAdapter
@@ -37,15 +39,18 @@ from ..engine.views import (
     project_unit,
     refusal_for,
 )
-from .connection import Connection, Limits, dumps, frame_size
+from .connection import Connection, Limits, dumps
 from .errors import E_REVOKED as REVOKED
+from .offload import BIG, dumps_sliced, keep, offload, units
 from .storage import ActionRecord
 
 __all__ = ["Audiences", "Frames"]
 
+T = TypeVar("T")
+
 log = logging.getLogger("komasync.room")
 
-Frames = dict[str, str]
+Frames = dict[str, bytes]
 """Serialised frames of one change, keyed by audience key."""
 PER_AUDIENCE: Any = object()  # a unit whose projection depends on which non-GM audience
 
@@ -66,7 +71,7 @@ class Kept:
     from_version: int
     to_version: int
     frames: Frames
-    size: int  # characters of its distinct frames
+    size: int  # bytes of its distinct frames
 
 
 class History:
@@ -91,7 +96,7 @@ class History:
         while self.kept and self.kept[-1].to_version >= version:
             self.total -= self.kept.pop().size
 
-    def since(self, key: str, since: int) -> list[str] | None:
+    def since(self, key: str, since: int) -> list[bytes] | None:
         """Exactly the audience's frames after `since`, or None if not all are kept."""
         if not self.kept or self.kept[0].from_version > since:
             return None
@@ -99,30 +104,48 @@ class History:
         return None if any(f is None for f in frames) else frames  # type: ignore[return-value]
 
 
+def _reset_frame(adapter: PlatformAdapter, tree: dict[str, Any], version: int) -> bytes:
+    """A joining bridge's whole table (the adapter's `shown` becomes this table)."""
+    return dumps_sliced({"type": "table.ops", "platform": adapter.platform, "version": version,
+                         "reset": True, "ops": adapter.reset(tree)})
+
+
 class Audiences:
     """The views, history, adapters and connections of one room."""
 
-    def __init__(self, room_id: str, engine: Engine, limits: Limits) -> None:
+    def __init__(self, room_id: str, engine: Engine, limits: Limits,
+                 gm_view: View | None = None) -> None:
         self.room_id = room_id
         self.engine = engine
         self.limits = limits
         self.conns: set[Connection] = set()
         self.revoked: set[str] = set()
         # The GM's view always exists: it is also what storage snapshots are made of.
-        self.views: dict[str, View] = {"gm": View(GM, engine.state)}
+        self.views: dict[str, View] = {"gm": gm_view or View(GM, engine.state)}
         self.history = History(limits.history, limits.history_bytes)
         self.adapters: dict[str, PlatformAdapter] = {}
-        self.snapshots: dict[str, tuple[int, str]] = {}  # audience key → (version, frame)
+        self.snapshots: dict[str, tuple[int, bytes]] = {}  # audience key → (version, frame)
 
     @property
     def version(self) -> int:
         return self.engine.version
 
-    def view(self, audience: Audience) -> View:
+    @property
+    def big(self) -> bool:
+        """Whole-room work (a new view, a snapshot, a platform redraw) goes to the worker."""
+        return units(self.views["gm"].tree) > BIG
+
+    async def _work(self, fn: Callable[..., T], *args: Any) -> T:
+        return await offload(fn, *args) if self.big else fn(*args)
+
+    async def view(self, audience: Audience) -> View:
         """The audience's view, made the first time it is needed."""
         view = self.views.get(audience.key)
         if view is None:
-            view = self.views[audience.key] = View(audience, self.engine.state)
+            made = await self._work(View, audience, self.engine.state)
+            view = self.views.setdefault(audience.key, made)
+            if self.big:
+                keep()
         return view
 
     # -- one change -----------------------------------------------------------------------
@@ -145,7 +168,7 @@ class Audiences:
         if others:
             shared = [self._shared(root, u) for u in units]
             memos: list[Memo] = [[] for _ in units]
-            by_ops: dict[tuple[int, ...], str] = {}
+            by_ops: dict[tuple[int, ...], bytes] = {}
             for key, view in others:
                 per_unit = self._put(view, units, shared, memos)
                 sig = tuple(id(ops) if ops else 0 for ops in per_unit)
@@ -180,7 +203,7 @@ class Audiences:
                          else new, memo)
                 for unit, new, memo in zip(units, shared, memos, strict=True)]
 
-    def platform_frames(self, logs: list[list[dict[str, str]]]) -> dict[str, str]:
+    async def platform_frames(self, logs: list[list[dict[str, str]]]) -> dict[str, bytes]:
         """Each connected platform's table ops for everything committed since the last
         call (one frame per batch: the adapter redraws the whole table)."""
         wanted = {c.platform for c in self.conns if c.platform}
@@ -188,11 +211,17 @@ class Audiences:
         for name, adapter in self.adapters.items():
             if name in wanted:
                 public_log = [line for lines in logs for line in lines]
-                out[name] = self._platform_frame(adapter, [], public_log)
+                out[name] = await self._work(self._platform_frame, adapter, [], public_log)
         return out
 
+    async def state_json(self, rng: dict[str, Any]) -> bytes:
+        """The whole state for a storage snapshot: the GM's view (kept up to date change by
+        change, so nothing is dumped from the models) plus the dice state."""
+        gm = await self._work(dumps_sliced, self.views["gm"].tree)
+        return b'{"rng":' + orjson.dumps(rng) + (b"," + gm[1:] if len(gm) > 2 else b"}")
+
     def _platform_frame(self, adapter: PlatformAdapter, ops: list[dict[str, Any]],
-                        public_log: list[dict[str, str]]) -> str:
+                        public_log: list[dict[str, str]]) -> bytes:
         try:
             pops = adapter.update(self.views["table"].tree, ops, public_log)
         except Exception:
@@ -225,7 +254,7 @@ class Audiences:
             if frame is not None:
                 c.send(frame)
 
-    def send_platform(self, frames: dict[str, str]) -> None:
+    def send_platform(self, frames: dict[str, bytes]) -> None:
         for c in list(self.conns):
             if c.platform and (ops := frames.get(c.platform)) is not None:
                 c.send(ops)
@@ -280,59 +309,68 @@ class Audiences:
                        "reset": False, "ops": ops, "event": msg_id})
 
     # -- joining ------------------------------------------------------------------------
-    def join(self, conn: Connection, since: int | None) -> None:
-        """Welcome, then a snapshot or exactly the missed changes, then a bridge's table."""
+    async def join(self, conn: Connection, since: int | None) -> None:
+        """Welcome, then a snapshot or exactly the missed changes, then a bridge's table.
+
+        Runs in the room's task: what it waits for (a large room's new view, snapshot or
+        table, built by the worker) is made from a state nothing else can change."""
         if conn.principal in self.revoked:  # revoked while it was authenticating
             conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
             return
-        view = self.view(conn.audience)
+        view = await self.view(conn.audience)
+        missed = self._missed(conn, view, since)
+        snapshot = await self.snapshot(view) if missed is None else None
+        if conn.closed or conn.principal in self.revoked:
+            return  # it went away (or was revoked) while the worker ran
         self.conns.add(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.room_id,
                        "role": conn.role, "player": conn.player,
                        "audience": view.audience.key, "version": self.version}, burst=True)
-        if since is None or since > self.version or not self._resume(conn, since):
-            conn.send(self.snapshot(view), burst=True)
+        for frame in [snapshot] if snapshot is not None else missed or []:
+            conn.send(frame, burst=True)
         if conn.role == "bridge" and conn.platform:
-            self._join_platform(conn)
+            await self._join_platform(conn)
         self.presence()
 
-    def snapshot(self, view: View) -> str:
+    def _missed(self, conn: Connection, view: View, since: int | None) -> list[bytes] | None:
+        """Exactly the changes after `since` for a resume, or None for a snapshot (no
+        `since`, one from the future, too old for the history kept, or more than the
+        connection's outbox holds)."""
+        if since is None or since > self.version:
+            return None
+        frames = [] if since == self.version else self.history.since(view.audience.key, since)
+        if frames is None or not conn.fits(sum(map(len, frames))):
+            return None
+        return frames
+
+    async def snapshot(self, view: View) -> bytes:
         """The audience's snapshot frame, serialised once per version."""
         key = view.audience.key
         cached = self.snapshots.get(key)
         if cached is None or cached[0] != self.version:
-            cached = self.snapshots[key] = (self.version, dumps(
-                {"type": "snapshot", "version": self.version, "state": view.tree}))
+            state = await self._work(dumps_sliced, view.tree)
+            frame = b'{"type":"snapshot","version":%d,"state":%b}' % (self.version, state)
+            cached = self.snapshots[key] = (self.version, frame)
         return cached[1]
 
-    def _resume(self, conn: Connection, since: int) -> bool:
-        """Send exactly the changes after `since`, if the history still holds them and
-        the connection can take them at once (else the caller sends a snapshot)."""
-        if since == self.version:
-            return True
-        frames = self.history.since(conn.audience.key, since)
-        if frames is None or not conn.fits(sum(map(frame_size, frames))):
-            return False  # more than its outbox: a snapshot instead
-        for frame in frames:
-            conn.send(frame, burst=True)
-        return True
-
-    def _join_platform(self, conn: Connection) -> None:
+    async def _join_platform(self, conn: Connection) -> None:
         """A platform bridge joined: make its adapter if needed and rebuild its table."""
         assert conn.platform is not None
-        tree = self.view(Audience("table")).tree
+        tree = (await self.view(Audience("table"))).tree
         try:
             adapter = self.adapters.get(conn.platform)
             if adapter is None:
-                adapter = self.adapters[conn.platform] = make_adapter(conn.platform, tree)
-            ops = adapter.reset(tree)
+                adapter = await self._work(make_adapter, conn.platform, tree)
+                adapter = self.adapters.setdefault(conn.platform, adapter)
+            frame = await self._work(_reset_frame, adapter, tree, self.version)
         except Exception:
             log.exception("adapter failed on join", extra={"room": self.room_id})
             conn.send_msg({"type": "error", "id": None, "code": "adapter_failed", "details": {},
                            "reason": {"ja": ADAPTER_FAILED.ja, "en": ADAPTER_FAILED.en}})
             return
-        conn.send_msg({"type": "table.ops", "platform": conn.platform, "version": self.version,
-                       "reset": True, "ops": ops}, burst=True)
+        if self.big:
+            keep()
+        conn.send(frame, burst=True)
 
     def leave(self, conn: Connection) -> None:
         self.conns.discard(conn)

@@ -23,16 +23,12 @@ from aiohttp.http import WebSocketWriter
 from ..engine.tx import Actor, Role
 from ..engine.views import Audience
 
-__all__ = ["Connection", "Limits", "Peer", "TokenBucket", "close_socket", "dumps", "frame_size"]
+__all__ = ["Connection", "Limits", "Peer", "TokenBucket", "close_socket", "dumps"]
 
 
-def dumps(msg: dict[str, Any]) -> str:
-    return orjson.dumps(msg).decode()
-
-
-def frame_size(text: str) -> int:
-    """The bytes a text frame takes on the wire (no encoding needed for ASCII)."""
-    return len(text) if text.isascii() else len(text.encode())
+def dumps(msg: dict[str, Any]) -> bytes:
+    """A frame's UTF-8 JSON: frames stay bytes from here to the socket (never re-encoded)."""
+    return orjson.dumps(msg)
 
 
 # aiohttp's WebSocket writer writes a frame synchronously when it needs no flow control;
@@ -43,13 +39,12 @@ _SYNC_DEFLATE = hasattr(WebSocketWriter, "_send_compressed_frame_sync")
 DEFLATE_INLINE = 16 * 1024  # aiohttp's own limit for compressing on the loop
 
 
-def write_now(ws: web.WebSocketResponse, text: str) -> bool:
-    """Write one text frame to the socket's transport at once, as aiohttp would; False
-    when only the async path may send it (then nothing was written)."""
+def write_now(ws: web.WebSocketResponse, data: bytes) -> bool:
+    """Write one text frame (its UTF-8 bytes) to the socket's transport at once, as
+    aiohttp would; False when only the async path may send it (then nothing was written)."""
     writer = getattr(ws, "_writer", None)
     if writer is None or not _SYNC_FRAME:
         return False
-    data = text.encode()
     if not writer.compress:
         writer._write_websocket_frame(data, WSMsgType.TEXT, 0)
         return True
@@ -66,11 +61,11 @@ CLOSE_GRACE = 1.0
 
 
 async def close_socket(ws: web.WebSocketResponse, transport: asyncio.Transport | None,
-                       code: str, last: str) -> None:
+                       code: str, last: bytes) -> None:
     """Send `last` (a `bye` or an error frame) and close; a peer that does not read within
     the grace has its transport aborted, so a stalled reader never holds a socket open."""
     try:
-        await asyncio.wait_for(ws.send_str(last), CLOSE_GRACE)
+        await asyncio.wait_for(ws.send_frame(last, WSMsgType.TEXT), CLOSE_GRACE)
         await asyncio.wait_for(ws.close(code=CLOSE_CODES.get(code, 4001),
                                         message=code.encode()), CLOSE_GRACE)
     except Exception:  # the peer is gone or stalled: nothing more to say to it
@@ -154,7 +149,7 @@ class Connection:
         self.bucket = TokenBucket(limits.rate, limits.burst)
         # Frames that wait behind a large compressed one (compressed off the loop by
         # aiohttp): written in order by `_later`; empty almost always.
-        self.waiting: deque[str] = deque()
+        self.waiting: deque[bytes] = deque()
         self.waiting_bytes = 0
         self.later: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
@@ -180,7 +175,7 @@ class Connection:
         """Whether `size` more bytes may be sent at once (a resume, rather than a snapshot)."""
         return self.behind() + size <= self.outbox_bytes
 
-    def send(self, text: str, burst: bool = False) -> None:
+    def send(self, frame: bytes, burst: bool = False) -> None:
         """Write a frame now; a client already more than its outbox behind is dropped,
         never waited for. `burst`: part of a join, sent whatever the backlog."""
         if self.closed:
@@ -189,20 +184,20 @@ class Connection:
             self.drop("slow_consumer", "受信が追いつかないため切断しました。",
                       "Disconnected: this client could not keep up with the room.")
             return
-        if self.waiting or not self._write(text):
-            self.waiting.append(text)
-            self.waiting_bytes += frame_size(text)
+        if self.waiting or not self._write(frame):
+            self.waiting.append(frame)
+            self.waiting_bytes += len(frame)
             if self.later is None:
                 self.later = asyncio.create_task(self._later())
 
     def send_msg(self, msg: dict[str, Any], burst: bool = False) -> None:
         self.send(dumps(msg), burst)
 
-    def _write(self, text: str) -> bool:
+    def _write(self, frame: bytes) -> bool:
         """Hand the frame to the transport now; False if it must go through aiohttp's
         async path (a large frame to a compressing client)."""
         try:
-            return write_now(self.ws, text)
+            return write_now(self.ws, frame)
         except (ConnectionResetError, RuntimeError):
             self.closed = True
             return True
@@ -210,12 +205,12 @@ class Connection:
     async def _later(self) -> None:
         try:
             while self.waiting and not self.closed:
-                text = self.waiting[0]
-                await self.ws.send_str(text)
+                frame = self.waiting[0]
+                await self.ws.send_frame(frame, WSMsgType.TEXT)
                 self.waiting.popleft()
-                self.waiting_bytes -= frame_size(text)
+                self.waiting_bytes -= len(frame)
                 while self.waiting and self._write(self.waiting[0]):
-                    self.waiting_bytes -= frame_size(self.waiting.popleft())
+                    self.waiting_bytes -= len(self.waiting.popleft())
         except (ConnectionResetError, RuntimeError):
             self.closed = True
         finally:

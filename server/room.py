@@ -23,9 +23,9 @@ from ..engine.actions import ActionBase
 from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
 from ..engine.errors import Refusal, Text
-from ..engine.views import refusal_for
+from ..engine.views import View, refusal_for
 from .audiences import INTERNAL, Audiences, Frames
-from .connection import Connection, Limits, dumps
+from .connection import Connection, Limits
 from .replay import state_at
 from .retries import RetryWindow
 from .storage import ActionRecord, ActionRow, AsyncStorage, encode
@@ -91,13 +91,14 @@ class Room:
 
     def __init__(self, room_id: str, engine: Engine, store: AsyncStorage, limits: Limits,
                  retries: RetryWindow,
-                 on_fail: Callable[[str], None] | None = None) -> None:
+                 on_fail: Callable[[str], None] | None = None,
+                 gm_view: View | None = None) -> None:
         self.id = room_id
         self.engine = engine
         self.store = store
         self.limits = limits
         self.retries = retries
-        self.audiences = Audiences(room_id, engine, limits)
+        self.audiences = Audiences(room_id, engine, limits, gm_view)
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.last_snapshot = engine.version
         self.on_fail = on_fail
@@ -130,7 +131,7 @@ class Room:
             await self._commit(pending)
             pending = []
             if isinstance(item, Join):
-                self._join(item)
+                await self._join(item)
             elif isinstance(item, Call):
                 try:
                     item.done.set_result(await item.fn())
@@ -140,9 +141,9 @@ class Room:
                 await self._commit([await self._undo(item)])
         await self._commit(pending)
 
-    def _join(self, join: Join) -> None:
+    async def _join(self, join: Join) -> None:
         try:
-            self.audiences.join(join.conn, join.since)
+            await self.audiences.join(join.conn, join.since)
         except Exception:
             log.exception("join failed", extra={"room": self.id})
             self.audiences.leave(join.conn)
@@ -249,7 +250,8 @@ class Room:
         if records:
             snapshot = None
             if self.version - self.last_snapshot >= self.limits.snapshot_every:
-                snapshot = (self.version, self._state_json())
+                rng = self.engine.state.rng.model_dump(mode="json")
+                snapshot = (self.version, await self.audiences.state_json(rng))
             try:
                 await self.store.commit(self.id, records, snapshot)
             except Exception:
@@ -266,14 +268,7 @@ class Room:
         if records:
             logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
                     for a in applied if a.outcome is not None]
-            self.audiences.send_platform(self.audiences.platform_frames(logs))
-
-    def _state_json(self) -> bytes:
-        """The whole state for a storage snapshot: the GM's view (kept up to date change by
-        change, so nothing is dumped from the models) plus the dice state."""
-        rng = dumps(self.engine.state.rng.model_dump(mode="json")).encode()
-        gm = dumps(self.audiences.views["gm"].tree).encode()
-        return b'{"rng":' + rng + (b"," + gm[1:] if len(gm) > 2 else b"}")
+            self.audiences.send_platform(await self.audiences.platform_frames(logs))
 
     def _fail(self, applied: list[_Applied]) -> None:
         for a in applied:

@@ -117,13 +117,14 @@ async def test_slow_consumer_is_dropped_without_stalling_the_room(tmp_path: Path
         slow = await stalled_reader(r, token)  # it stops reading its socket
         room = r.server.rooms[r.room]
         slow_conn = next(c for c in room.audiences.conns if c.role == "observer")
-        for i in range(400):
-            await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "clock",
-                                          "delta": 0}, id=f"s{i}"))
-        await g.settle(400)
+        note = "x" * 1500  # ~1.6 KB frames: a few hundred KB in all, past any socket buffer
+        for i in range(200):
+            await g.reply_to(await g.act({"kind": "table.marker.place", "marker": {
+                "id": f"m{i}", "text": note, "cell": {"x": i % 12, "y": 7}}}, id=f"s{i}"))
+        await g.settle(200)
         # Dropped by the bytes it left unread, while the room went on for the GM.
         assert slow_conn.closed and slow_conn.close_reason == "slow_consumer"
-        assert room.version == 400
+        assert room.version == 200
         await until(lambda: slow_conn not in room.audiences.conns, "the slow reader left")
         slow.ws.transport.abort()
     finally:
