@@ -9,10 +9,11 @@ third's p50 is more than twice the first third's (a queue building up), or if an
 waits longer than 1 s.
 
 Memory: `--mem-rooms` rooms (default 6), each with the same 5 clients, take 10,000
-actions each (their GMs pipelining). The server starts without loading any room; RSS is
-read (after `gc.collect()`) before the first join and after the last action:
-(after − before) ÷ rooms is everything an active room costs: its state, views, history,
-retry window, connections and their buffers.
+actions each (their GMs pipelining; the other clients only drain their sockets). The
+server starts without loading any room; RSS is read (after `gc.collect()` and glibc's
+`malloc_trim`, so freed memory is not counted) before the first join and after the last
+action: (after − before) ÷ rooms is everything an active room keeps: its state, views,
+history, retry window, connections and their buffers.
 
     python bench/rooms.py [--rooms 1000] [--seconds 15] [--mem-rooms 6] [--mem-actions 10000]
 """
@@ -53,11 +54,12 @@ MEM_GOAL = 0.5 * MIB
 LATE = 1.0  # an action waiting longer than this means the server fell behind
 
 
-async def open_rooms(session: aiohttp.ClientSession, url: str,
-                     setups: list, limit: int = 64) -> list[Hub]:  # type: ignore[type-arg]
+async def open_rooms(session: aiohttp.ClientSession, url: str, setups: list,  # type: ignore[type-arg]
+                     limit: int = 64, passive_from: int | None = None) -> list[Hub]:
     sem = asyncio.Semaphore(limit)
     targets = [KomasyncTarget(url, session, s, PIECES) for s in setups]
-    return list(await asyncio.gather(*(t.open(PER_ROOM, players=2, bridges=1, limit=sem)
+    return list(await asyncio.gather(*(t.open(PER_ROOM, players=2, bridges=1, limit=sem,
+                                              passive_from=passive_from)
                                        for t in targets)))
 
 
@@ -143,7 +145,7 @@ async def memory(rooms: int, actions: int, window: int = 50) -> list[Goal]:
                 await pipelined(warm[0], 300, window)
                 await settle(warm[0])
                 before = (await srv.stats(session, gc=True))["rss"]
-                hubs = await open_rooms(session, srv.url, setups[1:])
+                hubs = await open_rooms(session, srv.url, setups[1:], passive_from=1)
                 t0 = time.perf_counter()
                 await asyncio.gather(*(run_actions(h, actions, window) for h in hubs))
                 elapsed = time.perf_counter() - t0

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
@@ -64,43 +63,48 @@ INTERNAL = Text("サーバー内部のエラーで操作は適用されません
                 "An internal server error; the action was not applied.")
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """One version's frames, kept for clients that resume with `since`."""
-
-    from_version: int
-    to_version: int
-    frames: Frames
-    size: int  # bytes of its distinct frames
-
-
 class History:
     """The room's last changes per audience, bounded by count and by size (frames shared
-    by several audiences are counted once)."""
+    by several audiences are counted once).
+
+    Compact, as every active room keeps one: per version a tuple of frames in the order
+    of `keys` (the audiences seen so far; a shorter tuple for versions from before an
+    audience's view existed) and its size."""
 
     def __init__(self, count: int, size: int) -> None:
         self.count = count
         self.size = size
-        self.kept: deque[Kept] = deque()
+        self.keys: dict[str, int] = {}
+        self.kept: deque[tuple[int, tuple[bytes | None, ...], int]] = deque()
         self.total = 0
 
-    def add(self, from_version: int, to_version: int, frames: Frames) -> None:
-        size = sum(len(f) for f in {id(f): f for f in frames.values()}.values())
-        self.kept.append(Kept(from_version, to_version, frames, size))
+    def add(self, to_version: int, frames: Frames) -> None:
+        # orjson's bytes keep a 4 KiB buffer whatever their length: kept frames are copied
+        # to their exact size (once per distinct frame, so shared frames stay shared).
+        tight = {id(f): bytes(memoryview(f)) for f in frames.values()}
+        for key in frames:
+            self.keys.setdefault(key, len(self.keys))
+        row: list[bytes | None] = [None] * len(self.keys)
+        for key, f in frames.items():
+            row[self.keys[key]] = tight[id(f)]
+        size = sum(len(f) for f in tight.values())
+        self.kept.append((to_version, tuple(row), size))
         self.total += size
         while self.kept and (len(self.kept) > self.count or self.total > self.size):
-            self.total -= self.kept.popleft().size
+            self.total -= self.kept.popleft()[2]
 
     def drop_from(self, version: int) -> None:
         """Forget every change to `version` or later (it was taken back before sending)."""
-        while self.kept and self.kept[-1].to_version >= version:
-            self.total -= self.kept.pop().size
+        while self.kept and self.kept[-1][0] >= version:
+            self.total -= self.kept.pop()[2]
 
     def since(self, key: str, since: int) -> list[bytes] | None:
         """Exactly the audience's frames after `since`, or None if not all are kept."""
-        if not self.kept or self.kept[0].from_version > since:
+        at = self.keys.get(key)
+        if at is None or not self.kept or self.kept[0][0] - 1 > since:
             return None
-        frames = [k.frames.get(key) for k in self.kept if k.from_version >= since]
+        frames = [row[at] if at < len(row) else None
+                  for to, row, _size in self.kept if to > since]
         return None if any(f is None for f in frames) else frames  # type: ignore[return-value]
 
 
@@ -178,7 +182,7 @@ class Audiences:
                                                                   for op in ops],
                                                  "log": public_log})
                 frames[key] = frame
-        self.history.add(outcome.version - 1, outcome.version, frames)
+        self.history.add(outcome.version, frames)
         return frames
 
     @staticmethod

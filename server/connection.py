@@ -96,8 +96,8 @@ class Limits:
     burst: int = 80
     outbox_bytes: int = 4 * 1024 * 1024
     history: int = 2000  # versions kept for `since` resumes…
-    history_bytes: int = 256 * 1024  # …and at most this many characters of their frames
-    retry_window: int = 1024  # action ids remembered per client identity (retries.py)
+    history_bytes: int = 64 * 1024  # …and at most this many bytes of their frames
+    retry_window: int = 512  # action ids remembered per client identity (retries.py)
     snapshot_every: int = 200
     auth_timeout: float = 10.0
     max_batch: int = 64

@@ -3,9 +3,9 @@
 A client that did not hear back about an action sends it again with the same `id`; the
 room must answer `duplicate` instead of applying it twice. The room remembers, per
 identity (the GM, each invite, the server itself), the ids of its last `size` actions
-(default 1,024) and the version each produced. The guarantee, written in
-docs/protocol.md: a retry of any of an identity's last 1,024 actions is applied once; an
-identity that keeps fewer than 1,024 actions unanswered (every client does: the console
+(default 512) and the version each produced. The guarantee, written in
+docs/protocol.md: a retry of any of an identity's last 512 actions is applied once; an
+identity that keeps fewer than 512 actions unanswered (every client does: the console
 and the bridges keep a handful) never has a retry applied twice. An id older than that
 window is a new action. On restart the window is rebuilt from the durable log.
 """
