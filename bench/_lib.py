@@ -9,6 +9,7 @@ acknowledged").
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import os
 import platform
@@ -264,16 +265,94 @@ class Tracker:
         self.waiting.clear()
 
 
+def _masked(opcode: int, payload: bytes) -> bytes:
+    """One client → server WebSocket frame (clients must mask)."""
+    mask = os.urandom(4)
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x80 | opcode, 0x80 | n])
+    elif n < 65536:
+        head = bytes([0x80 | opcode, 0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x80 | opcode, 0x80 | 127]) + n.to_bytes(8, "big")
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return head + mask + body
+
+
+class RawDrain:
+    """A WebSocket client that does as little as it can: the handshake by hand, then it
+    only splits the byte stream into frames (to count them, answer pings and spot one
+    marker) - no UTF-8 decoding, no JSON. Used for clients whose frames nobody times, so
+    the bench process's own cost stays small beside the server's."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.buf = bytearray()
+        self.frames = 0
+
+    @classmethod
+    async def connect(cls, url: str) -> RawDrain:
+        host, port = url.split("//")[1].split("/")[0].split(":")
+        reader, writer = await asyncio.open_connection(host, int(port), limit=1 << 20)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                      "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            raise RuntimeError(f"no WebSocket upgrade: {head[:80]!r}")
+        return cls(reader, writer)
+
+    def send(self, text: str) -> None:
+        self.writer.write(_masked(0x1, text.encode()))
+
+    async def drain(self, until: bytes | None = None) -> bool:
+        """Read frames until the socket closes, or until a frame starting with `until`."""
+        while True:
+            chunk = await self.reader.read(1 << 16)
+            if not chunk:
+                return False
+            self.buf += chunk
+            if self._frames(until):
+                return True
+
+    def _frames(self, until: bytes | None) -> bool:
+        buf = self.buf
+        while len(buf) >= 2:
+            op, n, pos = buf[0] & 0x0F, buf[1] & 0x7F, 2
+            if n >= 126:
+                pos = 4 if n == 126 else 10
+                if len(buf) < pos:
+                    return False
+                n = int.from_bytes(buf[2:pos], "big")
+            if len(buf) < pos + n:
+                return False
+            if op == 0x9:
+                self.writer.write(_masked(0xA, bytes(buf[pos:pos + n])))
+            self.frames += 1
+            found = until is not None and buf[pos:pos + len(until)] == until
+            del buf[:pos + n]
+            if found:
+                return True
+        return False
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.write(_masked(0x8, (1000).to_bytes(2, "big")))
+            self.writer.close()
+
+
 @dataclass
 class Peer:
     index: int
-    ws: aiohttp.ClientWebSocketResponse
+    ws: Any  # aiohttp.ClientWebSocketResponse, or a RawDrain for a passive peer
     version: int = 0
     change_bytes: int = 0
     changes: int = 0
     frames: int = 0
     passive: bool = False  # only drains its socket (counts frames), parses nothing
-    reader: asyncio.Task[None] | None = None
+    reader: asyncio.Task[Any] | None = None
 
 
 @dataclass
@@ -291,8 +370,7 @@ class Hub:
             p.reader = asyncio.create_task(self._drain(p) if p.passive else self._read(p))
 
     async def _drain(self, peer: Peer) -> None:
-        async for _m in peer.ws:
-            peer.frames += 1
+        await peer.ws.drain()
 
     async def _read(self, peer: Peer) -> None:
         async for m in peer.ws:
@@ -331,8 +409,10 @@ class Target:
         self.counter = 0
 
     async def connect(self, index: int, passive: bool = False) -> Peer:
+        if passive:
+            return Peer(index, await RawDrain.connect(self.url), passive=True)
         ws = await self.session.ws_connect(self.url, max_msg_size=0, autoping=True)
-        return Peer(index, ws, passive=passive)
+        return Peer(index, ws)
 
     def mark(self) -> int:
         """Start a run (all quiet): keys of frames 1..n are base+1..base+n."""
@@ -397,6 +477,11 @@ class KomasyncTarget(Target):
 
     async def _join(self, index: int, auth: dict[str, Any], passive: bool) -> Peer:
         peer = await self.connect(index, passive)
+        if passive:
+            peer.ws.send(orjson.dumps(auth).decode())
+            if not await asyncio.wait_for(peer.ws.drain(until=b'{"type":"snapshot"'), TIMEOUT):
+                raise RuntimeError("komasync closed a bench client before its snapshot")
+            return peer
         await peer.ws.send_str(orjson.dumps(auth).decode())
         while True:
             msg = orjson.loads(await asyncio.wait_for(peer.ws.receive_str(), TIMEOUT))
@@ -525,10 +610,13 @@ async def ack_rate(hub: Hub, senders: int, per_sender: int, window: int) -> tupl
 
 async def settle(hub: Hub) -> None:
     """Wait until the socket buffers are drained (nothing new arrives for a moment)."""
+    def seen() -> int:
+        return sum(p.ws.frames if p.passive else p.frames for p in hub.peers)
+
     while True:
-        before = sum(p.frames for p in hub.peers)
+        before = seen()
         await asyncio.sleep(0.05)
-        if sum(p.frames for p in hub.peers) == before:
+        if seen() == before:
             return
 
 

@@ -39,6 +39,44 @@ _SYNC_DEFLATE = hasattr(WebSocketWriter, "_send_compressed_frame_sync")
 DEFLATE_INLINE = 16 * 1024  # aiohttp's own limit for compressing on the loop
 
 
+class Gathered:
+    """aiohttp's WebSocket writer writes through this. While the room replies to one
+    batch (`hold` … `release`), a connection's frames are gathered and handed to the
+    socket in one write: one system call per connection per batch, not per frame."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.parts: list[bytes] | None = None
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if self.parts is None:
+            self.transport.write(data)
+        else:
+            self.parts.append(bytes(data))
+
+    def hold(self) -> None:
+        if self.parts is None:
+            self.parts = []
+
+    def release(self) -> None:
+        parts, self.parts = self.parts, None
+        if parts and not self.transport.is_closing():
+            self.transport.write(b"".join(parts))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+def gathered(ws: web.WebSocketResponse) -> Gathered | None:
+    """Put a `Gathered` under the socket's WebSocket writer (once)."""
+    writer = getattr(ws, "_writer", None)
+    if writer is None:
+        return None
+    if not isinstance(writer.transport, Gathered):
+        writer.transport = Gathered(writer.transport)
+    return writer.transport
+
+
 def write_now(ws: web.WebSocketResponse, data: bytes) -> bool:
     """Write one text frame (its UTF-8 bytes) to the socket's transport at once, as
     aiohttp would; False when only the async path may send it (then nothing was written)."""
@@ -151,6 +189,7 @@ class Connection:
         # aiohttp): written in order by `_later`; empty almost always.
         self.waiting: deque[bytes] = deque()
         self.waiting_bytes = 0
+        self.gathered = gathered(ws)
         self.later: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
 
@@ -165,6 +204,15 @@ class Connection:
         if self.role == "player":
             return Audience("player", self.player)
         return Audience("table")
+
+    def hold(self) -> None:
+        """Gather this connection's frames until `release` (one room batch's replies)."""
+        if self.gathered is not None and not self.closed:
+            self.gathered.hold()
+
+    def release(self) -> None:
+        if self.gathered is not None:
+            self.gathered.release()
 
     def behind(self) -> int:
         """Bytes sent to this client that have not reached its socket yet."""

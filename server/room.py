@@ -260,12 +260,19 @@ class Room:
                 raise
             if snapshot is not None:
                 self.last_snapshot = snapshot[0]
-        for a in applied:
-            try:
-                self._reply(a)
-            except Exception:  # durable already: the others must still hear of theirs
-                log.exception("reply failed", extra={"room": self.id})
-        if records:
+        conns = list(self.audiences.conns)
+        for c in conns:  # every frame of this batch to a socket goes out in one write
+            c.hold()
+        try:
+            for a in applied:
+                try:
+                    self._reply(a)
+                except Exception:  # durable already: the others must still hear of theirs
+                    log.exception("reply failed", extra={"room": self.id})
+        finally:
+            for c in conns:
+                c.release()
+        if records:  # the bridges' table, drawn once for the whole batch
             logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
                     for a in applied if a.outcome is not None]
             self.audiences.send_platform(await self.audiences.platform_frames(logs))
