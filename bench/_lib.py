@@ -13,13 +13,14 @@ import base64
 import contextlib
 import os
 import platform
+import re
 import resource
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -285,11 +286,14 @@ class RawDrain:
     marker) - no UTF-8 decoding, no JSON. Used for clients whose frames nobody times, so
     the bench process's own cost stays small beside the server's."""
 
+    CHANGE = re.compile(rb'\{"type":"change","from_version":\d+,"to_version":(\d+)')
+
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
         self.buf = bytearray()
         self.frames = 0
+        self.on_change: Callable[[int], None] | None = None  # to_version of each change
 
     @classmethod
     async def connect(cls, url: str) -> RawDrain:
@@ -330,6 +334,8 @@ class RawDrain:
                 return False
             if op == 0x9:
                 self.writer.write(_masked(0xA, bytes(buf[pos:pos + n])))
+            elif self.on_change is not None and (m := self.CHANGE.match(buf, pos, pos + 64)):
+                self.on_change(int(m.group(1)))
             self.frames += 1
             found = until is not None and buf[pos:pos + len(until)] == until
             del buf[:pos + n]
@@ -352,7 +358,14 @@ class Peer:
     changes: int = 0
     frames: int = 0
     passive: bool = False  # only drains its socket (counts frames), parses nothing
+    tracked: bool = False  # a passive peer whose changes are timed all the same
     reader: asyncio.Task[Any] | None = None
+
+    async def send(self, text: str) -> None:
+        if self.passive:
+            self.ws.send(text)
+        else:
+            await self.ws.send_str(text)
 
 
 @dataclass
@@ -365,8 +378,10 @@ class Hub:
     acks: Tracker = field(default_factory=lambda: Tracker(1))
 
     def start(self) -> None:
-        self.changes = Tracker(sum(1 for p in self.peers if not p.passive))
+        self.changes = Tracker(sum(1 for p in self.peers if not p.passive or p.tracked))
         for p in self.peers:
+            if p.tracked:
+                p.ws.on_change = self.changes.hit
             p.reader = asyncio.create_task(self._drain(p) if p.passive else self._read(p))
 
     async def _drain(self, peer: Peer) -> None:
@@ -459,16 +474,19 @@ class KomasyncTarget(Target):
 
     async def open(self, clients: int, gms: int = 1, players: int | None = None,
                    bridges: int | None = None, passive_from: int | None = None,
-                   limit: asyncio.Semaphore | None = None) -> Hub:
-        """Join `clients` peers; peers from index `passive_from` on only drain."""
+                   limit: asyncio.Semaphore | None = None, raw: bool = False) -> Hub:
+        """Join `clients` peers; peers from index `passive_from` on only drain; `raw`:
+        every peer is a RawDrain whose changes are still timed (cheapest for the bench)."""
         hub = Hub(self)
         auths = self.auths(clients, gms, players, bridges)
         limit = limit or asyncio.Semaphore(32)
 
         async def one(i: int) -> Peer:
             async with limit:
-                passive = passive_from is not None and i >= passive_from
-                return await self._join(i, auths[i], passive)
+                passive = raw or (passive_from is not None and i >= passive_from)
+                peer = await self._join(i, auths[i], passive)
+                peer.tracked = raw
+                return peer
 
         hub.peers = list(await asyncio.gather(*(one(i) for i in range(clients))))
         self.latest = max(p.version for p in hub.peers)
@@ -557,7 +575,7 @@ async def sequential(hub: Hub, n: int) -> list[float]:
     for text, key, _ack in frames:
         fut = hub.changes.expect(key)
         t0 = time.perf_counter()
-        await hub.peers[0].ws.send_str(text)
+        await hub.peers[0].send(text)
         lat.append(await asyncio.wait_for(fut, TIMEOUT) - t0)
     return lat
 
@@ -584,7 +602,7 @@ async def pipelined(hub: Hub, n: int, window: int, sender: int = 0, track: str =
         fut = tracker.expect(change if track == "changes" else ack)
         fut.add_done_callback(done(time.perf_counter()))
         futs.append(fut)
-        await hub.peers[sender].ws.send_str(text)
+        await hub.peers[sender].send(text)
     await asyncio.wait_for(asyncio.gather(*futs), TIMEOUT)
     return lat
 

@@ -3,7 +3,10 @@
 Rooms: 1,000 rooms (10 pieces each) in one komasync process (durability full), 5 clients
 per room (GM, 2 players, a Ccfolia bridge, an observer: 5,000 sockets). Every room's GM
 sends one `table.move` per second, the rooms spread evenly over the second; latency is
-from the send until the last of the room's 5 clients has the `change`. Saturation: the
+from the send until the last of the room's 5 clients has the `change`. The clients are
+RawDrains that spot each change's version in its first bytes (5,000 aiohttp clients
+parsing JSON would make the bench process the bottleneck); the server's and the bench
+process's CPU over the run are printed. Saturation: the
 server is saturated if it completes fewer actions than were offered (< 99 %), if the last
 third's p50 is more than twice the first third's (a queue building up), or if any action
 waits longer than 1 s.
@@ -55,11 +58,12 @@ LATE = 1.0  # an action waiting longer than this means the server fell behind
 
 
 async def open_rooms(session: aiohttp.ClientSession, url: str, setups: list,  # type: ignore[type-arg]
-                     limit: int = 64, passive_from: int | None = None) -> list[Hub]:
+                     limit: int = 64, passive_from: int | None = None,
+                     raw: bool = False) -> list[Hub]:
     sem = asyncio.Semaphore(limit)
     targets = [KomasyncTarget(url, session, s, PIECES) for s in setups]
     return list(await asyncio.gather(*(t.open(PER_ROOM, players=2, bridges=1, limit=sem,
-                                              passive_from=passive_from)
+                                              passive_from=passive_from, raw=raw)
                                        for t in targets)))
 
 
@@ -75,7 +79,7 @@ async def drive(hub: Hub, offset: float, start: float, seconds: float,
         text, key, _ack = target.action(0, seq)
         fut = hub.changes.expect(key)
         t0 = time.perf_counter()
-        await hub.peers[0].ws.send_str(text)
+        await hub.peers[0].send(text)
         sent += 1
 
         def done(f: asyncio.Future[float], t0: float = t0) -> None:
@@ -98,9 +102,11 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
             with ServerProc("komasync", "--db", str(db)) as srv:
                 print(f"  {rooms} rooms created and loaded in {time.perf_counter() - t0:.1f} s")
                 t0 = time.perf_counter()
-                hubs = await open_rooms(session, srv.url, setups)
+                hubs = await open_rooms(session, srv.url, setups, raw=True)
                 print(f"  {rooms * PER_ROOM} clients joined in {time.perf_counter() - t0:.1f} s")
                 rss_idle = (await srv.stats(session, gc=True))["rss"]
+                cpu0, mine0, wall0 = ((await srv.stats(session))["cpu"], time.process_time(),
+                                      time.perf_counter())
                 samples: list[tuple[float, float]] = []
                 start = time.perf_counter() + 0.5
                 sent = sum(await asyncio.gather(*(
@@ -108,6 +114,8 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
                 deadline = time.perf_counter() + TIMEOUT
                 while len(samples) < sent and time.perf_counter() < deadline:
                     await asyncio.sleep(0.05)
+                busy = ((await srv.stats(session))["cpu"] - cpu0) / (time.perf_counter() - wall0)
+                mine = (time.process_time() - mine0) / (time.perf_counter() - wall0)
                 rss = (await srv.stats(session, gc=True))["rss"]
                 await asyncio.gather(*(h.close() for h in hubs))
     lat = [x for _t, x in samples]
@@ -120,6 +128,8 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
     print(f"  {sent} actions offered over {seconds:.0f} s, {len(samples)} completed ({done:.1%})")
     print(f"  latency p50 {p50 * 1e3:.2f} ms  p99 {p99 * 1e3:.2f} ms  max {worst * 1e3:.1f} ms; "
           f"p50 first third {pct(early, 50) * 1e3:.2f} ms, last third {pct(late, 50) * 1e3:.2f} ms")
+    print(f"  CPU during the run: server {busy:.0%} of a core, bench client {mine:.0%} "
+          f"(2 cores in all)")
     print(f"  server RSS with {rooms} rooms and {rooms * PER_ROOM} clients: idle "
           f"{rss_idle / MIB:.0f} MiB, after the run {rss / MIB:.0f} MiB "
           f"({rss / rooms / 1024:.0f} KiB per room incl. the process itself)")
