@@ -32,7 +32,7 @@ NOT_CONFIRMED = Text("ルーム「{room}」の全記録を消します。よけ�
 
 def create(args: argparse.Namespace) -> int:
     scenario = read_scenario(args.file)
-    if args.secret is not None and len(args.secret) < MIN_SECRET:
+    if args.secret is not None and len(args.secret.strip()) < MIN_SECRET:
         raise CliError(SHORT_SECRET.format(n=MIN_SECRET), code=2)
     store = open_db(args, must_exist=False)
     room_id = args.id or "r" + new_secret()[:8].replace("-", "x").replace("_", "y")

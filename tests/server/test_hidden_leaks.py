@@ -260,18 +260,20 @@ async def bases_probes(t: Table) -> None:
     await g.ok({"kind": "bases.round"})
     await g.ok({"kind": "override", "path": ["bases", "bases", "stake", "events", 4, "fired"],
                 "value": 614, "reason": "誓約は使い切った"})
-    for who in (p1, bridge):  # the bridge acts as the table (no `by`)
+    # The bridge acts for p1, the player its platform identified (a bridge naming nobody
+    # is the table and may not trigger for アリス at all).
+    for who, by in ((p1, {}), (bridge, {"by": "p1"})):
         # wrong_trigger, not_active_trigger, wrong_trigger, condition_not_met,
         # event_exhausted, needs_gm, base_stopped — each built from a hidden part
         for event, action in (("stake.rite", trigger["action"]), ("stake.murmur", "祈る"),
                               ("stake.seal", "祈る"), ("stake.seal", "深淵を覗く"),
                               ("stake.oath", "誓いを立てる"), ("stake.pact", "血の契約を結ぶ"),
                               ("ruin.echo", "残響を聴く")):
-            await who.refused({**trigger, "event": event, "action": action}, "not_available")
+            await who.refused({**trigger, **by, "event": event, "action": action}, "not_available")
         # Hidden elements and elements of hidden bases do not exist for them at all.
-        nothing = await who.refused({**trigger, "event": "stake.nothing"}, "unknown_element")
+        nothing = await who.refused({**trigger, **by, "event": "stake.nothing"}, "unknown_element")
         for event in ("stake.ghost", "battery.fire"):
-            reply = await who.refused({**trigger, "event": event}, "unknown_element")
+            reply = await who.refused({**trigger, **by, "event": event}, "unknown_element")
             assert same_but_for(reply, nothing, event, "stake.nothing"), (reply, nothing)
     report = {"kind": "bases.report", "happening": "character.incapacitated"}
     await p1.refused({**report, "character": "ゴブリン"}, "not_your_character")
@@ -286,6 +288,7 @@ async def bases_probes(t: Table) -> None:
     assert same_but_for(await p1.refused({**move, "piece": "shade"}, "unknown_piece"),
                         missing, "shade", "nobody")
     await p1.refused({**move, "piece": "ghoul"}, "not_your_piece")
+    await bridge.refused({**move, "piece": "knight", "by": "nobody"}, "unknown_player")
     await p1.refused({"kind": "table.move", "piece": "knight", "to": {"x": 40, "y": 1}}, "off_grid")
     add = {"kind": "table.counter.add", "delta": 1}
     missing = await p1.refused({**add, "counter": "nothing"}, "unknown_counter")
