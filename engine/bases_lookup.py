@@ -49,9 +49,10 @@ NO_ELEMENT = Text("要素「{id}」はありません。", "There is no element 
 
 def battle(tx: Tx) -> BasesState:
     """The room's base battle, or a refusal when the room has none."""
-    if tx.state.bases is None:
+    bs = tx.part("bases", BasesState)
+    if bs is None:
         raise Refusal("no_base_battle", NO_BATTLE)
-    return tx.state.bases
+    return bs
 
 
 def find_base(tx: Tx, ref: str) -> Base:

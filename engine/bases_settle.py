@@ -29,7 +29,7 @@ MAX_LEVEL_FIRES: Final = 200
 
 def settle(tx: Tx) -> None:
     """After every action: constants, level-triggered elements, then the end conditions."""
-    bs = tx.state.bases
+    bs = tx.part("bases", BasesState)
     if bs is None:
         return
     if bs.running:

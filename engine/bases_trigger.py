@@ -36,7 +36,7 @@ ROSTER_MOVES: Final[dict[str, tuple[Presence, Presence]]] = {
 
 def on_happening(tx: Tx, h: Happening) -> None:
     """Trigger: keep the roster, advance rounds, fire edge blocks."""
-    bs = tx.state.bases
+    bs = tx.part("bases", BasesState)
     if bs is None:
         return
     if h.kind == ADVANCE:

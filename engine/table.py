@@ -119,15 +119,23 @@ OFF_GRID = Text(
 )
 
 
+def table_of(tx: Tx) -> TableState:
+    """The room's generic table (every room has one)."""
+    table = tx.part("table", TableState)
+    if table is None:
+        raise TypeError("the room state has no table part")
+    return table
+
+
 def _piece(tx: Tx, piece_id: str) -> Piece:
-    piece = tx.state.table.pieces.get(piece_id)
+    piece = table_of(tx).pieces.get(piece_id)
     if piece is None or (tx.actor.role != "gm" and piece.hidden):
         raise Refusal("unknown_piece", NO_PIECE.format(id=piece_id))
     return piece
 
 
 def _counter(tx: Tx, counter_id: str) -> Counter:
-    counter = tx.state.table.counters.get(counter_id)
+    counter = table_of(tx).counters.get(counter_id)
     if counter is None or not counter.visible_to(tx.audience):
         raise Refusal("unknown_counter", NO_COUNTER.format(id=counter_id))
     return counter
@@ -135,7 +143,7 @@ def _counter(tx: Tx, counter_id: str) -> Counter:
 
 def check_on_grid(tx: Tx, cell: Cell, size: int = 1) -> None:
     """TABLE-MV-2: every square the piece covers lies on the grid."""
-    grid = tx.state.table.grid
+    grid = table_of(tx).grid
     if not (0 <= cell.x and cell.x + size <= grid.width and 0 <= cell.y
             and cell.y + size <= grid.height):
         raise Refusal(
@@ -296,7 +304,7 @@ class RemoveMarker(ActionBase):
     marker: str
 
     def apply(self, tx: Tx) -> None:
-        if self.marker not in tx.state.table.markers:
+        if self.marker not in table_of(tx).markers:
             raise Refusal("unknown_marker", Text("マーカー「{id}」はありません。",
                                                  "There is no marker '{id}'.").format(id=self.marker))
         tx.delete(("table", "markers", self.marker))

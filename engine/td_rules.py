@@ -81,7 +81,7 @@ LEVEL_JA: dict[str, str] = {
 
 def td_of(tx: Tx) -> TowerDefenseState:
     """The room's tower defense, or a refusal if it has none."""
-    td = tx.state.tower_defense
+    td = tx.part("tower_defense", TowerDefenseState)
     if td is None:
         raise Refusal("no_tower_defense", NO_TD)
     return td
@@ -281,7 +281,7 @@ def set_outcome(tx: Tx, outcome: str, reason: str, note: str = "") -> None:
 
 def settle_outcome(tx: Tx) -> None:
     """Settler: a broken final fort is defeat at once; a destroyed target is victory."""
-    td = tx.state.tower_defense
+    td = tx.part("tower_defense", TowerDefenseState)
     if td is None or td.outcome != "none" or td.phase == "setup":
         return
     if td.victory.defeat_on_final_fort and any(
