@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .td_model import Passage, TowerDefenseState, Walker, WeaponSpec
+from .model import Passage, TowerDefenseState, Walker, WeaponSpec
 
 __all__ = ["adjacent", "distance", "inward_passages", "position_distance", "reaches",
            "route_from"]

@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .table import Cell
-from .td_map import inward_passages, route_from
-from .td_model import (
+from ..table import Cell
+from .map import inward_passages, route_from
+from .model import (
     PC,
     Direction,
     Fort,

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .bcdice import CocCheck, Level, coc_level, parse
-from .errors import Refusal, Text
-from .rng import Roll
-from .table import mover_of
-from .td_model import (
+from ..bcdice import CocCheck, Level, coc_level, parse
+from ..errors import Refusal, Text
+from ..rng import Roll
+from ..table import mover_of
+from ..tx import Tx
+from .model import (
     PC,
     Fort,
     Group,
@@ -24,7 +25,6 @@ from .td_model import (
     Walker,
     WeaponSpec,
 )
-from .tx import Tx
 
 __all__ = [
     "DEGREES",

@@ -13,12 +13,13 @@ from typing import Literal
 
 from pydantic import Field
 
-from .actions import ActionBase
-from .errors import Refusal, Text
-from .td_map import adjacent, reaches
-from .td_model import PC, Group, Phase, Trap, TrapKind, Walker, WaveEntry, WeaponSpec
-from .td_phases import NEXT, SAN_RESUME, enter, place_entry
-from .td_rules import (
+from ..actions import ActionBase
+from ..errors import Refusal, Text
+from ..tx import Role, Tx
+from .map import adjacent, reaches
+from .model import PC, Group, Phase, Trap, TrapKind, Walker, WaveEntry, WeaponSpec
+from .phases import NEXT, SAN_RESUME, enter, place_entry
+from .rules import (
     LEVEL_JA,
     PATH,
     check_roll,
@@ -35,7 +36,6 @@ from .td_rules import (
     unknown,
     weapon_of,
 )
-from .tx import Role, Tx
 
 __all__ = ["ACTIONS", "AddGroup", "Attack", "Declare", "Melee", "Move", "NextPhase",
            "PlacePC", "Reload", "RemoveIndividual", "SetTrap", "Special"]
@@ -68,7 +68,7 @@ ACT_WORDS = {"attack": ("射撃", "shot"), "move": ("移動", "moved"),
 
 
 class NextPhase(ActionBase):
-    """GM: go to the next phase and run its automatic step (TD-RND, table in td_phases).
+    """GM: go to the next phase and run its automatic step (TD-RND, table in phases.py).
 
     `expect` (optional) is the phase the GM's screen shows; a different current phase is
     refused, so a double click never skips a phase.

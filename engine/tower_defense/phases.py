@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
-from .errors import Text
-from .prompts import Prompt
-from .table import Cell
-from .td_map import route_from
-from .td_model import (
+from ..errors import Text
+from ..prompts import Prompt
+from ..table import Cell
+from ..tx import Tx
+from .map import route_from
+from .model import (
     Group,
     Individual,
     Phase,
@@ -28,7 +29,7 @@ from .td_model import (
     Walker,
     WaveEntry,
 )
-from .td_rules import (
+from .rules import (
     PATH,
     damage_fort,
     damage_group,
@@ -39,7 +40,6 @@ from .td_rules import (
     set_outcome,
     td_of,
 )
-from .tx import Tx
 
 __all__ = ["ENTER", "NEXT", "SAN_RESUME", "enter", "place_entry", "resume_san"]
 

@@ -12,10 +12,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from .bcdice import Level
-from .table import Cell
-from .tx import Role
-from .views import Entity
+from ..bcdice import Level
+from ..table import Cell
+from ..tx import Role
+from ..views import Entity
 
 __all__ = [
     "PC",

@@ -2,14 +2,14 @@
 
 How this works
 --------------
-A scenario's `tower_defense:` part (`TowerDefenseScenario`, in td_scenario) fixes the
-map, weapons, PCs, victory and waves (TD-SET-1, TD-MAP-1); `build()` gives the state
-(`TowerDefenseState`, in td_model) in phase `setup`. The GM drives the round with one
+A scenario's `tower_defense:` part (`TowerDefenseScenario`, in scenario.py) fixes
+the map, weapons, PCs, victory and waves (TD-SET-1, TD-MAP-1); `build()` gives the state
+(`TowerDefenseState`, in model.py) in phase `setup`. The GM drives the round with one
 action, `td.next_phase`; the phase table and each phase's automatic step live in
-td_phases (TD-RND, TD-REIN-1, TD-ADV-1/2, TD-EATK-1/2, TD-OPT-1/2). Players act for
-their PCs in the PC attack phase (td_actions: TD-ATK-1..4, 魔眼 of TD-DATA) and in
+phases.py (TD-RND, TD-REIN-1, TD-ADV-1/2, TD-EATK-1/2, TD-OPT-1/2). Players act for
+their PCs in the PC attack phase (actions.py: TD-ATK-1..4, 魔眼 of TD-DATA) and in
 setup (TD-PRE-1: starting forts, traps). A settler declares defeat the moment a final
-fort breaks, and victory when a `destroy` target falls (td_rules).
+fort breaks, and victory when a `destroy` target falls (rules.py).
 
 Table display (TD-MAP-2): the state carries every cell an adapter needs — forts
 (`cell`, `durability` → dice symbol), directions, passages (`cells`, in walking order),
@@ -18,7 +18,7 @@ and `td.group.moved` carries the squares walked so a piece can be shown moving.
 
 Secrets: `waves` (future waves) is the GM's alone; everything else is public.
 
-Seed ambiguities (rules.md, end of TD) are scenario `settings` (td_model.TDSettings):
+Seed ambiguities (rules.md, end of TD) are scenario `settings` (model.TDSettings):
 
 =========================  ==============  =============================================
 setting                    default         meaning
@@ -48,12 +48,12 @@ tests reproduce example 2 with a damage-2 shotgun. Fort durability never goes be
 
 from __future__ import annotations
 
-from .registry_types import Subsystem
-from .td_actions import ACTIONS
-from .td_model import TDSettings, TowerDefenseState
-from .td_phases import SAN_RESUME, resume_san
-from .td_rules import settle_outcome
-from .td_scenario import TowerDefenseScenario
+from ..registry_types import Subsystem
+from .actions import ACTIONS
+from .model import TDSettings, TowerDefenseState
+from .phases import SAN_RESUME, resume_san
+from .rules import settle_outcome
+from .scenario import TowerDefenseScenario
 
 __all__ = ["SUBSYSTEM", "TDSettings", "TowerDefenseScenario", "TowerDefenseState"]
 
