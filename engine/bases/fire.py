@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .bases_blocks import Block
-from .bases_effects import run_effects
-from .bases_eval import Ctx, block_holds, can_fire, suppressed, tags_hold
-from .bases_gp import change_gp
-from .bases_lookup import Located, battle, say
-from .bases_model import Event, GpCondition
-from .bases_reveal import reveal_element
-from .errors import Refusal, Text
+from ..errors import Refusal, Text
+from .blocks import Block
+from .effects import run_effects
+from .eval import Ctx, block_holds, can_fire, suppressed, tags_hold
+from .gp import change_gp
+from .lookup import Located, battle, say
+from .model import Event, GpCondition
+from .reveal import reveal_element
 
 if TYPE_CHECKING:
-    from .tx import Tx
+    from ..tx import Tx
 
 __all__ = ["check_fire", "fire"]
 

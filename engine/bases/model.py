@@ -13,9 +13,9 @@ from typing import Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .bases_blocks import Block, Target
-from .bases_states import CharSide, Side, Status
-from .views import Audience, Entity
+from ..views import Audience, Entity
+from .blocks import Block, Target
+from .states import CharSide, Side, Status
 
 __all__ = [
     "BATTLE_TYPES",

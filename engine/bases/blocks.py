@@ -1,11 +1,11 @@
 """What a condition block of the base battle (seed 000 特殊な条件) is made of.
 
-How this works: `bases_tags.parse_condition` turns one block of the seed's notation into a
+How this works: `tags.parse_condition` turns one block of the seed's notation into a
 `Block`: its 【】 tags as fields, at most one `HappeningReq` (what an edge block waits for)
 and state `Predicate`s, all AND (BASE-COND-4). `Block.mode` says how the block fires.
 This module also holds the small helpers the parser and the rules share: text
 normalisation, comparison operators and 味方/敵 → absolute sides. Nothing here reads the
-room state; `bases_eval` evaluates what is built from these models.
+room state; `eval` evaluates what is built from these models.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Annotated, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .bases_states import CharSide, Side, Status
+from .states import CharSide, Side, Status
 
 __all__ = [
     "CHARACTER_KINDS",

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .bases_lookup import base_path, say
-from .bases_model import Base
-from .bases_moves import move, set_state
-from .bases_reveal import reveal_base
-from .bases_states import Move, Status, next_status
-from .errors import Text
+from ..errors import Text
+from .lookup import base_path, say
+from .model import Base
+from .moves import move, set_state
+from .reveal import reveal_base
+from .states import Move, Status, next_status
 
 if TYPE_CHECKING:
-    from .tx import Tx
+    from ..tx import Tx
 
 __all__ = ["change_gp", "regenerate", "set_gp"]
 

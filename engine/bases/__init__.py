@@ -1,13 +1,11 @@
 """Subsystem `bases` (seed 000 拠点戦闘, rules.md BASE-*): actions and declaration.
 
-The pieces, bottom up: `bases_states` (the state table); `bases_blocks`, `bases_vocabulary`
-and `bases_tags` (conditions in the seed's notation); `bases_model` (state and secrets);
-`bases_lookup`, `bases_eval` (conditions against the state), `bases_moves`,
-`bases_reveal`, `bases_gp`, `bases_effects`, `bases_fire` (the rules); `bases_trigger`
-and `bases_settle` (+ `bases_end`) run them automatically; `bases_scenario` reads the
-`bases:` part of a scenario file. Happenings it listens to are in
-`bases_blocks.REPORTABLE` plus `round.*`, `battle.started` and its own `bases.*`; see
-docs/bases.md for the vocabulary.
+The pieces, bottom up: `states` (the state table); `blocks`, `vocabulary` and `tags`
+(conditions in the seed's notation); `model` (state and secrets); `lookup`, `eval`
+(conditions against the state), `moves`, `reveal`, `gp`, `effects`, `fire` (the rules);
+`trigger` and `settle` (+ `end`) run them automatically; `scenario` reads the `bases:`
+part of a scenario file. Happenings it listens to are in `blocks.REPORTABLE` plus
+`round.*`, `battle.started` and its own `bases.*`; see docs/bases.md for the vocabulary.
 """
 
 from __future__ import annotations
@@ -16,22 +14,22 @@ from typing import Literal
 
 from pydantic import Field
 
-from .actions import ActionBase
-from .bases_blocks import REPORTABLE, Block, ReportKind, normalize, sides_of
-from .bases_effects import resume_choice, run_effects
-from .bases_end import end_battle
-from .bases_fire import check_fire, fire
-from .bases_lookup import Located, battle, find_base, find_element, side_of
-from .bases_model import BasesState, BattleOutcome, ConstantEffect, Effect, SideCount
-from .bases_reveal import reveal_base, reveal_element
-from .bases_scenario import BasesScenario
-from .bases_settle import settle
-from .bases_states import CharSide
-from .bases_trigger import ADVANCE, on_happening
-from .bases_vocabulary import action_kind
-from .errors import Refusal, Text
-from .registry_types import Subsystem, Trigger
-from .tx import Role, Tx
+from ..actions import ActionBase
+from ..errors import Refusal, Text
+from ..registry_types import Subsystem, Trigger
+from ..tx import Role, Tx
+from .blocks import REPORTABLE, Block, ReportKind, normalize, sides_of
+from .effects import resume_choice, run_effects
+from .end import end_battle
+from .fire import check_fire, fire
+from .lookup import Located, battle, find_base, find_element, side_of
+from .model import BasesState, BattleOutcome, ConstantEffect, Effect, SideCount
+from .reveal import reveal_base, reveal_element
+from .scenario import BasesScenario
+from .settle import settle
+from .states import CharSide
+from .trigger import ADVANCE, on_happening
+from .vocabulary import action_kind
 
 __all__ = [
     "SUBSYSTEM",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from .bases_blocks import (
+from .blocks import (
     CHARACTER_KINDS,
     Block,
     CountPred,
@@ -29,12 +29,12 @@ from .bases_blocks import (
     normalize,
     sides_of,
 )
-from .bases_lookup import side_of
-from .bases_model import Base, BasesState, Element, Event, GpCondition, SideCount
-from .bases_states import CharSide, Side, Status, effective
+from .lookup import side_of
+from .model import Base, BasesState, Element, Event, GpCondition, SideCount
+from .states import CharSide, Side, Status, effective
 
 if TYPE_CHECKING:
-    from .tx import Happening
+    from ..tx import Happening
 
 __all__ = [
     "Ctx",

@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .bases_model import Base, BasesState, Element
-from .bases_states import CharSide
-from .errors import Refusal, Text
-from .views import Audience
+from ..errors import Refusal, Text
+from ..views import Audience
+from .model import Base, BasesState, Element
+from .states import CharSide
 
 if TYPE_CHECKING:
-    from .tx import Tx
+    from ..tx import Tx
 
 __all__ = [
     "ALL_FIELDS",

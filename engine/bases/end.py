@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .bases_eval import Ctx, block_holds, wiped
-from .bases_model import BasesState, BattleOutcome
-from .bases_states import CharSide, Status, effective
-from .errors import Text
+from ..errors import Text
+from .eval import Ctx, block_holds, wiped
+from .model import BasesState, BattleOutcome
+from .states import CharSide, Status, effective
 
 if TYPE_CHECKING:
-    from .tx import Tx
+    from ..tx import Tx
 
 __all__ = ["SIDE_JA", "End", "check_end", "end_battle"]
 

@@ -3,7 +3,7 @@
 How this works: `parse_condition` takes ONE condition block as the seed writes it, e.g.
 `【励起】【2ラウンド〜】【ラウンド1回】味方が戦闘不能になった時`. It pulls out the 【】 tags
 (`TAGS`, BASE-COND-1, and defined conditions by name, BASE-OPT-3), splits the remaining
-text into clauses at 、 。 かつ, and matches each clause against `bases_vocabulary`
+text into clauses at 、 。 かつ, and matches each clause against `vocabulary`
 (BASE-COND-5). Everything in one block must hold (AND, BASE-COND-4); an element's several
 blocks are OR. If any clause is not in the vocabulary the block is MANUAL: its tags are
 still checked, but the GM judges the text and fires it.
@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from .bases_blocks import ActiveSpec, Block, ElementKind, HappeningReq, normalize
-from .bases_states import STATUS_OF_JA
-from .bases_vocabulary import WHO, action_kind, match_clause, who_of
+from .blocks import ActiveSpec, Block, ElementKind, HappeningReq, normalize
+from .states import STATUS_OF_JA
+from .vocabulary import WHO, action_kind, match_clause, who_of
 
 __all__ = ["TAGS", "TagRule", "parse_condition", "parse_defined"]
 

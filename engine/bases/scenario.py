@@ -21,8 +21,8 @@ from pydantic import (
     model_validator,
 )
 
-from .bases_blocks import Block, ElementKind, normalize_attribute, uses_relative_sides
-from .bases_model import (
+from .blocks import Block, ElementKind, normalize_attribute, uses_relative_sides
+from .model import (
     BATTLE_TYPES,
     PARTS,
     Base,
@@ -41,8 +41,8 @@ from .bases_model import (
     Presence,
     SideCount,
 )
-from .bases_states import CharSide, Side, Status
-from .bases_tags import parse_condition, parse_defined
+from .states import CharSide, Side, Status
+from .tags import parse_condition, parse_defined
 
 __all__ = ["LARGE_SCALE_GRID", "BaseSpec", "BasesScenario", "BattleTypeSpec", "EventSpec"]
 

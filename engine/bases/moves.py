@@ -1,7 +1,7 @@
 """State moves of a base through the state table (BASE-ST-*, BASE-TR-*).
 
 Every state change goes through `move` (or `set_state` for the regeneration in
-`bases_gp`), which asks `bases_states.next_status` — the one table, with the cancel rules
+`gp`), which asks `states.next_status` — the one table, with the cancel rules
 of BASE-TR-2 and the permanent-base filter of BASE-ATTR-3 — and emits
 `bases.state.changed {base, old, new, via}` for the conditions that wait for it.
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .bases_lookup import base_path, say
-from .bases_model import Base
-from .bases_states import JA_MOVE, JA_STATUS, Move, Status, next_status
-from .errors import Text
+from ..errors import Text
+from .lookup import base_path, say
+from .model import Base
+from .states import JA_MOVE, JA_STATUS, Move, Status, next_status
 
 if TYPE_CHECKING:
-    from .tx import Tx
+    from ..tx import Tx
 
 __all__ = ["move", "set_state"]
 

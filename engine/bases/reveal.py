@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from .bases_lookup import Located, base_path, locations_of
-from .bases_model import Base
+from .lookup import Located, base_path, locations_of
+from .model import Base
 
 if TYPE_CHECKING:
-    from .tx import Tx
+    from ..tx import Tx
 
 __all__ = ["reveal_base", "reveal_element"]
 

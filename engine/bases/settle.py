@@ -3,24 +3,24 @@
 How this works: `settle` runs after every action once the triggers are quiet. While the
 battle runs it switches constant effects on/off by their *level* blocks (BASE-EL-1) and
 fires GP change conditions and events whose level block holds, as often as their counts
-allow (BASE-COND-2); then it checks the end conditions (`bases_end`).
+allow (BASE-COND-2); then it checks the end conditions (`end`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .bases_blocks import Block
-from .bases_end import check_end
-from .bases_eval import Ctx, block_holds, ready, suppressed
-from .bases_fire import fire
-from .bases_lookup import locations
-from .bases_model import BasesState, ConstantEffect, Element, Event
-from .bases_reveal import reveal_element
-from .errors import CascadeTooDeep, Text
+from ..errors import CascadeTooDeep, Text
+from .blocks import Block
+from .end import check_end
+from .eval import Ctx, block_holds, ready, suppressed
+from .fire import fire
+from .lookup import locations
+from .model import BasesState, ConstantEffect, Element, Event
+from .reveal import reveal_element
 
 if TYPE_CHECKING:
-    from .tx import Tx
+    from ..tx import Tx
 
 __all__ = ["MAX_LEVEL_FIRES", "settle"]
 

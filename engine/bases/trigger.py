@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .bases_eval import Ctx, happening_matches, ready
-from .bases_fire import fire
-from .bases_lookup import locations, side_of
-from .bases_model import BasesState, Event, FieldCharacter, Presence, SideCount
-from .errors import Text
+from ..errors import Text
+from .eval import Ctx, happening_matches, ready
+from .fire import fire
+from .lookup import locations, side_of
+from .model import BasesState, Event, FieldCharacter, Presence, SideCount
 
 if TYPE_CHECKING:
-    from .tx import Happening, Tx
+    from ..tx import Happening, Tx
 
 __all__ = ["ADVANCE", "ROSTER_MOVES", "on_happening"]
 

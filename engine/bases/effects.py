@@ -1,7 +1,7 @@
 """Effects of base elements: targets, GP and state changes, reveals, choices (BASE-CHOICE).
 
 How this works: `run_effects` applies an element's structured effects in order. An effect
-names its bases by `target` (relative to the owner base, `bases_eval.select`); with
+names its bases by `target` (relative to the owner base, `eval.select`); with
 `choose: N` and more candidates than N, it asks the players (PC-side owner) or the GM and
 stops. The prompt carries the rest of the effects; `resume_choice` (resumer
 `bases.choose`) continues with the answer.
@@ -12,18 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .bases_eval import select
-from .bases_gp import change_gp, regenerate, set_gp
-from .bases_lookup import TABLE, battle, element_by_id, say
-from .bases_model import Base, Effect
-from .bases_moves import move
-from .bases_reveal import reveal_base, reveal_element
-from .bases_states import Move, Status
-from .errors import Text
+from ..errors import Text
+from .eval import select
+from .gp import change_gp, regenerate, set_gp
+from .lookup import TABLE, battle, element_by_id, say
+from .model import Base, Effect
+from .moves import move
+from .reveal import reveal_base, reveal_element
+from .states import Move, Status
 
 if TYPE_CHECKING:
-    from .prompts import Prompt
-    from .tx import Tx
+    from ..prompts import Prompt
+    from ..tx import Tx
 
 __all__ = ["EFFECT_MOVES", "resume_choice", "run_effects"]
 

@@ -1,6 +1,6 @@
 """The clause vocabulary of the base battle (BASE-COND-5): one table of regex → check.
 
-How this works: `bases_tags` splits a block's text into clauses and asks `match_clause`
+How this works: `tags` splits a block's text into clauses and asks `match_clause`
 for each. `VOCABULARY` is tried in order; the first `Phrase` whose pattern matches the
 whole clause and whose builder accepts it gives a `HappeningReq` (edge) or a state
 predicate (level). A clause no phrase accepts returns None and makes the block manual.
@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Final, Literal, NamedTuple
 
-from .bases_blocks import (
+from .blocks import (
     CountPred,
     FiredPred,
     GpPred,
@@ -27,7 +27,7 @@ from .bases_blocks import (
     WipedPred,
     normalize,
 )
-from .bases_states import STATUS_OF_JA, Status
+from .states import STATUS_OF_JA, Status
 
 __all__ = [
     "OPS",
