@@ -68,7 +68,7 @@ ACT_WORDS = {"attack": ("射撃", "shot"), "move": ("移動", "moved"),
 
 
 class NextPhase(ActionBase):
-    """GM: go to the next phase and run its automatic step (TD-RND, table in phases.py).
+    """GM: go to the next phase and run its automatic step (TD-RND, table in td_phases).
 
     `expect` (optional) is the phase the GM's screen shows; a different current phase is
     refused, so a double click never skips a phase.
