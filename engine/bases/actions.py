@@ -1,12 +1,4 @@
-"""Subsystem `bases` (seed 000 拠点戦闘, rules.md BASE-*): actions and declaration.
-
-The pieces, bottom up: `states` (the state table); `blocks`, `vocabulary` and `tags`
-(conditions in the seed's notation); `model` (state and secrets); `lookup`, `eval`
-(conditions against the state), `moves`, `reveal`, `gp`, `effects`, `fire` (the rules);
-`trigger` and `settle` (+ `end`) run them automatically; `scenario` reads the `bases:`
-part of a scenario file. Happenings it listens to are in `blocks.REPORTABLE` plus
-`round.*`, `battle.started` and its own `bases.*`; see docs/bases.md for the vocabulary.
-"""
+"""Base-battle actions (BASE-*): reports, rounds, firing, effects, reveals, the end."""
 
 from __future__ import annotations
 
@@ -16,26 +8,21 @@ from pydantic import Field
 
 from ..actions import ActionBase
 from ..errors import Refusal, Text
-from ..registry_types import Subsystem, Trigger
 from ..tx import Role, Tx
 from .blocks import REPORTABLE, Block, ReportKind, normalize, sides_of
-from .effects import resume_choice, run_effects
+from .effects import run_effects
 from .end import end_battle
 from .fire import check_fire, fire
 from .lookup import Located, battle, find_base, find_element, side_of
-from .model import BasesState, BattleOutcome, ConstantEffect, Effect, SideCount
+from .model import BattleOutcome, ConstantEffect, Effect, SideCount
 from .reveal import reveal_base, reveal_element
-from .scenario import BasesScenario
-from .settle import settle
 from .states import CharSide
-from .trigger import ADVANCE, on_happening
+from .trigger import ADVANCE
 from .vocabulary import action_kind
 
 __all__ = [
-    "SUBSYSTEM",
+    "ACTIONS",
     "ApplyEffect",
-    "BasesScenario",
-    "BasesState",
     "EndBattle",
     "FireElement",
     "NextRound",
@@ -251,15 +238,7 @@ class EndBattle(ActionBase):
                                      en=f"Battle over: {self.reason}", by="gm"))
 
 
-TRIGGER_KINDS = frozenset({*REPORTABLE, "round.started", "round.ended", "battle.started",
-                           "bases.state.changed", "bases.gp.changed", "bases.event.fired",
-                           ADVANCE})
-
-SUBSYSTEM = Subsystem(
-    name="bases",
-    actions=(ReportHappening, NextRound, FireElement, TriggerEvent, ApplyEffect, RevealBases,
-             SetFieldCount, SetSummary, EndBattle),
-    triggers=(Trigger(on_happening, TRIGGER_KINDS),),
-    resumers={"bases.choose": resume_choice},
-    settlers=(settle,),
+ACTIONS: tuple[type[ActionBase], ...] = (
+    ReportHappening, NextRound, FireElement, TriggerEvent, ApplyEffect, RevealBases,
+    SetFieldCount, SetSummary, EndBattle,
 )
