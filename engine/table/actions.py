@@ -1,110 +1,31 @@
-"""Subsystem `table`: generic pieces, counters and markers on a square grid.
-
-Useful on its own (any game's bookkeeping) and the surface every other subsystem's
-table display is drawn on. Rule IDs here are komasync's own (TABLE-*), not the seeds'.
-"""
+"""The generic table's actions and checks: moves (TABLE-MV-*), counters (TABLE-CT-1), markers."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from .actions import ActionBase
-from .errors import Refusal, Text
-from .registry_types import Subsystem
-from .tx import Role, Tx
-from .views import Audience, Entity
+from ..actions import ActionBase
+from ..errors import Refusal, Text
+from ..tx import Role, Tx
+from .model import Cell, Counter, Marker, Piece, TableState
 
 __all__ = [
-    "SUBSYSTEM",
+    "ACTIONS",
     "AddCounter",
-    "Cell",
-    "Counter",
-    "Grid",
-    "Marker",
+    "AllowMove",
     "MovePiece",
-    "Piece",
-    "TableState",
+    "PlaceCounter",
+    "PlaceMarker",
+    "PlacePiece",
+    "RemoveCounter",
+    "RemoveMarker",
+    "RemovePiece",
+    "RevealPiece",
+    "SetCounter",
+    "check_on_grid",
+    "mover_of",
+    "table_of",
 ]
-
-
-class Cell(BaseModel):
-    """A grid square, 0-based from the top-left."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    x: int
-    y: int
-
-
-class Grid(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    width: int = Field(default=20, ge=1, le=500)
-    height: int = Field(default=20, ge=1, le=500)
-
-
-class Piece(Entity):
-    """A piece on the board; `hidden` pieces are the GM's alone."""
-
-    id: str
-    name: str
-    owner: str | None = None
-    cell: Cell | None = None
-    size: int = Field(default=1, ge=1, le=20)
-    hidden: bool = False
-    labels: dict[str, str] = Field(default_factory=dict)
-    movers: list[str] = Field(default_factory=list)
-    color: str | None = None
-
-    def visible_to(self, audience: Audience) -> bool:
-        return audience.is_gm or not self.hidden
-
-
-class Counter(Entity):
-    """A named number (GP, 耐久力, a clock); `visibility` says who may see it."""
-
-    id: str
-    name: str
-    value: int = 0
-    min: int | None = None
-    max: int | None = None
-    visibility: Literal["all", "gm", "owner"] = "all"
-    owner: str | None = None
-
-    def visible_to(self, audience: Audience) -> bool:
-        if audience.is_gm or self.visibility == "all":
-            return True
-        return self.visibility == "owner" and audience.player == self.owner
-
-    def clamp(self, value: int) -> int:
-        if self.min is not None:
-            value = max(self.min, value)
-        if self.max is not None:
-            value = min(self.max, value)
-        return value
-
-
-class Marker(Entity):
-    """A text panel on the board (a trap, a zone, a note)."""
-
-    id: str
-    text: str
-    cell: Cell
-    width: int = Field(default=1, ge=1)
-    height: int = Field(default=1, ge=1)
-    hidden: bool = False
-
-    def visible_to(self, audience: Audience) -> bool:
-        return audience.is_gm or not self.hidden
-
-
-class TableState(Entity):
-    grid: Grid = Field(default_factory=Grid)
-    pieces: dict[str, Piece] = Field(default_factory=dict)
-    counters: dict[str, Counter] = Field(default_factory=dict)
-    markers: dict[str, Marker] = Field(default_factory=dict)
 
 
 NO_PIECE = Text("駒「{id}」はありません。", "There is no piece '{id}'.")
@@ -310,27 +231,7 @@ class RemoveMarker(ActionBase):
         tx.delete(("table", "markers", self.marker))
 
 
-class TableScenario(BaseModel):
-    """The `table:` part of a scenario file."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    grid: Grid = Field(default_factory=Grid)
-    pieces: list[Piece] = Field(default_factory=list)
-    counters: list[Counter] = Field(default_factory=list)
-    markers: list[Marker] = Field(default_factory=list)
-
-    def build(self) -> TableState:
-        return TableState(
-            grid=self.grid,
-            pieces={p.id: p for p in self.pieces},
-            counters={c.id: c for c in self.counters},
-            markers={m.id: m for m in self.markers},
-        )
-
-
-SUBSYSTEM = Subsystem(
-    name="table",
-    actions=(MovePiece, PlacePiece, RemovePiece, RevealPiece, AllowMove, SetCounter,
-             AddCounter, PlaceCounter, RemoveCounter, PlaceMarker, RemoveMarker),
+ACTIONS: tuple[type[ActionBase], ...] = (
+    MovePiece, PlacePiece, RemovePiece, RevealPiece, AllowMove, SetCounter, AddCounter,
+    PlaceCounter, RemoveCounter, PlaceMarker, RemoveMarker,
 )
