@@ -40,7 +40,7 @@ class Actor(BaseModel):
 
 
 class Happening(BaseModel):
-    """A domain event (`fort.damaged`, `character.incapacitated`…) that triggers react to."""
+    """A domain event (`piece.moved`, `prompt.answered`…) that triggers react to."""
 
     kind: str
     data: dict[str, Any] = Field(default_factory=dict)

@@ -10,8 +10,11 @@ the whole report.
 from __future__ import annotations
 
 import ast
+import re
 import sys
+import tomllib
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +25,7 @@ PACKAGES = {"komasync.engine": "engine", "komasync.server": "server",
 Graph = dict[str, set[str]]
 
 
+@cache
 def modules() -> dict[str, Path]:
     """Every Python module of the installed packages, by dotted name."""
     found: dict[str, Path] = {}
@@ -52,6 +56,7 @@ def _targets(node: ast.AST, name: str, is_package: bool) -> Iterator[str]:
         yield from (f"{base}.{a.name}" for a in node.names)
 
 
+@cache
 def graph() -> Graph:
     """module → the project modules it imports (anywhere in its source)."""
     mods = modules()
@@ -128,6 +133,52 @@ def test_the_graph_sees_the_packages() -> None:
 
 def test_no_import_circle_spans_more_than_one_folder() -> None:
     assert cross_folder(graph()) == []
+
+
+#: The engine modules that may name subsystems: the registry lists them, RoomState and
+#: Scenario have one field each.
+COMPOSERS = frozenset({"registry", "state", "scenario"})
+#: `table` is also an audience's name (views.Audience("table")), so only its models count.
+AUDIENCE_WORDS = frozenset({"table"})
+
+
+def subsystems() -> dict[str, set[str]]:
+    """Each engine subsystem package → the words that name it (its name, its exports)."""
+    found: dict[str, set[str]] = {}
+    for init in sorted((ROOT / "engine").glob("*/__init__.py")):
+        name = init.parent.name
+        words = {name} - AUDIENCE_WORDS
+        for node in ast.walk(ast.parse(init.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                words |= set(ast.literal_eval(node.value)) - {"SUBSYSTEM"}
+        found[name] = words
+    return found
+
+
+def test_the_engine_core_names_no_subsystem() -> None:
+    """Issue 9: outside engine/<subsystem>/, only the registry, state.py and scenario.py
+    import or mention a subsystem or its models."""
+    subs = subsystems()
+    assert {"table", "tower_defense", "bases"} <= subs.keys()
+    for path in sorted((ROOT / "engine").glob("*.py")):
+        module = f"komasync.engine.{path.stem}"
+        if path.stem in COMPOSERS or path.stem == "__init__":
+            continue
+        imported = {d.split(".")[2] for d in graph()[module] if d.count(".") >= 2}
+        assert not imported & subs.keys(), f"{path.name} imports {imported & subs.keys()}"
+        text = path.read_text(encoding="utf-8")
+        for sub, words in subs.items():
+            named = sorted(w for w in words if re.search(rf"\b{re.escape(w)}\b", text))
+            assert not named, f"{path.name} names {sub}: {named}"
+
+
+def test_pyproject_ships_every_package() -> None:
+    """A non-editable install carries every package folder (pyproject lists them)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    folders = {name for name, path in modules().items() if path.name == "__init__.py"}
+    assert folders <= listed, f"missing from pyproject: {sorted(folders - listed)}"
 
 
 if __name__ == "__main__":
