@@ -4,7 +4,5 @@ import "./tower_defense.js";
 import "./bases.js";
 import "./table.js";
 import "./state.js";
-// The player's own controls (shown only to players, `roles: ["player"]`).
-import "../player/td.js";
-import "../player/bases.js";
-import "../player/table.js";
+// The player's own controls (shown only to players): their own list, player/index.js.
+import "../player/index.js";
