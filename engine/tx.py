@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from . import paths
 from .errors import Refusal, Text
@@ -29,6 +29,14 @@ Role = Literal["gm", "player", "bridge", "observer"]
 #: Continues an action that asked a prompt: (tx, the prompt, the chosen id).
 Resumer = Callable[["Tx", "Prompt", str], None]
 P = TypeVar("P")
+
+TYPED_ROLL = Text(
+    "この部屋では、プレイヤー画面で入力したダイス結果は使えません（GMが許可していません）。"
+    "VTTでダイスを振るか、komasyncに振らせてください。",
+    "Dice results typed on the player page are not accepted in this room (the GM has not "
+    "allowed them). Roll on the VTT, or let komasync roll.")
+OUT_OF_RANGE = Text("この操作の結果は許される範囲を超えます（{what}）。",
+                    "The result of this action would leave its allowed range ({what}).")
 
 
 class Actor(BaseModel):
@@ -112,9 +120,25 @@ class Tx:
         return paths.get(self.state, path)
 
     def set(self, path: Sequence[str | int], value: Any) -> None:
-        """Write `value` at `path` (a model field, or a dict entry, new or not)."""
+        """Write `value` at `path` (a model field, or a dict entry, new or not), validated
+        against the declared type there: a value out of its bounds is refused."""
+        value = self._checked(path, value)
         old = paths.put(self.state, path, value)
         self.changes.append(Change(tuple(path), value, old))
+
+    def _checked(self, path: Sequence[str | int], value: Any) -> Any:
+        try:
+            check = paths.validator(self.state, path)
+        except KeyError:
+            return value  # not a typed place: `put` says so
+        try:
+            return check.validate_python(value)
+        except ValidationError as e:
+            # only the GM may read the path: it can name a hidden piece or base
+            what = e.errors()[0]["msg"]
+            if self.actor.role == "gm":
+                what = f"{'/'.join(map(str, path))}: {what}"
+            raise Refusal("out_of_range", OUT_OF_RANGE.format(what=what)) from None
 
     def delete(self, path: Sequence[str | int]) -> None:
         old = paths.delete(self.state, path)
@@ -160,7 +184,14 @@ class Tx:
 
     def record_roll(self, roll: Roll) -> None:
         """Keep an externally reported roll (BCDice, the GM) with its provenance."""
+        self.check_reported_roll()
         self.rolls.append(roll)
+
+    def check_reported_roll(self) -> None:
+        """Refuse a dice result typed by a player (a player connection reporting it)
+        unless the GM allows it (`meta.player_rolls`); bridges read the VTT's own dice."""
+        if self.actor.role == "player" and self.state.meta.player_rolls != "allow":
+            raise Refusal("player_rolls_refused", TYPED_ROLL, about=[("meta", "player_rolls")])
 
     def say(self, text: Text, chat: bool = True) -> None:
         self.log.append(LogLine(ja=text.ja, en=text.en, chat=chat))

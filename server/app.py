@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sqlite3
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,12 @@ from ..engine.scenario import Scenario, build_room
 from ..engine.views import Audience
 from . import distribution
 from .connection import Connection, Limits
-from .errors import E_AUTH, E_REVOKED, E_SHAPE, error_frame
+from .errors import E_AUTH, E_QUARANTINED, E_REVOKED, E_SHAPE, error_frame
 from .protocol import PROTOCOL_VERSION
 from .replay import rebuild
 from .room import Call, Room
 from .session import Session
-from .storage import AsyncStorage, Storage, hash_secret, new_secret
+from .storage import AsyncStorage, Storage, new_secret
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
@@ -42,32 +43,54 @@ class Komasync:
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.quarantined: dict[str, str] = {}  # room id → why its log could not be replayed
         self.sockets: set[web.WebSocketResponse] = set()
+        self.public_url: str | None = None
 
     # -- rooms ------------------------------------------------------------------------
     async def recover_all(self) -> None:
-        """On start: every room rebuilt from its snapshot and log, to its last version."""
+        """On start: every room rebuilt from its snapshot and log, to its last version; a
+        room that cannot be is quarantined and the others start all the same."""
         for room_id in await self.storage.call(self.storage.storage.room_ids):
             await self.room(room_id)
 
     async def room(self, room_id: str) -> Room | None:
         if room_id in self.rooms:
             return self.rooms[room_id]
+        if room_id in self.quarantined:
+            return None
         if room_id not in self._loading:
             self._loading[room_id] = asyncio.ensure_future(self._load(room_id))
         return await asyncio.shield(self._loading[room_id])
 
     async def _load(self, room_id: str) -> Room | None:
         store = self.storage.storage
-        if await self.storage.call(store.room, room_id) is None:
+        try:
+            if await self.storage.call(store.room, room_id) is None:
+                self._loading.pop(room_id, None)
+                return None
+            engine = await self.storage.call(rebuild, store, room_id)
+            keys = await self.storage.call(store.client_keys, room_id)
+        except sqlite3.Error:  # the database, not the log: try again on the next join
+            log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
             return None
-        engine = await self.storage.call(rebuild, store, room_id)
-        keys = await self.storage.call(store.client_keys, room_id)
+        except Exception as e:
+            self._quarantine(room_id, e)
+            return None
         room = Room(room_id, engine, self.storage, self.limits, keys, on_fail=self._forget)
         self.rooms[room_id] = room
         log.info("room recovered", extra={"room": room_id, "version": engine.version})
         return room
+
+    def _quarantine(self, room_id: str, error: Exception) -> None:
+        """Its log cannot be replayed: refuse the room (until the operator repairs it and
+        restarts), never the server or the other rooms."""
+        why = f"{type(error).__name__}: {error}"[:500]
+        self.quarantined[room_id] = why
+        self._loading.pop(room_id, None)
+        log.error("room %s quarantined, its log cannot be replayed: %s", room_id, why,
+                  exc_info=error, extra={"room": room_id, "quarantined": why})
 
     def _forget(self, room_id: str) -> None:
         """A room whose log could not be written is dropped; the next join reloads it."""
@@ -94,13 +117,15 @@ class Komasync:
                            ) -> tuple[Room, Connection] | dict[str, Any]:
         room = await self.room(msg.room)
         if room is None:
+            if msg.room in self.quarantined and await self._may_enter(msg):
+                return error_frame("room_quarantined", E_QUARANTINED)
             return error_frame("auth_failed", E_AUTH)
         store = self.storage.storage
         if msg.secret is not None:
             row = await self.storage.call(store.room, msg.room)
             if row is None or not row.gm_secret_ok(msg.secret):
                 return error_frame("auth_failed", E_AUTH)
-            principal = "gm:" + hash_secret(msg.secret)[:8]
+            principal = "gm"  # the GM's retries apply once even after the secret rotates
             return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits)
         if msg.token is not None:
             inv = await self.storage.call(store.invite_for_token, msg.room, msg.token)
@@ -114,6 +139,17 @@ class Komasync:
                 conn.platform = msg.platform
             return room, conn
         return error_frame("auth_failed", E_AUTH)
+
+    async def _may_enter(self, msg: Any) -> bool:
+        """Whether the credentials open the room (only they learn it is quarantined)."""
+        store = self.storage.storage
+        if msg.secret is not None:
+            row = await self.storage.call(store.room, msg.room)
+            return row is not None and row.gm_secret_ok(msg.secret)
+        if msg.token is not None:
+            inv = await self.storage.call(store.invite_for_token, msg.room, msg.token)
+            return inv is not None and not inv.revoked
+        return False
 
     # -- the WebSocket ----------------------------------------------------------------
     async def ws_handler(self, request: web.Request) -> web.WebSocketResponse:
@@ -143,9 +179,16 @@ SERVER_KEY = web.AppKey("komasync", Komasync)
 
 
 async def _healthz(request: web.Request) -> web.Response:
+    """Liveness for the operator, without auth: counts only, never a room id (those of
+    quarantined rooms are in the server log)."""
     server = request.app[SERVER_KEY]
-    return web.json_response({"ok": True, "protocol": PROTOCOL_VERSION,
-                              "rooms": {rid: r.version for rid, r in server.rooms.items()}})
+    return web.json_response({"ok": True, "protocol": PROTOCOL_VERSION, "rooms": {
+        "loaded": len(server.rooms), "quarantined": len(server.quarantined)}})
+
+
+async def _public(request: web.Request) -> web.Response:
+    """Where players reach this server (`--public-url`), for the console's invite links."""
+    return web.json_response({"public_url": request.app[SERVER_KEY].public_url})
 
 
 async def _rooms(request: web.Request) -> web.Response:
@@ -218,6 +261,7 @@ def make_app(server: Komasync) -> web.Application:
     app[SERVER_KEY] = server
     app.router.add_get("/ws", server.ws_handler)
     app.router.add_get("/healthz", _healthz)
+    app.router.add_get("/api/public", _public)
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
     app.router.add_get("/", _index)

@@ -19,8 +19,9 @@ from ..adapters.registry import make_adapter
 from ..engine.actions import ActionBase
 from ..engine.core import Engine, Outcome
 from ..engine.errors import Refusal, Text
+from ..engine.paths import Path
 from ..engine.registry import parse_action
-from ..engine.views import Audience, View, project
+from ..engine.views import Audience, View, project, refusal_for
 from .connection import Connection, dumps
 from .storage import ActionRecord
 
@@ -101,6 +102,29 @@ class Audiences:
         return dumps({"type": "table.ops", "platform": adapter.platform, "version": self.version,
                       "reset": False, "ops": pops})
 
+    def unproject(self, version: int, units: list[Path]) -> None:
+        """After a change at `version` was reverted before it was sent: every view,
+        history and platform adapter back to the (restored) state, as if it never was."""
+        for key, view in self.views.items():
+            view.update(self.engine.state, units)
+            history = self.history[key]
+            while history and history[-1][1] >= version:
+                history.pop()
+        table = self.views.get("table")
+        for adapter in self.adapters.values():
+            if table is not None:
+                try:
+                    adapter.update(table.tree, [], [])
+                except Exception:
+                    log.exception("adapter failed on revert", extra={"room": self.room_id})
+
+    def reset(self, text: Text) -> None:
+        """Forget every view, history and adapter; every client reconnects to a snapshot."""
+        self.views.clear()
+        self.history.clear()
+        self.adapters.clear()
+        self.drop_all("internal_error", text)
+
     def send(self, frames: Frames) -> None:
         """Fan a durable change out to every connection, by audience and platform."""
         for c in list(self.conns):
@@ -150,8 +174,9 @@ class Audiences:
         adapter = self.adapters.get(conn.platform or "")
         if adapter is None:
             return
+        told = refusal_for(r, self.engine.state, conn.audience)  # the VTT may show it to all
         try:
-            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": r.ja, "en": r.en})
+            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": told.ja, "en": told.en})
         except Exception:
             log.exception("adapter failed on snap-back", extra={"room": self.room_id})
             return

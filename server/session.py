@@ -28,6 +28,7 @@ from .errors import (
     E_BIG,
     E_BINARY,
     E_GM_ONLY,
+    E_INTERNAL,
     E_JSON,
     E_KIND,
     E_RATE,
@@ -45,6 +46,21 @@ if TYPE_CHECKING:
 __all__ = ["Session"]
 
 log = logging.getLogger("komasync.server")
+
+
+def _id_of(raw: Any) -> str | None:
+    """The message's `id`, if it has one of the protocol's shape."""
+    msg_id = raw.get("id") if isinstance(raw, dict) else None
+    return msg_id if isinstance(msg_id, str) and 0 < len(msg_id) <= 64 else None
+
+
+def _message_id(text: str) -> str | None:
+    """The id of a frame that is refused before it is read (parsing only, no validation:
+    the frame is already within the size limit)."""
+    try:
+        return _id_of(orjson.loads(text))
+    except orjson.JSONDecodeError:
+        return None
 
 
 async def _pong(conn: Connection, room: Room, t: Any) -> None:
@@ -85,7 +101,12 @@ class Session:
             if frame.type != WSMsgType.TEXT:
                 await self.send(error_frame("binary_frame", E_BINARY))
                 continue
-            await self.handle(frame.data)
+            try:
+                await self.handle(frame.data)
+            except Exception:  # a bug answers that message; it never silently kills the socket
+                log.exception("message failed", extra={"client": self.conn and self.conn.label})
+                await self.send(error_frame("internal_error", E_INTERNAL,
+                                            _message_id(frame.data)))
             if self.conn is not None and self.conn.closed:
                 return
 
@@ -96,14 +117,14 @@ class Session:
                                  limit=limits.max_frame))
             return
         if self.conn is not None and not self.conn.bucket.take():
-            await self.send(error_frame("rate_limited", E_RATE))
+            await self.send(error_frame("rate_limited", E_RATE, _message_id(text)))
             return
         try:
             raw = orjson.loads(text)
         except orjson.JSONDecodeError:
             await self.send(error_frame("bad_json", E_JSON))
             return
-        msg_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        msg_id = _id_of(raw)
         try:
             msg = client_adapter.validate_python(raw)
         except ValidationError as e:

@@ -62,6 +62,7 @@ class Room:
     def build(cls, scenario: str = "tower_defense.yaml", seed: str = "seed",
               platforms: dict[str, dict[str, Any]] | None = None) -> Room:
         state = build_room(load_scenario_file(EXAMPLES / scenario), seed)
+        state.meta.player_rolls = "allow"  # the round has p1 report BCDice lines directly
         if platforms:
             state.meta.platforms = copy.deepcopy(platforms)
         engine = Engine(state)

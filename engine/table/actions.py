@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ..actions import ActionBase
+from ..bounds import MAX_NUMBER, Id, Number
 from ..errors import Refusal, Text
 from ..tx import Role, Tx
 from .model import Cell, Counter, Marker, Piece, TableState
@@ -88,9 +89,9 @@ class MovePiece(ActionBase):
 
     kind: Literal["table.move"] = "table.move"
     roles = frozenset[Role]({"gm", "player", "bridge"})
-    piece: str
+    piece: Id
     to: Cell
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         piece = _piece(tx, self.piece)
@@ -98,7 +99,8 @@ class MovePiece(ActionBase):
         if player is not None:
             tx.check(
                 piece.owner == player or player in piece.movers,
-                Refusal("not_your_piece", NOT_YOURS.format(name=piece.name), rule="TABLE-MV-1"),
+                Refusal("not_your_piece", NOT_YOURS.format(name=piece.name), rule="TABLE-MV-1",
+                        about=[("table", "pieces", piece.id, "name")]),
             )
         check_on_grid(tx, self.to, piece.size)
         tx.set(("table", "pieces", piece.id, "cell"), self.to)
@@ -119,7 +121,7 @@ class PlacePiece(ActionBase):
 
 class RemovePiece(ActionBase):
     kind: Literal["table.piece.remove"] = "table.piece.remove"
-    piece: str
+    piece: Id
 
     def apply(self, tx: Tx) -> None:
         _piece(tx, self.piece)
@@ -130,7 +132,7 @@ class RevealPiece(ActionBase):
     """GM: show (or hide again) a hidden piece."""
 
     kind: Literal["table.piece.reveal"] = "table.piece.reveal"
-    piece: str
+    piece: Id
     hidden: bool = False
 
     def apply(self, tx: Tx) -> None:
@@ -142,8 +144,8 @@ class AllowMove(ActionBase):
     """GM: let a player move a piece that is not theirs (TABLE-MV-1), or take it back."""
 
     kind: Literal["table.piece.allow"] = "table.piece.allow"
-    piece: str
-    player: str
+    piece: Id
+    player: Id
     allow: bool = True
 
     def apply(self, tx: Tx) -> None:
@@ -159,8 +161,8 @@ class SetCounter(ActionBase):
 
     kind: Literal["table.counter.set"] = "table.counter.set"
     roles = frozenset[Role]({"gm", "player"})
-    counter: str
-    value: int
+    counter: Id
+    value: Number
 
     def apply(self, tx: Tx) -> None:
         counter = _counter(tx, self.counter)
@@ -173,15 +175,23 @@ class AddCounter(ActionBase):
 
     kind: Literal["table.counter.add"] = "table.counter.add"
     roles = frozenset[Role]({"gm", "player"})
-    counter: str
-    delta: int
+    counter: Id
+    delta: Number
 
     def apply(self, tx: Tx) -> None:
         counter = _counter(tx, self.counter)
         _may_change(tx, counter)
-        tx.set(("table", "counters", counter.id, "value"), counter.clamp(counter.value + self.delta))
+        value = counter.clamp(counter.value + self.delta)
+        if abs(value) > MAX_NUMBER:  # TABLE-CT-2: repeated deltas never leave the bound
+            raise Refusal("out_of_range", OUT_OF_RANGE.format(name=counter.name, limit=MAX_NUMBER),
+                          rule="TABLE-CT-2", limit=MAX_NUMBER)
+        tx.set(("table", "counters", counter.id, "value"), value)
 
 
+OUT_OF_RANGE = Text(
+    "カウンター「{name}」の値は±{limit}を超えられません。",
+    "Counter '{name}' cannot go beyond ±{limit}.",
+)
 NOT_YOUR_COUNTER = Text(
     "カウンター「{name}」はGMだけが変更できます。",
     "Only the GM may change counter '{name}'.",
@@ -191,7 +201,7 @@ NOT_YOUR_COUNTER = Text(
 def _may_change(tx: Tx, counter: Counter) -> None:
     if tx.actor.role == "player" and counter.owner != tx.actor.player:
         raise Refusal("not_your_counter", NOT_YOUR_COUNTER.format(name=counter.name),
-                      rule="TABLE-CT-1")
+                      rule="TABLE-CT-1", about=[("table", "counters", counter.id, "name")])
 
 
 class PlaceCounter(ActionBase):
@@ -204,7 +214,7 @@ class PlaceCounter(ActionBase):
 
 class RemoveCounter(ActionBase):
     kind: Literal["table.counter.remove"] = "table.counter.remove"
-    counter: str
+    counter: Id
 
     def apply(self, tx: Tx) -> None:
         _counter(tx, self.counter)
@@ -222,7 +232,7 @@ class PlaceMarker(ActionBase):
 
 class RemoveMarker(ActionBase):
     kind: Literal["table.marker.remove"] = "table.marker.remove"
-    marker: str
+    marker: Id
 
     def apply(self, tx: Tx) -> None:
         if self.marker not in table_of(tx).markers:

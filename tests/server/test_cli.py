@@ -37,7 +37,7 @@ def test_scenario_check_names_file_line_and_problem(tmp_path: Path) -> None:
 def test_room_create_and_invite(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     created = run("room", "create", str(EXAMPLES / "demo_table.yaml"), "--db", str(db),
-                  "--id", "r9", "--secret", "abc")
+                  "--id", "r9", "--secret", "a-long-enough-gm-secret")
     assert created.returncode == 0 and "room: r9" in created.stdout
     inv = run("invite", "r9", "player", "--player", "alice", "--db", str(db))
     assert inv.returncode == 0 and "token" in inv.stdout

@@ -3,6 +3,7 @@ import "./prompts.js";
 import "./tower_defense.js";
 import "./bases.js";
 import "./table.js";
+import "./room.js";
 import "./state.js";
 // The player's own controls (shown only to players): their own list, player/index.js.
 import "../player/index.js";

@@ -105,6 +105,7 @@ function pcCard(ctx, td, pc) {
 
 registerPanel({
   id: "player_td",
+  also: ["meta"], // `meta.player_rolls` decides whether pasting dice results is offered
   key: "tower_defense",
   area: "side",
   order: 5,
