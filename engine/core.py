@@ -1,8 +1,9 @@
 """`Engine.apply`: the one entry point that changes a room's state.
 
-Guards first (role), then the action's own validation and writes, then happenings
-through the triggers (a bounded follow-up queue), then settlers. Any refusal or bug
-rolls back every write and the dice counter: an action applies whole or not at all.
+Guards first (role, and who a bridge acts for: `Actor.bind`), then the action's own
+validation and writes, then happenings through the triggers (a bounded follow-up
+queue), then settlers. Any refusal or bug rolls back every write and the dice counter:
+an action applies whole or not at all.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class Engine:
     def apply(self, action: ActionBase, actor: Actor) -> Outcome:
         """Apply or raise `Refusal`; on any failure the state is exactly as before."""
         self.guard(action, actor)
+        actor = actor.bind(getattr(action, "by", None), self.state.meta.players)
         tx = Tx(self.state, actor, RESUMERS)
         draws = self.state.rng.draws
         try:

@@ -7,7 +7,7 @@ record the change, so the room can project exactly the touched units per audienc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -39,12 +39,51 @@ OUT_OF_RANGE = Text("この操作の結果は許される範囲を超えます�
                     "The result of this action would leave its allowed range ({what}).")
 
 
+UNKNOWN_PLAYER = Text("プレイヤー「{id}」はこのルームにいません。",
+                      "There is no player '{id}' in this room.")
+
+
 class Actor(BaseModel):
-    """Who sent an action: a role, the player it is bound to, and a label for the log."""
+    """Who sent an action: a role, the player it acts for, and a label for the log.
+
+    A bridge is the VTT's voice, never the GM: it acts for the player the platform
+    identified (`by`, bound by `bind`) with exactly that player's rights, or, naming no
+    one, as the table, which has no player's rights (it may do only what no player owns).
+    """
 
     role: Role
     player: str | None = None
     label: str = ""
+    legacy: bool = False
+    """A bridge replayed from a log written before bridges were bound (`from_log`): it
+    keeps the rights it was accepted with (`by` unchecked; without it, anyone's), so
+    old rooms replay exactly."""
+
+    @classmethod
+    def from_log(cls, data: dict[str, Any]) -> Actor:
+        """The actor a logged action was applied with."""
+        if data.get("role") == "bridge" and "legacy" not in data:
+            return cls.model_validate({**data, "legacy": True})
+        return cls.model_validate(data)
+
+    def bind(self, by: str | None, players: Container[str]) -> Actor:
+        """The actor an action runs as: a bridge bound to the player in `by` (one of the
+        room's `players`) or to the table; for any other role `by` means nothing."""
+        if self.role != "bridge":
+            return self
+        if by is not None and by not in players and not self.legacy:
+            raise Refusal("unknown_player", UNKNOWN_PLAYER.format(id=by[:64]))
+        return self.model_copy(update={"player": by})
+
+    def acts_for(self, owner: str | None, allowed: Iterable[str] = ()) -> bool:
+        """Whether this actor has the rights over a thing `owner` owns and `allowed` may
+        also use: the GM always, a player (or a bridge acting for one) as that player,
+        the table only over what no player owns."""
+        if self.role == "gm":
+            return True
+        if self.role == "bridge" and self.player is None:
+            return owner is None or self.legacy
+        return self.player is not None and (owner == self.player or self.player in allowed)
 
 
 class Happening(BaseModel):

@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 import sqlite3
+from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,17 +24,22 @@ from ..adapters import exports
 from ..engine.scenario import Scenario, build_room
 from ..engine.views import Audience
 from . import distribution
-from .connection import Connection, Limits
-from .errors import E_AUTH, E_QUARANTINED, E_REVOKED, E_SHAPE, error_frame
+from .connection import Connection, Limits, Peer, close_socket, dumps
+from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
 from .protocol import PROTOCOL_VERSION
 from .replay import rebuild
 from .room import Call, Room
 from .session import Session
 from .storage import AsyncStorage, Storage, new_secret
+from .throttle import AuthThrottle
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
 log = logging.getLogger("komasync.server")
+
+# The longest a throttled authentication waits for its answer.
+THROTTLED_PAUSE = 1.0
+
 
 class Komasync:
     """The server: storage, rooms (loaded on start or on first use), limits."""
@@ -46,6 +53,9 @@ class Komasync:
         self.quarantined: dict[str, str] = {}  # room id → why its log could not be replayed
         self.sockets: set[web.WebSocketResponse] = set()
         self.public_url: str | None = None
+        self.per_address: Counter[str] = Counter()
+        self.throttle = AuthThrottle(self.limits.auth_failures_per_address,
+                                     self.limits.auth_failures_per_room, self.limits.auth_window)
 
     # -- rooms ------------------------------------------------------------------------
     async def recover_all(self) -> None:
@@ -113,8 +123,27 @@ class Komasync:
         self.storage.close()
 
     # -- auth -------------------------------------------------------------------------
-    async def authenticate(self, ws: web.WebSocketResponse, msg: Any
+    async def authenticate(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
                            ) -> tuple[Room, Connection] | dict[str, Any]:
+        """The room and connection `msg` opens, or the error frame; failures count
+        against the address and the room, and past their limit nothing is looked up."""
+        wait = self.throttle.wait(peer.address, msg.room)
+        if wait > 0:
+            # Answered after a pause: a guessing socket gets one answer a second, so
+            # guessing from many sockets cannot eat the CPU the rooms need either.
+            await asyncio.sleep(min(wait, THROTTLED_PAUSE))
+            seconds = math.ceil(wait)
+            return error_frame("auth_throttled", E_THROTTLED.format(s=seconds),
+                               retry_after=seconds)
+        result = await self._check(ws, msg, peer)
+        if not isinstance(result, dict):
+            self.throttle.succeeded(peer.address, msg.room)
+        elif result["code"] == "auth_failed":
+            self.throttle.failed(peer.address, msg.room)
+        return result
+
+    async def _check(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
+                     ) -> tuple[Room, Connection] | dict[str, Any]:
         room = await self.room(msg.room)
         if room is None:
             if msg.room in self.quarantined and await self._may_enter(msg):
@@ -126,7 +155,8 @@ class Komasync:
             if row is None or not row.gm_secret_ok(msg.secret):
                 return error_frame("auth_failed", E_AUTH)
             principal = "gm"  # the GM's retries apply once even after the secret rotates
-            return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits)
+            return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits,
+                                    peer.transport)
         if msg.token is not None:
             inv = await self.storage.call(store.invite_for_token, msg.room, msg.token)
             if inv is None:
@@ -134,7 +164,8 @@ class Komasync:
             if inv.revoked:
                 return error_frame("invite_revoked", E_REVOKED)
             label = msg.client or inv.label or inv.player or inv.role
-            conn = Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits)
+            conn = Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits,
+                              peer.transport)
             if inv.role == "bridge":
                 conn.platform = msg.platform
             return room, conn
@@ -155,13 +186,23 @@ class Komasync:
     async def ws_handler(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_frame * 4)
         await ws.prepare(request)
-        session = Session(self, ws)
+        peer = Peer(request.remote or "?", request.transport)
+        limit = self.limits.connections_per_address
+        if limit and self.per_address[peer.address] >= limit:  # 0: no limit
+            await close_socket(ws, peer.transport, "too_many_connections", dumps(error_frame(
+                "too_many_connections", E_CONNECTIONS.format(limit=limit), limit=limit)))
+            return ws
+        session = Session(self, ws, peer)
         self.sockets.add(ws)
+        self.per_address[peer.address] += 1
         try:
             await session.run()
         finally:
             self.sockets.discard(ws)
-            session.close()
+            self.per_address[peer.address] -= 1
+            if not self.per_address[peer.address]:
+                del self.per_address[peer.address]
+            await session.close()
         return ws
 
     async def shutdown(self) -> None:

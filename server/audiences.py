@@ -22,7 +22,8 @@ from ..engine.errors import Refusal, Text
 from ..engine.paths import Path
 from ..engine.registry import parse_action
 from ..engine.views import Audience, View, project, refusal_for
-from .connection import Connection, dumps
+from .connection import Connection, dumps, frame_size
+from .errors import E_REVOKED as REVOKED
 from .storage import ActionRecord
 
 __all__ = ["Audiences", "Frames"]
@@ -50,6 +51,7 @@ class Audiences:
         self.engine = engine
         self.history_size = history
         self.conns: set[Connection] = set()
+        self.revoked: set[str] = set()
         self.views: dict[str, View] = {}
         self.history: dict[str, deque[tuple[int, int, str]]] = {}
         self.adapters: dict[str, PlatformAdapter] = {}
@@ -186,6 +188,9 @@ class Audiences:
     # -- joining ------------------------------------------------------------------------
     def join(self, conn: Connection, since: int | None) -> None:
         """Welcome, then a snapshot or exactly the missed changes, then a bridge's table."""
+        if conn.principal in self.revoked:  # revoked while it was authenticating
+            conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
+            return
         view = self.view(conn.audience)
         self.conns.add(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.room_id,
@@ -204,9 +209,11 @@ class Audiences:
         hist = self.history[conn.audience.key]
         if not hist or hist[0][0] > since:
             return False
-        for frm, _to, frame in hist:
-            if frm >= since:
-                conn.send(frame)
+        missed = [frame for frm, _to, frame in hist if frm >= since]
+        if not conn.fits(sum(map(frame_size, missed))):  # more than its outbox: a snapshot instead
+            return False
+        for frame in missed:
+            conn.send(frame)
         return True
 
     def _join_platform(self, conn: Connection) -> None:
@@ -232,6 +239,12 @@ class Audiences:
 
     def presence(self) -> None:
         self.notify_gm("presence", {"connections": [c.info() for c in self.conns]})
+
+    def revoke(self, principal: str) -> None:
+        """An invite was revoked: close every connection it opened, now and later."""
+        self.revoked.add(principal)
+        for conn in [c for c in self.conns if c.principal == principal]:
+            conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
 
     def drop_all(self, code: str, text: Text) -> None:
         for conn in list(self.conns):

@@ -46,6 +46,18 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="受信メッセージ上限（バイト）/ largest accepted frame (bytes)")
     s.add_argument("--rate", type=float,
                    help="接続ごとの毎秒メッセージ数 / messages per second per connection")
+    s.add_argument("--outbox-bytes", type=int,
+                   help="受信の遅い接続を切断するまでの未送信バイト数 / bytes waiting for a "
+                        "client before it is dropped as too slow")
+    s.add_argument("--connections-per-address", type=int,
+                   help="アドレスごとの同時接続数 / open connections per client address")
+    s.add_argument("--auth-failures-per-address", type=int,
+                   help="アドレスごとの認証失敗（毎分、超えると一時拒否、0で無制限）/ failed "
+                        "authentications per address per minute before it must wait (0: no limit)")
+    s.add_argument("--auth-failures-per-room", type=int,
+                   help="ルームごとの認証失敗（毎分、接続実績のあるアドレスは除く、0で無制限）/ "
+                        "failed authentications per room per minute before new addresses must "
+                        "wait (0: no limit)")
     s.add_argument("--log", choices=["auto", "json", "text"],
                    help="ログ形式（auto: 端末なら text、それ以外は json）/ "
                         "log format (auto: text on a terminal, else json)")

@@ -55,7 +55,11 @@ def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
 def serve(args: argparse.Namespace) -> int:
     settings = load_settings(host=args.host, port=args.port, db=args.db, public_url=args.public_url,
                              durability=args.durability, snapshot_every=args.snapshot_every,
-                             max_frame=args.max_frame, rate=args.rate, log=args.log)
+                             max_frame=args.max_frame, rate=args.rate, log=args.log,
+                             outbox_bytes=args.outbox_bytes,
+                             connections_per_address=args.connections_per_address,
+                             auth_failures_per_address=args.auth_failures_per_address,
+                             auth_failures_per_room=args.auth_failures_per_room)
     setup_logging(settings.log)
     demo_secret = None
     if args.demo:
@@ -63,7 +67,11 @@ def serve(args: argparse.Namespace) -> int:
         demo_secret = _ensure_demo(store, args.demo_scenario)
         store.close()
     limits = Limits(max_frame=settings.max_frame, rate=settings.rate,
-                    burst=int(settings.rate * 2), snapshot_every=settings.snapshot_every)
+                    burst=int(settings.rate * 2), snapshot_every=settings.snapshot_every,
+                    outbox_bytes=settings.outbox_bytes,
+                    connections_per_address=settings.connections_per_address,
+                    auth_failures_per_address=settings.auth_failures_per_address,
+                    auth_failures_per_room=settings.auth_failures_per_room)
     server = Komasync(settings.db, limits, settings.durability)
     server.public_url = settings.public_url
     asyncio.run(_run(server, settings, demo_secret))

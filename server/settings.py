@@ -29,6 +29,10 @@ class Settings(BaseSettings):
     snapshot_every: int = Field(200, ge=1)
     max_frame: int = Field(64 * 1024, ge=1024)
     rate: float = Field(40.0, gt=0)
+    outbox_bytes: int = Field(4 * 1024 * 1024, ge=64 * 1024)
+    connections_per_address: int = Field(64, ge=1)
+    auth_failures_per_address: int = Field(10, ge=0)
+    auth_failures_per_room: int = Field(30, ge=0)
     log: Literal["auto", "json", "text"] = "auto"
 
     def base_url(self) -> str:

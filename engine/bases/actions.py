@@ -67,7 +67,7 @@ class ReportHappening(ActionBase):
     by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
-        side, player = doer_side(tx, self.side, self.character, self.by, "BASE-COND-5")
+        side, player = doer_side(tx, self.side, self.character, "BASE-COND-5")
         if side is None:
             raise unknown_side(self.character)
         tx.emit(self.happening, character=self.character, side=side, timing=self.timing,
@@ -125,7 +125,7 @@ class TriggerEvent(ActionBase):
         blocks = [b for b in loc.element.conditions if b.active is not None]
         tx.check(bool(blocks), Refusal("not_active_trigger", NOT_ACTIVE.format(name=name),
                                        rule="BASE-COND-3", about=about))
-        side, player = doer_side(tx, self.side, self.character, self.by, "BASE-COND-3")
+        side, player = doer_side(tx, self.side, self.character, "BASE-COND-3")
         mine = [b for b in blocks if self._matches(b, loc, side)]
         want = " / ".join(f"（{b.active.who or b.active.character}/{b.active.action}）"
                           for b in blocks if b.active is not None)

@@ -244,7 +244,7 @@ class FieldCharacter(Entity):
 
     side: CharSide
     status: Presence = "on_field"
-    player: str | None = None
+    player: Id | None = None
 
 
 class DefinedCondition(Entity):

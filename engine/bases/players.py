@@ -33,25 +33,33 @@ WRONG_SIDE = Text("「{name}」は{side}陣営のキャラクターです。",
                   "'{name}' is a character of the {side} side.")
 
 
-def doer_side(tx: Tx, side: CharSide | None, character: str | None, by: str | None,
+def doer_side(tx: Tx, side: CharSide | None, character: str | None,
               rule: str) -> tuple[CharSide | None, str | None]:
     """The side of the character an action is for (None when nobody says: the GM or the
     table naming an unknown character), after checking the sender may speak for it; and
     the player it was checked to be played by, if any."""
     bs = battle(tx)  # refuses first in a room without a base battle
-    player = mover_of(tx, by)
-    if player is None or bs.players_report == "any":
+    player = mover_of(tx)
+    table = tx.actor.role == "bridge" and player is None and not tx.actor.legacy
+    if (player is None and not table) or bs.players_report == "any":
         side = side or side_of(bs, {"character": character})
         return side or ("pc" if player is not None else None), None
     if character is None:
         raise Refusal("character_required", NAME_ONE, rule=rule)
     known = bs.characters.get(character)
-    if not _plays(tx, player, character, known):
+    # The table (a bridge naming no player) speaks only for characters no player plays.
+    mine = _unplayed(known) if table else _plays(tx, str(player), character, known)
+    if not mine:
         raise Refusal("not_your_character", NOT_YOURS.format(name=character), rule=rule)
     own: CharSide = known.side if known is not None else "pc"
     if side is not None and side != own:
         raise Refusal("wrong_side", WRONG_SIDE.format(name=character, side=own), rule=rule)
     return own, player
+
+
+def _unplayed(known: FieldCharacter | None) -> bool:
+    """A listed character no player plays: bound to nobody and not on the PC side."""
+    return known is not None and known.player is None and known.side != "pc"
 
 
 def _plays(tx: Tx, player: str, name: str, known: FieldCharacter | None) -> bool:

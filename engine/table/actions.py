@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from ..actions import ActionBase
@@ -25,6 +26,7 @@ __all__ = [
     "SetCounter",
     "check_on_grid",
     "mover_of",
+    "not_yours",
     "table_of",
 ]
 
@@ -34,6 +36,12 @@ NO_COUNTER = Text("カウンター「{id}」はありません。", "There is no
 NOT_YOURS = Text(
     "駒「{name}」はあなたの駒ではありません。自分の駒だけ動かせます。",
     "Piece '{name}' is not yours; you may move only your own pieces.",
+)
+FOR_NOBODY = Text(
+    "「{name}」はプレイヤーのものです。ブリッジからは、VTTがその持ち主と特定した操作でだけ"
+    "動かせます（GMはGMコンソールから操作できます）。",
+    "'{name}' belongs to a player: through a bridge it is moved only for its owner as the "
+    "VTT identified them (the GM can act in the GM console).",
 )
 OFF_GRID = Text(
     "マス({x}, {y})は盤面（{w}×{h}）の外です。",
@@ -75,13 +83,17 @@ def check_on_grid(tx: Tx, cell: Cell, size: int = 1) -> None:
         )
 
 
-def mover_of(tx: Tx, by: str | None) -> str | None:
-    """The player a move is made for: the player themself, or the one a bridge names."""
-    if tx.actor.role == "player":
-        return tx.actor.player
-    if tx.actor.role == "bridge":
-        return by
-    return None
+def mover_of(tx: Tx) -> str | None:
+    """The player a move is made for: the player themself, or the one a bridge acts for."""
+    return tx.actor.player if tx.actor.role in ("player", "bridge") else None
+
+
+def not_yours(tx: Tx, code: str, yours: Text, name: str, rule: str,
+              about: Sequence[Sequence[str | int]] = ()) -> Refusal:
+    """The refusal for acting on something of another's; the table (a bridge naming
+    no player) is told it must say who acts. `about`: what the reason names."""
+    text = yours if tx.actor.player is not None else FOR_NOBODY
+    return Refusal(code, text.format(name=name), rule=rule, about=about)
 
 
 class MovePiece(ActionBase):
@@ -95,16 +107,12 @@ class MovePiece(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         piece = _piece(tx, self.piece)
-        player = mover_of(tx, self.by)
-        if player is not None:
-            tx.check(
-                piece.owner == player or player in piece.movers,
-                Refusal("not_your_piece", NOT_YOURS.format(name=piece.name), rule="TABLE-MV-1",
-                        about=[("table", "pieces", piece.id, "name")]),
-            )
+        tx.check(tx.actor.acts_for(piece.owner, piece.movers),
+                 not_yours(tx, "not_your_piece", NOT_YOURS, piece.name, "TABLE-MV-1",
+                           about=[("table", "pieces", piece.id, "name")]))
         check_on_grid(tx, self.to, piece.size)
         tx.set(("table", "pieces", piece.id, "cell"), self.to)
-        tx.emit("piece.moved", piece=piece.id, to=self.to.model_dump(), by=player)
+        tx.emit("piece.moved", piece=piece.id, to=self.to.model_dump(), by=mover_of(tx))
 
 
 class PlacePiece(ActionBase):

@@ -143,7 +143,8 @@ class RemoveIndividual(ActionBase):
 
 
 class _PCAction(ActionBase):
-    """A PC's action: `pc` acts; a bridge names the acting player in `by`."""
+    """A PC's action: `pc` acts; a bridge names the player it acts for in `by`
+    (`Actor.bind`)."""
 
     roles = PC_ROLES
     pc: Id
@@ -151,7 +152,7 @@ class _PCAction(ActionBase):
 
     def _pc(self, tx: Tx) -> PC:
         pc = pc_of(td_of(tx), self.pc)
-        may_act_for(tx, pc, self.by)
+        may_act_for(tx, pc)
         return pc
 
     def _acted(self, tx: Tx, pc: PC, what: str) -> None:
@@ -211,7 +212,7 @@ class SetTrap(_PCAction):
         tx.check(self.skill in skills, Refusal(
             "trap_skill", TRAP_SKILL.format(skills="・".join(skills)), rule="TD-PRE-1",
             about=[at("settings", "trap_skills")]))
-        level = check_roll(tx, pc, self.skill, f"td.trap {pc.id}", self.result, self.by)
+        level = check_roll(tx, pc, self.skill, f"td.trap {pc.id}", self.result)
         if level in ("critical", "extreme", "hard", "regular"):
             return self._lay(tx, pc)
         tx.emit("td.trap.failed", pc=pc.id, passage=self.passage, level=level)
@@ -290,7 +291,7 @@ class Attack(_PCAction):
         damage = self._spend(tx, pc, weapon, shots)
         self._acted(tx, pc, "attack")
         reported: Sequence[str | None] = self.results or [None] * shots
-        _resolve(tx, pc, weapon, group, damage, reported, self.by)
+        _resolve(tx, pc, weapon, group, damage, reported)
 
     def _shots(self) -> int:
         if self.results is not None and self.shots not in (None, len(self.results)):
@@ -340,11 +341,11 @@ def _within_limit(tx: Tx, pc: PC, weapon: WeaponSpec, n: int) -> None:
 
 
 def _resolve(tx: Tx, pc: PC, weapon: WeaponSpec, group: Group, damage: int,
-             reported: Sequence[str | None], by: str | None) -> None:
+             reported: Sequence[str | None]) -> None:
     """TD-ATK-2: each success removes removal(level) × damage (× 魔眼); sum, then apply."""
     td = td_of(tx)
     skill = weapon.skill
-    levels = [check_roll(tx, pc, skill, f"td.attack {pc.id}→{group.id}", line, by)
+    levels = [check_roll(tx, pc, skill, f"td.attack {pc.id}→{group.id}", line)
               for line in reported]
     factor = td.settings.eye_multiplier if group.id in td.marks else 1
     removed = [td.settings.removal.of(lv) * damage * factor for lv in levels]
@@ -407,7 +408,7 @@ class Melee(_PCAction):
         _in_range(tx, pc, weapon, group)
         _within_limit(tx, pc, weapon, 1)
         self._acted(tx, pc, "melee")
-        _resolve(tx, pc, weapon, group, weapon.damage, [self.result], self.by)
+        _resolve(tx, pc, weapon, group, weapon.damage, [self.result])
 
 
 class Special(_PCAction):
@@ -434,7 +435,7 @@ class Special(_PCAction):
         _within_limit(tx, pc, weapon, 1)
         self._acted(tx, pc, "special")
         level = check_roll(tx, pc, weapon.skill or "目星", f"td.special {pc.id}→{group.id}",
-                           self.result, self.by)
+                           self.result)
         ok = level in ("critical", "extreme", "hard", "regular")
         x = td.settings.eye_multiplier
         tx.emit("td.special.used", pc=pc.id, weapon=wid, group=group.id, level=level,

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from ..bcdice import CocCheck, Level, coc_level, parse
 from ..errors import Refusal, Text
 from ..rng import Roll
-from ..table import mover_of
+from ..table import mover_of, not_yours
 from ..tx import Tx
 from .model import (
     PC,
@@ -144,15 +144,13 @@ def need_phase(tx: Tx, phases: Iterable[Phase], rule: str) -> None:
         need_en="/".join(n[1] for n in need)), rule=rule, phase=td.phase, about=[at("phase")]))
 
 
-def may_act_for(tx: Tx, pc: PC, by: str | None) -> str | None:
-    """A player acts only for a PC they own (TD-ATK-1); the GM (and an anonymous bridge,
-    as with `table.move`) for any. Returns the acting player id, if any."""
-    player = mover_of(tx, by)
-    if player is not None:
-        tx.check(pc.player == player,
-                 Refusal("not_your_pc", NOT_YOURS.format(name=pc.name), rule="TD-ATK-1",
-                         about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "player")]))
-    return player
+def may_act_for(tx: Tx, pc: PC) -> str | None:
+    """A player (or a bridge acting for one) acts only for a PC they own (TD-ATK-1); the
+    GM for any; the table only for a PC no player owns. Returns the acting player id."""
+    tx.check(tx.actor.acts_for(pc.player),
+             not_yours(tx, "not_your_pc", NOT_YOURS, pc.name, "TD-ATK-1",
+                       about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "player")]))
+    return mover_of(tx)
 
 
 def penalty_dice(td: TowerDefenseState) -> int:
@@ -161,13 +159,12 @@ def penalty_dice(td: TowerDefenseState) -> int:
     return min(n, td.settings.max_penalty_dice)
 
 
-def check_roll(tx: Tx, pc: PC, skill: str, purpose: str, reported: str | None,
-               by: str | None = None) -> Level:
+def check_roll(tx: Tx, pc: PC, skill: str, purpose: str, reported: str | None) -> Level:
     """A CoC 7th check of `pc`'s `skill`: rolled (seeded) or read from a BCDice line."""
     td = td_of(tx)
     n = penalty_dice(td) if td.phase == "pc_attack" else 0
     if reported is not None:
-        return _reported(tx, pc, skill, purpose, reported, n, by)
+        return _reported(tx, pc, skill, purpose, reported, n)
     if skill not in pc.skills:
         raise Refusal("no_skill", NO_SKILL.format(name=pc.name, skill=skill),
                       about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "skills")])
@@ -190,8 +187,7 @@ def _rolled(tx: Tx, target: int, purpose: str, penalty: int) -> Level:
     return level
 
 
-def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int,
-              by: str | None) -> Level:
+def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int) -> Level:
     """A reported BCDice line: understood, degree known, consistent; kept with provenance."""
     td = td_of(tx)
     tx.check_reported_roll()  # before reading the line: a typed one is not read at all
@@ -215,7 +211,7 @@ def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int,
     tx.check(result.bonus <= -penalty, Refusal(
         "penalty_die_missing", PENALTY_MISSING.format(n=penalty, bonus=result.bonus),
         rule="TD-OPT-2", about=[at("individuals"), at("settings", "max_penalty_dice")]))
-    reporter = mover_of(tx, by) or tx.actor.label or tx.actor.role
+    reporter = mover_of(tx) or tx.actor.label or tx.actor.role
     tx.record_roll(Roll(dice="1D100", results=list(result.dice), total=result.value,
                         purpose=purpose, source="external", raw=line, reporter=reporter,
                         level=level, target=target))
