@@ -233,15 +233,19 @@ def load_scenario_file(path: str | FsPath) -> Scenario:
     return load_scenario(p.read_text(encoding="utf-8"), str(p))
 
 
+#: The parts of a scenario that are the room's own; every other field is a subsystem's.
+ROOM_PARTS = frozenset({"room", "players"})
+
+
 def build_room(scenario: Scenario, seed: str) -> RoomState:
     """The initial room state a scenario describes, with the room's dice seed."""
+    parts = {name: getattr(scenario, name) for name in Scenario.model_fields
+             if name not in ROOM_PARTS}
     return RoomState(
         meta=RoomMeta(name=scenario.room.name, enforcement=scenario.room.enforcement,
                       player_rolls=scenario.room.player_rolls,
                       players={p.id: p for p in scenario.players},
                       platforms=scenario.room.platforms),
         rng=RngState(seed=scenario.room.seed or seed),
-        table=scenario.table.build(),
-        tower_defense=scenario.tower_defense.build() if scenario.tower_defense else None,
-        bases=scenario.bases.build() if scenario.bases else None,
+        **{name: part.build() if part is not None else None for name, part in parts.items()},
     )

@@ -111,7 +111,7 @@ def refusal_codes() -> set[str]:
     """Every refusal code the engine and the server can give, read from their source."""
     codes: set[str] = set()
     unknown_what: set[str] = set()
-    for path in [*sorted((ROOT / "engine").glob("*.py")), *sorted((ROOT / "server").glob("*.py"))]:
+    for path in [*sorted((ROOT / "engine").rglob("*.py")), *sorted((ROOT / "server").glob("*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
