@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..paths import Path
+from ..table import TableState
 from .model import Combatant, Status, StatusKind
 
 if TYPE_CHECKING:
@@ -68,7 +69,8 @@ def expire_statuses(tx: Tx, base: Path, combatants: Iterable[Combatant], turn: i
 def adjust_counter(tx: Tx, c: Combatant, name: str, delta: int) -> tuple[int, int] | None:
     """Add `delta` to the table counter the combatant calls `name` (clamped); returns
     (old, new), or None when the combatant has no such counter."""
-    counter = tx.state.table.counters.get(c.counters.get(name, ""))
+    table = tx.part("table", TableState)
+    counter = table.counters.get(c.counters.get(name, "")) if table is not None else None
     if counter is None:
         return None
     old = counter.value

@@ -257,8 +257,8 @@ def judge_table_move(tx: Tx, h: Happening) -> None:
     """Trigger on `piece.moved`: in combat, a combatant's piece dropped on the table is a
     move of its process, judged like `grid.move`. The GM (or a bridge naming no player)
     may still place a piece whose process is not open."""
-    g = getattr(tx.state, "grid", None)
-    if not isinstance(g, GridState) or not g.active:
+    g = tx.part("grid", GridState)
+    if g is None or not g.active:
         return
     pid = str(h.data.get("piece"))
     c = next((x for x in g.combatants.values() if x.piece == pid), None)

@@ -128,8 +128,8 @@ def settle_grid(tx: Tx) -> None:
     """Settler: keep hidden in step; close a process whose character went down; end the
     combat when the enemies are gone (GRID-RND-3); end a side's round when all of it has
     acted (GRID-RND-2)."""
-    g = getattr(tx.state, "grid", None)
-    if not isinstance(g, GridState):
+    g = tx.part("grid", GridState)
+    if g is None:
         return
     _sync_hidden(tx, g)
     if not g.active:

@@ -33,16 +33,16 @@ NOT_ON_MAP = Text("「{name}」はマップ上にいません。", "'{name}' is 
 
 def table(tx: Tx) -> TableState:
     """The room's generic table (every room has one)."""
-    value = getattr(tx.state, "table", None)
-    if not isinstance(value, TableState):
+    value = tx.part("table", TableState)
+    if value is None:
         raise TypeError("the room state has no table part")
     return value
 
 
 def grid(tx: Tx) -> GridState:
     """The room's seamless combat, or a refusal if it has none."""
-    value = getattr(tx.state, "grid", None)
-    if not isinstance(value, GridState):
+    value = tx.part("grid", GridState)
+    if value is None:
         raise Refusal("no_grid", NO_GRID)
     return value
 
