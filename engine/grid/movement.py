@@ -65,54 +65,53 @@ class Plan:
     cost: int
 
 
-def _neighbours(board: Board, sq: Sq, lock: Sq | None) -> list[tuple[Sq, int]]:
-    out = []
-    for d in DIRECTIONS if lock is None else (lock,):
-        nxt = (sq[0] + d[0], sq[1] + d[1])
-        if not board.enterable(nxt):
-            continue
-        if d[0] and d[1] and not board.corner_cutting and not (
-                board.enterable((sq[0] + d[0], sq[1])) and board.enterable((sq[0], sq[1] + d[1]))):
-            continue
-        out.append((nxt, step_cost(d)))
-    return out
-
-
-def _fit(caps: Sequence[int], b: int, used: int, cost: int) -> tuple[int, int] | None:
-    """Where a step of `cost` lands after (bin b, used): this bin, or the next that fits."""
-    if used + cost <= caps[b]:
-        return b, used + cost
-    for nb in range(b + 1, len(caps)):
-        if cost <= caps[nb]:
-            return nb, cost
-    return None
+#: The 8 steps with their cost (GRID-MV-2).
+STEPS: tuple[tuple[Sq, int], ...] = tuple((d, step_cost(d)) for d in DIRECTIONS)
 
 
 def reach(board: Board, start: Sq, caps: Sequence[int], lock: Sq | None = None
           ) -> dict[Sq, Reach]:
     """Every square reachable from `start` within the bins `caps` (start excluded).
 
-    `lock` (GRID-SK-1): the one direction every step must take.
+    `lock` (GRID-SK-1): the one direction every step must take. The loop is written
+    flat (no helper calls per neighbour): it runs for every legal-move push.
     """
     if not caps:
         return {}
-    best: dict[Sq, Reach] = {start: Reach(0, 0, 0, None)}
+    w, h, corner = board.width, board.height, board.corner_cutting
+    closed = board.walls | board.blockers
+    steps = STEPS if lock is None else ((lock, step_cost(lock)),)
+    last = len(caps)
+    best: dict[Sq, tuple[int, int, int, Sq | None]] = {start: (0, 0, 0, None)}
     heap: list[tuple[int, int, int, Sq]] = [(0, 0, 0, start)]
     while heap:
         b, used, cost, sq = heapq.heappop(heap)
         here = best[sq]
-        if (here.bin, here.used) != (b, used):
+        if here[0] != b or here[1] != used:
             continue
-        for nxt, c in _neighbours(board, sq, lock):
-            landed = _fit(caps, b, used, c)
-            if landed is None:
+        x, y = sq
+        for (dx, dy), c in steps:
+            nx, ny = x + dx, y + dy
+            nxt = (nx, ny)
+            if not (0 <= nx < w and 0 <= ny < h) or nxt in closed:
                 continue
+            if dx and dy and not corner and ((nx, y) in closed or (x, ny) in closed):
+                continue
+            if used + c <= caps[b]:
+                nb, nu = b, used + c
+            else:  # on into the next step that can hold this one (never split)
+                nb = b + 1
+                while nb < last and caps[nb] < c:
+                    nb += 1
+                if nb == last:
+                    continue
+                nu = c
             old = best.get(nxt)
-            if old is None or landed < (old.bin, old.used):
-                best[nxt] = Reach(landed[0], landed[1], cost + c, sq)
-                heapq.heappush(heap, (landed[0], landed[1], cost + c, nxt))
+            if old is None or nb < old[0] or (nb == old[0] and nu < old[1]):
+                best[nxt] = (nb, nu, cost + c, sq)
+                heapq.heappush(heap, (nb, nu, cost + c, nxt))
     del best[start]
-    return best
+    return {sq: Reach(*r) for sq, r in best.items()}
 
 
 def plan(board: Board, start: Sq, to: Sq, caps: Sequence[int], lock: Sq | None = None

@@ -7,7 +7,7 @@ block nor count), so no refusal a player gets can depend on something hidden.
 
 from __future__ import annotations
 
-from ..combatants import Combatant, cell_of, has_status, is_down
+from ..combatants import Combatant, cell_of, is_down
 from ..errors import Refusal, Text
 from ..table import Cell, TableState
 from ..tx import Tx
@@ -113,19 +113,23 @@ def down_squares(g: GridState, t: TableState) -> set[Sq]:
 
 def board_for(g: GridState, t: TableState, mover: Combatant) -> Board:
     """GRID-MV-3 what `mover` may cross: allies and incapacitated pieces yes; enemies,
-    hindered characters (GRID-X-3), neutrals (setting) and obstacles no."""
+    hindered characters (GRID-X-3), neutrals (setting) and obstacles no. Hidden pieces
+    are not in the scene (one flat pass: this runs for every legal-move push)."""
     walls = {(o.x, o.y) for o in g.obstacles}
     if g.off_map is not None:
         walls.update(g.off_map.squares())
+    neutral_blocks = g.settings.neutral_blocks
     blockers: set[Sq] = set()
     for c in g.combatants.values():
-        sq = cell(t, c)
-        if c.id == mover.id or sq is None or not in_scene(t, c) or is_down(c):
+        piece = t.pieces.get(c.piece)
+        if c.id == mover.id or c.hidden or piece is None or piece.cell is None:
             continue
-        if opponents(mover, c) or has_status(c, "hindered") or (
-                g.settings.neutral_blocks and "neutral" in (c.side, mover.side)
-                and c.side != mover.side):
-            blockers.add(sq)
+        kinds = {s.kind for s in c.statuses.values()} if c.statuses else set()
+        if "incapacitated" in kinds or "dead" in kinds:
+            continue
+        if opponents(mover, c) or "hindered" in kinds or (
+                neutral_blocks and c.side != mover.side and "neutral" in (c.side, mover.side)):
+            blockers.add((piece.cell.x, piece.cell.y))
     return Board(t.grid.width, t.grid.height, frozenset(walls), frozenset(blockers),
                  g.settings.diagonal_past_corners)
 
