@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .bases import BasesScenario
 from .bounds import Id, Json, Name
+from .grid import GridScenario
 from .rng import RngState
 from .state import Enforcement, PlayerInfo, PlayerRolls, RoomMeta, RoomState
 from .table import TableScenario
@@ -43,6 +44,7 @@ class Scenario(BaseModel):
     table: TableScenario = Field(default_factory=TableScenario)
     tower_defense: TowerDefenseScenario | None = None
     bases: BasesScenario | None = None
+    grid: GridScenario | None = None
 
 
 @dataclass
@@ -237,6 +239,13 @@ def load_scenario_file(path: str | FsPath) -> Scenario:
 ROOM_PARTS = frozenset({"room", "players"})
 
 
+def _build(part: Any, scenario: Scenario) -> Any:
+    """A subsystem's initial state; a part that draws on the table's pieces gets them."""
+    if part is None:
+        return None
+    return part.build(scenario.table) if getattr(part, "uses_table", False) else part.build()
+
+
 def build_room(scenario: Scenario, seed: str) -> RoomState:
     """The initial room state a scenario describes, with the room's dice seed."""
     parts = {name: getattr(scenario, name) for name in Scenario.model_fields
@@ -247,5 +256,5 @@ def build_room(scenario: Scenario, seed: str) -> RoomState:
                       players={p.id: p for p in scenario.players},
                       platforms=scenario.room.platforms),
         rng=RngState(seed=scenario.room.seed or seed),
-        **{name: part.build() if part is not None else None for name, part in parts.items()},
+        **{name: _build(part, scenario) for name, part in parts.items()},
     )

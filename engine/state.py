@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .bases import BasesState
+from .grid import GridState
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase, RoomMeta
 from .table import TableState
 from .tower_defense import TowerDefenseState
@@ -18,3 +19,4 @@ class RoomState(RoomBase):
     table: TableState = Field(default_factory=TableState)
     tower_defense: TowerDefenseState | None = None
     bases: BasesState | None = None
+    grid: GridState | None = None

@@ -129,7 +129,8 @@ class FoundryAdapter(TableAdapter):
         if legal.cells is None:
             return {"positions": [], "reason": _text(legal.reason)}
         positions = [self._at(c) for c in legal.cells]
-        return {"positions": positions, "radius": self.settings.drop_radius * self.geometry.unit,
+        radius = legal.radius if legal.radius is not None else self.settings.drop_radius
+        return {"positions": positions, "radius": radius * self.geometry.unit,
                 "reason": _text(legal.reason)}
 
     def _at(self, cell: Mapping[str, int]) -> dict[str, float | int]:

@@ -2,6 +2,7 @@
 import "./prompts.js";
 import "./tower_defense.js";
 import "./bases.js";
+import "./grid.js";
 import "./table.js";
 import "./room.js";
 import "./state.js";

@@ -3,4 +3,5 @@
 // panels shown only to players (`roles: ["player"]`); the shared panels are in ../panels.
 import "./tower_defense/controls.js";
 import "./bases.js";
+import "./grid.js";
 import "./table.js";
