@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from ..bounds import Id, Number, Serial
 from ..views import Audience, Entity
 
 __all__ = ["DURATIONS", "STATUS_NAMES", "Combatant", "Duration", "Row", "Side", "Status",
@@ -51,7 +52,7 @@ class Status(Entity):
     #: (GRID-ST-2 move action for paralysis, GRID-ST-3 major action for bind).
     removable: bool = True
     #: For one-cycle effects: the side-round at whose start it ends (set by the engine).
-    expires_turn: int | None = None
+    expires_turn: Serial | None = None
     source: str = Field(default="", max_length=100)
 
     def label(self) -> tuple[str, str]:
@@ -77,11 +78,11 @@ class Combatant(Entity):
     piece: str = Field(min_length=1, max_length=64)
     side: Side
     statuses: dict[str, Status] = Field(default_factory=dict)
-    counters: dict[str, str] = Field(default_factory=dict)
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=50)
     row: Row | None = None
-    profile: dict[str, int] = Field(default_factory=dict)
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=50)
     published: bool = False
-    any_seven: dict[str, int] = Field(default_factory=dict)
+    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=20)
     #: Mirrors the piece's `hidden` (kept in step by the subsystem that holds it): a
     #: hidden combatant is the GM's alone and not yet in the scene.
     hidden: bool = False

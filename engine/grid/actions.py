@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ..actions import ActionBase
+from ..bounds import Id
 from ..combatants import Combatant, Status, add_status, adjust_counter
 from ..errors import Refusal, Text
 from ..prompts import Prompt
@@ -87,8 +88,8 @@ class StartProcess(ActionBase):
 
     kind: Literal["grid.process.start"] = "grid.process.start"
     roles = ACTORS
-    combatant: str
-    by: str | None = None
+    combatant: Id
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         g, c = acting(tx, self.combatant, self.by)
@@ -140,9 +141,9 @@ class Move(ActionBase):
 
     kind: Literal["grid.move"] = "grid.move"
     roles = ACTORS
-    combatant: str
+    combatant: Id
     to: Cell
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         g, c = acting(tx, self.combatant, self.by)
@@ -218,8 +219,8 @@ class EndStep(ActionBase):
 
     kind: Literal["grid.step"] = "grid.step"
     roles = ACTORS
-    combatant: str
-    by: str | None = None
+    combatant: Id
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         g, c = acting(tx, self.combatant, self.by)
@@ -232,8 +233,8 @@ class EndProcess(ActionBase):
 
     kind: Literal["grid.process.end"] = "grid.process.end"
     roles = ACTORS
-    combatant: str
-    by: str | None = None
+    combatant: Id
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         g, c = acting(tx, self.combatant, self.by)

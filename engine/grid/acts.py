@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Count, Id
 from ..combatants import Combatant, has_status, remove_status, status_of
 from ..errors import Refusal, Text
 from ..table import Cell
@@ -77,20 +78,20 @@ class Act(ActionBase):
 
     kind: Literal["grid.act"] = "grid.act"
     roles = ACTORS
-    combatant: str
+    combatant: Id
     timing: Timing = "major"
     what: What = "action"
     name: str = Field(default="", max_length=100)
     target: Cell | None = None
-    targets: list[str] = Field(default_factory=list, max_length=8)
-    range: int | Literal["sight"] | None = Field(default=None)
+    targets: list[Id] = Field(default_factory=list, max_length=8)
+    range: Count | Literal["sight"] | None = Field(default=None)
     skill: Literal["attack", "non_attack"] = "attack"
     area: Literal["single", "area", "scene"] = "single"
     sight: bool = False
     check: str | None = Field(default=None, max_length=100)
     to: Cell | None = None
     item: str | None = Field(default=None, max_length=64)
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         g, c = acting(tx, self.combatant, self.by)

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Id, Number
 from ..combatants import Combatant, Duration, Side, Status, StatusKind, add_status, remove_status
 from ..errors import Refusal, Text
 from ..prompts import Prompt
@@ -45,7 +46,7 @@ class AddStatus(ActionBase):
     cycle (GRID-DUR-2); [死亡状態] takes the piece off the map (GRID-ST-6)."""
 
     kind: Literal["grid.status.add"] = "grid.status.add"
-    combatant: str
+    combatant: Id
     status: StatusKind = "effect"
     id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
     name: str = Field(default="", max_length=100)
@@ -91,8 +92,8 @@ class RemoveStatus(ActionBase):
     """GM: take a status or effect off a character."""
 
     kind: Literal["grid.status.remove"] = "grid.status.remove"
-    combatant: str
-    status: str
+    combatant: Id
+    status: Id
 
     def apply(self, tx: Tx) -> None:
         grid(tx)
@@ -112,10 +113,10 @@ class AddCombatant(ActionBase):
 
     kind: Literal["grid.combatant.add"] = "grid.combatant.add"
     id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
-    piece: str
+    piece: Id
     side: Side
-    counters: dict[str, str] = Field(default_factory=dict)
-    profile: dict[str, int] = Field(default_factory=dict)
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=50)
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=50)
 
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
@@ -139,7 +140,7 @@ class RemoveCombatant(ActionBase):
     """GM: a character leaves the fight (its piece stays on the table)."""
 
     kind: Literal["grid.combatant.remove"] = "grid.combatant.remove"
-    combatant: str
+    combatant: Id
 
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
@@ -213,9 +214,9 @@ class Publish(ActionBase):
     the achievement shown as 7 + modifier instead of a roll (GRID-GM-1)."""
 
     kind: Literal["grid.publish"] = "grid.publish"
-    combatant: str
+    combatant: Id
     published: bool | None = None
-    any_seven: dict[str, int | None] = Field(default_factory=dict, max_length=20)
+    any_seven: dict[Id, Number | None] = Field(default_factory=dict, max_length=20)
 
     def apply(self, tx: Tx) -> None:
         grid(tx)
@@ -237,9 +238,9 @@ class AskCheckRange(ActionBase):
 
     kind: Literal["grid.check.ask"] = "grid.check.ask"
     roles = ACTORS
-    combatant: str
+    combatant: Id
     check: str = Field(min_length=1, max_length=100)
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         grid(tx)

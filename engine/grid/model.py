@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..bounds import Count, Id, Name, Serial
 from ..combatants import Combatant, Side
 from ..table import Cell
 from ..views import Audience, Entity
@@ -127,27 +128,27 @@ class TimedEvent(Entity):
 class CheckRange(Entity):
     """GRID-RNG-3 a check's range as the GM stated it when a player asked."""
 
-    combatant: str
-    check: str
-    range: int | None = None
+    combatant: Id
+    check: Name
+    range: Count | None = None
 
 
 class Process(Entity):
     """The open main process (GRID-MV-1): the current step, the squares it has left, how
     each step was spent, and the limits that came up on the way."""
 
-    combatant: str
+    combatant: Id
     step: Step = "move"
-    left: int = ALLOWANCE["move"]
+    left: Count = ALLOWANCE["move"]
     spent: dict[str, Spent] = Field(default_factory=dict)
-    moved: dict[str, int] = Field(default_factory=dict)
+    moved: dict[Id, Count] = Field(default_factory=dict)
     start: Cell
     #: GRID-SK-1 after a move skill, the one direction later movement may take.
     direction: Cell | None = None
     #: GRID-X-2 a magic attack was made in the major.
     magic: bool = False
     #: GRID-X-3 a [移動妨害] question is waiting (its prompt id).
-    waiting: str | None = None
+    waiting: Id | None = None
 
     def total_moved(self) -> int:
         return sum(self.moved.values())
@@ -164,12 +165,12 @@ class GridState(Entity):
     combatants: dict[str, Combatant] = Field(default_factory=dict)
     active: bool = False
     outcome: Outcome = "none"
-    round: int = 0
+    round: Serial = 0
     #: Side-rounds since the start (0 = the first); one-cycle effects end by it.
-    turn: int = 0
+    turn: Serial = 0
     first: RoundSide = "pc"
     side: RoundSide | None = None
-    acted: list[str] = Field(default_factory=list)
+    acted: list[Id] = Field(default_factory=list)
     process: Process | None = None
     check_ranges: dict[str, CheckRange] = Field(default_factory=dict)
 

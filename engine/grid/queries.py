@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from ..bounds import Id
 from ..combatants import Combatant
 from ..errors import Refusal, Text
 from ..queries import QueryBase
@@ -130,7 +131,7 @@ class RangeQuery(QueryBase):
 
     kind: Literal["grid.range"] = "grid.range"
     frm: Cell | None = Field(default=None, alias="from")
-    combatant: str | None = None
+    combatant: Id | None = None
     range: int = Field(ge=0, le=50)
     non_attack: bool = False
 
@@ -160,7 +161,7 @@ class SightQuery(QueryBase):
 
     kind: Literal["grid.sight"] = "grid.sight"
     frm: Cell | None = Field(default=None, alias="from")
-    combatant: str | None = None
+    combatant: Id | None = None
     to: Cell
 
     def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
@@ -176,7 +177,7 @@ class FlashQuery(QueryBase):
 
     kind: Literal["grid.flash"] = "grid.flash"
     frm: Cell | None = Field(default=None, alias="from")
-    combatant: str | None = None
+    combatant: Id | None = None
 
     def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
         g, t = _grid(state)
@@ -190,7 +191,7 @@ class LegalQuery(QueryBase):
     """Where a character may legally move right now, with each square's cost."""
 
     kind: Literal["grid.legal"] = "grid.legal"
-    combatant: str
+    combatant: Id
 
     def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
         g, t = _grid(state)

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..bounds import Id, Number
 from ..combatants import Combatant, Row, Side, Status
 from ..table import Cell, TableScenario
 from .model import Area, GridSettings, GridState, Spot, TimedEvent
@@ -20,13 +21,13 @@ class CombatantSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
-    piece: str | None = None
+    piece: Id | None = None
     side: Side
-    counters: dict[str, str] = Field(default_factory=dict)
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=50)
     statuses: list[Status] = Field(default_factory=list)
     row: Row | None = None
-    profile: dict[str, int] = Field(default_factory=dict)
-    any_seven: dict[str, int] = Field(default_factory=dict)
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=50)
+    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=20)
 
 
 class GridScenario(BaseModel):

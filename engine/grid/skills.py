@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Id
 from ..combatants import Combatant, is_down
 from ..errors import Refusal, Text
 from ..table import Cell
@@ -91,11 +92,11 @@ class ForceMove(ActionBase):
 
     kind: Literal["grid.force_move"] = "grid.force_move"
     roles = ACTORS
-    target: str
+    target: Id
     to: Cell
-    user: str | None = None
+    user: Id | None = None
     skill: str = Field(default="[強制転移]", max_length=100)
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
@@ -118,9 +119,9 @@ class Cover(ActionBase):
 
     kind: Literal["grid.cover"] = "grid.cover"
     roles = ACTORS
-    user: str
-    target: str
-    by: str | None = None
+    user: Id
+    target: Id
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
@@ -144,11 +145,11 @@ class Geocentric(ActionBase):
 
     kind: Literal["grid.geocentric"] = "grid.geocentric"
     roles = ACTORS
-    user: str
-    targets: list[str] = Field(min_length=1, max_length=20)
-    nearest: str | None = None
+    user: Id
+    targets: list[Id] = Field(min_length=1, max_length=20)
+    nearest: Id | None = None
     direction: Cell | None = None
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
