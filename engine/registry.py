@@ -6,7 +6,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-from . import bases, control, table, tower_defense
+from . import bases, control, mass, table, tower_defense
 from .actions import ActionBase
 from .registry_types import Resumer, Subsystem, Trigger
 
@@ -18,6 +18,7 @@ SUBSYSTEMS: tuple[Subsystem, ...] = (
     table.SUBSYSTEM,
     tower_defense.SUBSYSTEM,
     bases.SUBSYSTEM,
+    mass.SUBSYSTEM,
 )
 
 ACTIONS: dict[str, type[ActionBase]] = {

@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from .bases import BasesScenario
+from .mass import MassScenario
 from .rng import RngState
 from .state import Enforcement, PlayerInfo, RoomMeta, RoomState
 from .table import TableScenario
@@ -39,6 +40,7 @@ class Scenario(BaseModel):
     table: TableScenario = Field(default_factory=TableScenario)
     tower_defense: TowerDefenseScenario | None = None
     bases: BasesScenario | None = None
+    mass: MassScenario | None = None
 
 
 @dataclass
@@ -119,4 +121,5 @@ def build_room(scenario: Scenario, seed: str) -> RoomState:
         table=scenario.table.build(),
         tower_defense=scenario.tower_defense.build() if scenario.tower_defense else None,
         bases=scenario.bases.build() if scenario.bases else None,
+        mass=scenario.mass.build() if scenario.mass else None,
     )

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from .bases import BasesState
+from .mass import MassState
 from .prompts import Prompt
 from .rng import RngState
 from .table import TableState
@@ -47,3 +48,4 @@ class RoomState(Entity):
     table: TableState = Field(default_factory=TableState)
     tower_defense: TowerDefenseState | None = None
     bases: BasesState | None = None
+    mass: MassState | None = None
