@@ -40,18 +40,20 @@ def scenario(units: list[dict[str, Any]], **mass: Any) -> dict[str, Any]:
     }
 
 
-def two_by_two(**extra: Any) -> list[dict[str, Any]]:
-    """Side a: a1 (p1, 総大将), a2 (p2); side b: b1 (総大将), b2 — all with strength set."""
-    return [
+def two_by_two(**extra: dict[str, Any]) -> list[dict[str, Any]]:
+    """Side a: a1 (p1, 総大将), a2 (p2); side b: b1 (総大将), b2 — all with strength set.
+    `a1={...}` etc. change or add fields of one unit."""
+    units = [
         unit("a1", "a", player="p1", commander=True, max_strength=12, lp=5, leader="アリス",
              mental=4, skills={"知力": 2, "本能": 1}, initiative=9, intellect_base=7,
-             weapon_base=14, abilities={"魅力": 3, "愛": 2, "ボディ": 4, "テクニック": 1},
-             **extra.get("a1", {})),
-        unit("a2", "a", player="p2", max_strength=10, lp=4, leader="ボブ", initiative=6,
-             **extra.get("a2", {})),
-        unit("b1", "b", commander=True, max_strength=12, initiative=8, **extra.get("b1", {})),
-        unit("b2", "b", max_strength=10, initiative=4, **extra.get("b2", {})),
+             weapon_base=14, abilities={"魅力": 3, "愛": 2, "ボディ": 4, "テクニック": 1}),
+        unit("a2", "a", player="p2", max_strength=10, lp=4, leader="ボブ", initiative=6),
+        unit("b1", "b", commander=True, max_strength=12, initiative=8),
+        unit("b2", "b", max_strength=10, initiative=4),
     ]
+    for u in units:
+        u.update(extra.get(u["id"], {}))
+    return units
 
 
 class War:
