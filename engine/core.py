@@ -15,7 +15,7 @@ from pydantic_core import to_jsonable_python
 from .actions import ActionBase
 from .errors import CascadeTooDeep, Refusal, Text
 from .paths import MISSING, Path
-from .registry import SETTLERS, TRIGGERS
+from .registry import RESUMERS, SETTLERS, TRIGGERS
 from .rng import Roll
 from .state import RoomState
 from .tx import Actor, Happening, LogLine, RuleWarning, Tx
@@ -82,7 +82,7 @@ class Engine:
         kind = getattr(action, "kind", "?")
         if actor.role not in action.roles:
             raise Refusal("forbidden_role", WRONG_ROLE.format(role=actor.role, kind=kind))
-        tx = Tx(self.state, actor)
+        tx = Tx(self.state, actor, RESUMERS)
         draws = self.state.rng.draws
         try:
             action.apply(tx)

@@ -6,14 +6,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .tx import Resumer
+
 if TYPE_CHECKING:
     from .actions import ActionBase
-    from .prompts import Prompt
     from .tx import Happening, Tx
 
 __all__ = ["Resumer", "Settler", "Subsystem", "Trigger"]
 
-Resumer = Callable[["Tx", "Prompt", str], None]
 Settler = Callable[["Tx"], None]
 
 

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Installs everything komasync's tests need on a fresh Debian machine:
 # the Python package with its test extras, Debian's chromium and a CJK font for the
-# browser tests (never a downloaded browser), and the bridges' Node packages.
+# browser tests (never a downloaded browser), Debian's Node.js and npm, and the bridges'
+# Node packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# The tests' own venv (.venv-test), apart from the demo's (.venv): installing for the tests
+# never replaces the package a running `scripts/demo.sh` serves its console from.
+source scripts/venv.sh
+make_venv .venv-test
+.venv-test/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
+# Everything below runs in the venv setup.sh made.
+export PATH="$PWD/.venv-test/bin:$PATH"
 bash scripts/lint.sh
 python3 -m pytest -q -p no:cacheprovider
 if [ -f adapters/package.json ]; then

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import signal
 import subprocess
@@ -24,7 +25,10 @@ from komasync.server.connection import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-SHARED = ROOT.parent / "shared"
+FIXTURES = ROOT / "tests" / "fixtures"
+# Test artefacts (screenshots) go to an ignored folder; scripts/screenshots.sh points this at
+# docs/screenshots to refresh the README's pictures on purpose.
+SHOTS = Path(os.environ.get("KOMASYNC_SCREENSHOTS") or ROOT / "test-artifacts" / "screenshots")
 FRAMES: list[dict[str, Any]] = []
 # Debian's chromium, started the way toolchain.md says works here (never a downloaded one).
 CHROMIUM = Path("/usr/bin/chromium")
@@ -44,8 +48,9 @@ def stop_process(proc: subprocess.Popen[str]) -> None:
         proc.wait(5)
 
 
-def shared_path(*parts: str) -> Path:
-    return SHARED.joinpath(*parts)
+def fixture_path(*parts: str) -> Path:
+    """Outside data copied into the repository (tests/fixtures, with its licences)."""
+    return FIXTURES.joinpath(*parts)
 
 
 @pytest.fixture(scope="session")

@@ -33,7 +33,7 @@ def lost_sides(m: MassState) -> dict[str, str]:
 
 def set_outcome(tx: Tx, winner: str | None, reason: str, note: str = "") -> None:
     """Decide the war: `winner` side, or None for a draw; open war prompts are withdrawn."""
-    m = tx.state.mass
+    m = tx.part(PATH, MassState)
     assert m is not None
     tx.set((PATH, "outcome"), "won" if winner else "draw")
     tx.set((PATH, "winner"), winner)
@@ -55,7 +55,7 @@ def set_outcome(tx: Tx, winner: str | None, reason: str, note: str = "") -> None
 
 def settle(tx: Tx) -> None:
     """Settler: strength 0 means routed (MASS-PREP-2); then the end check (MASS-END)."""
-    m = tx.state.mass
+    m = tx.part(PATH, MassState)
     if m is None or m.outcome != "none" or m.step == "preparation":
         return
     for unit in m.units.values():

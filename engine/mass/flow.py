@@ -70,7 +70,7 @@ def battle_order(m: MassState) -> list[str]:
 def advance(tx: Tx) -> None:
     """Move the war on as far as it goes without someone's answer or action."""
     for _ in range(500):
-        m = tx.state.mass
+        m = tx.part(PATH, MassState)
         if m is None or m.outcome != "none":
             return
         settle(tx)

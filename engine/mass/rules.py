@@ -55,7 +55,7 @@ PENDING = Text("先に問い（{what}）への答えを待っています。",
 
 def mass_of(tx: Tx) -> MassState:
     """The room's mass combat, or a refusal if it has none."""
-    m = tx.state.mass
+    m = tx.part(PATH, MassState)
     if m is None:
         raise Refusal("no_mass", NO_MASS)
     return m

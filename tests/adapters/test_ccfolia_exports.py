@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from adapter_support import Room, golden, play_round
 
-from conftest import shared_path
+from conftest import fixture_path
 from komasync.adapters import exports
 
 
 @pytest.fixture(scope="module")
 def fixture_data() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(
-        shared_path("fixtures", "ccfolia", "bundler-room-data.json").read_text(encoding="utf-8"))
+        fixture_path("ccfolia", "bundler-room-data.json").read_text(encoding="utf-8"))
     return data
 
 

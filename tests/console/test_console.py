@@ -15,15 +15,12 @@ import json
 import re
 import zipfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import CHROMIUM, Client, Demo
+from conftest import CHROMIUM, SHOTS, Client, Demo
 
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
 ROOM = "demo"
 FORTS = {"pc1": "f_left", "pc2": "f_center_left", "pc3": "f_center_right", "pc4": "f_right",
          "pc5": "m_left", "pc6": "m_right", "npc1": "final"}

@@ -15,12 +15,11 @@ from typing import Any
 import pytest
 from test_console import (
     FUTURE_WAVE_NAMES,
-    SHOTS,
     Console,
     Demo,
 )
 
-from conftest import CHROMIUM, Client
+from conftest import CHROMIUM, SHOTS, Client
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from test_bases_kit import GM, P1, act, base, effect, element, fired, report, room, rounds
 
-from komasync.engine.bases_model import ConstantEffect, Event, GpCondition
-from komasync.engine.bases_states import Status
+from komasync.engine.bases.model import ConstantEffect, Event, GpCondition
+from komasync.engine.bases.states import Status
 from komasync.engine.core import Engine
 from komasync.engine.errors import Refusal
 from komasync.engine.tx import Actor

@@ -6,7 +6,7 @@ import json
 import textwrap
 from typing import Any
 
-from komasync.engine.bases_model import Base, Element
+from komasync.engine.bases.model import Base, Element
 from komasync.engine.core import Engine, Outcome
 from komasync.engine.registry import parse_action
 from komasync.engine.scenario import build_room, load_scenario

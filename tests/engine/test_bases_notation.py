@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from komasync.engine.bases_blocks import CountPred, HappeningReq, StatePred, Target
-from komasync.engine.bases_states import Status
-from komasync.engine.bases_tags import parse_condition, parse_defined
-from komasync.engine.bases_vocabulary import VOCABULARY
+from komasync.engine.bases.blocks import CountPred, HappeningReq, StatePred, Target
+from komasync.engine.bases.states import Status
+from komasync.engine.bases.tags import parse_condition, parse_defined
+from komasync.engine.bases.vocabulary import VOCABULARY
 
 EXAMPLE_1 = ("条件：【励起】【2ラウンド〜】【ラウンド1回】敵が2人以上戦闘空間上に存在し、"
              "味方の誰かが戦闘不能になった時、他の味方が2人以上戦闘空間上に存在する。")
@@ -135,7 +135,7 @@ def test_bases_defined_conditions_by_name() -> None:
 def test_bases_zero_per_round_limit_is_refused_at_load() -> None:  # BASE-COND-1
     import pytest
 
-    from komasync.engine.bases_tags import parse_condition
+    from komasync.engine.bases.tags import parse_condition
 
     with pytest.raises(ValueError, match="1以上"):
         parse_condition("【ラウンド0回】ラウンド開始時", "event")

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bases_kit import GM, act, room
 
-from komasync.engine.bases_states import Status
+from komasync.engine.bases.states import Status
 from komasync.engine.core import Engine
 from komasync.engine.errors import Refusal
 

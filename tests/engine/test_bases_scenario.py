@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from test_bases_kit import BRIDGE, GM, P1, act, fired, report, rounds, scenario_text
 
-from komasync.engine.bases_model import Event
-from komasync.engine.bases_states import Status
+from komasync.engine.bases.model import Event
+from komasync.engine.bases.states import Status
 from komasync.engine.core import Engine
 from komasync.engine.scenario import ScenarioError, build_room, load_scenario
 from komasync.engine.views import Audience, View

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from komasync.engine.bases_states import Move, Status, effective, next_status
+from komasync.engine.bases.states import Move, Status, effective, next_status
 
 A, S, E, D = Status.ACTIVE, Status.STOPPED, Status.EXCITED, Status.DESTROYED
 

@@ -22,16 +22,8 @@ from komasync.engine.bcdice import (
 
 
 def fixtures_dir() -> Path:
-    """`<repo root>/../shared/fixtures`: the repo root is the nearest pyproject.toml."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        if (parent / "pyproject.toml").exists():
-            found = parent.parent / "shared" / "fixtures"
-            if found.is_dir():
-                return found
-        if (parent / "shared" / "fixtures").is_dir():
-            return parent / "shared" / "fixtures"
-    pytest.fail("shared/fixtures not found beside the repository")
+    """The BCDice vectors and other outside data, kept in `tests/fixtures` with their licence."""
+    return Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def vectors(name: str) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from komasync.engine.core import Engine, Outcome
 from komasync.engine.errors import Refusal
 from komasync.engine.registry import parse_action
 from komasync.engine.scenario import ScenarioError, build_room, load_scenario
-from komasync.engine.td_model import TowerDefenseState
+from komasync.engine.tower_defense.model import TowerDefenseState
 from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, View, project
 

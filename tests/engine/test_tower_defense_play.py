@@ -9,8 +9,8 @@ from komasync.engine.core import Engine, Outcome
 from komasync.engine.errors import Refusal
 from komasync.engine.registry import parse_action
 from komasync.engine.scenario import build_room, load_scenario_file
-from komasync.engine.td_map import adjacent, reaches
-from komasync.engine.td_model import PC, TowerDefenseState
+from komasync.engine.tower_defense.map import adjacent, reaches
+from komasync.engine.tower_defense.model import PC, TowerDefenseState
 from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, View, project
 

@@ -1,5 +1,5 @@
 // The fortress as a graph, read on the client (TD-ATK-1 adjacency, TD-ATK-4 reach) —
-// only a hint to order the player's choices; the server decides (engine/td_map.py).
+// only a hint to order the player's choices; the server decides (engine/tower_defense/map.py).
 
 /** Forts joined to `fort` by one passage, any direction (lateral ones too). */
 export function neighbours(td, fort) {
