@@ -143,9 +143,14 @@ class Attack(_TurnAction):
         refusal = target_refusal(unit, target)
         if refusal is not None:
             tx.check(False, refusal)
-        if self.result is not None and not bonus_applies(unit, target):
-            raise Refusal("unused_result", UNUSED, rule="MASS-DMG-1")
-        start_attack(tx, unit, target, self.result)
+        reporter = None
+        if self.result is not None:
+            if not bonus_applies(unit, target):
+                raise Refusal("unused_result", UNUSED, rule="MASS-DMG-1")
+            dice = Dice(tx, m.settings, [self.result], self.by)
+            dice.check(m.settings.bonus_dice)
+            reporter = dice.who()
+        start_attack(tx, unit, target, self.result, reporter)
         advance(tx)
 
 

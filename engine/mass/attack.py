@@ -73,9 +73,11 @@ def bonus_applies(attacker: Unit, target: Unit) -> bool:
     return has_flag(attacker, "divide")
 
 
-def start_attack(tx: Tx, attacker: Unit, target: Unit, reported: str | None) -> None:
+def start_attack(tx: Tx, attacker: Unit, target: Unit, reported: str | None,
+                 reporter: str | None = None) -> None:
     aid = tx.next_id("atk")
     pending = PendingAttack(id=aid, attacker=attacker.id, target=target.id, reported=reported,
+                            reporter=reporter if reported else None,
                             charge=has_flag(attacker, "charge"))
     tx.set((PATH, "attack"), pending)
     tx.emit("mass.attack.declared", attack=aid, attacker=attacker.id, target=target.id)
@@ -254,7 +256,7 @@ def _roll_die(tx: Tx, m: MassState, a: PendingAttack) -> None:
     if spec is not None and spec.effect == "fixed_die":
         die, fixed = spec.value, True
     else:
-        dice = Dice(tx, m.settings, [a.reported] if a.reported else [])
+        dice = Dice(tx, m.settings, [a.reported] if a.reported else [], reporter=a.reporter)
         die, fixed = dice.roll(m.settings.bonus_dice, f"mass.bonus {a.id}"), False
     _set(tx, bonus=True, die=die, fixed=fixed)
     tx.emit("mass.attack.die", attack=a.id, die=die, fixed=fixed)

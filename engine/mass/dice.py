@@ -48,6 +48,9 @@ class Dice:
     reported: list[str] = field(default_factory=list)
     by: str | None = None
     used: int = 0
+    #: Who reported the lines, when they were checked earlier by another action (an
+    #: attack's die is read after its reaction window; the answerer is not the reporter).
+    reporter: str | None = None
 
     def roll(self, dice: str, purpose: str, modifier: int | None = 0,
              rule: str = "MASS-DATA") -> int:
@@ -65,9 +68,27 @@ class Dice:
         if extra > 0:
             raise Refusal("unused_result", UNUSED.format(n=extra, used=self.used))
 
+    def check(self, dice: str, rule: str = "MASS-DATA") -> None:
+        """Read the reported lines now without keeping them: an action whose die is rolled
+        later (after a prompt) must not carry a line that could then be refused."""
+        for line in self.reported:
+            self._parsed(line, dice, 0, rule)
+
     def _read(self, line: str, dice: str, purpose: str, modifier: int | None,
               rule: str) -> int:
-        if self.tx.actor.role not in self.settings.reported_results_from:
+        result = self._parsed(line, dice, modifier, rule)
+        reporter = self.reporter or self.who()
+        self.tx.record_roll(Roll(dice=result.expr, results=list(result.dice), total=result.value,
+                                 purpose=purpose, source="external", raw=line,
+                                 reporter=reporter))
+        return result.value
+
+    def who(self) -> str:
+        """The sender named as a roll's reporter."""
+        return mover_of(self.tx, self.by) or self.tx.actor.label or self.tx.actor.role
+
+    def _parsed(self, line: str, dice: str, modifier: int | None, rule: str) -> PlainRoll:
+        if self.reporter is None and self.tx.actor.role not in self.settings.reported_results_from:
             raise Refusal("no_reported_results", NOT_REPORTER.format(role=self.tx.actor.role))
         result = parse(line)
         if not isinstance(result, PlainRoll):
@@ -82,8 +103,4 @@ class Dice:
         if not ok:
             raise Refusal("result_mismatch", WRONG_DICE.format(line=line[:80], want=want),
                           rule=rule)
-        reporter = mover_of(self.tx, self.by) or self.tx.actor.label or self.tx.actor.role
-        self.tx.record_roll(Roll(dice=result.expr, results=list(result.dice), total=result.value,
-                                 purpose=purpose, source="external", raw=line,
-                                 reporter=reporter))
-        return result.value
+        return result

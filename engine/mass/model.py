@@ -215,6 +215,7 @@ class PendingAttack(Entity):
     die: int | None = None
     fixed: bool = False
     reported: str | None = None
+    reporter: str | None = None
     charge: bool = False
     rerolled: bool = False
     information: bool = False

@@ -392,6 +392,16 @@ def test_mass_dmg_1_front_vs_back_no_bonus_back_vs_back_not_targetable() -> None
     assert "後列" in r.ja and "back-row" in r.en
 
 
+def test_mass_dmg_1_reported_die_is_checked_when_the_attack_is_declared() -> None:
+    """MASS-DMG-1: the bonus die's BCDice line must be a 1D6 roll, refused up front."""
+    w = front_war()
+    two = w.refused(P1, kind="mass.attack", unit="a1", target="b1",
+                    result="(2D6) ＞ 7[1,6] ＞ 7")
+    assert (two.code, two.rule) == ("result_mismatch", "MASS-DATA")
+    junk = w.refused(P1, kind="mass.attack", unit="a1", target="b1", result="こんにちは")
+    assert junk.code == "bad_result" and "こんにちは" in junk.ja
+
+
 def test_mass_dmg_1_attacker_always_deals_at_least_one() -> None:
     """MASS-DMG-1: a2 (back, attack 5) → b1 (front, defence 6): −1 → 1 damage."""
     w = War(scenario(two_by_two()))

@@ -277,8 +277,10 @@ def test_strategy_囮作戦() -> None:
     w.do(GM, kind="mass.attack", unit="b1", target="a1", result=d6(5))
     ask = w.prompts("mass.react")
     assert [p.to for p in ask] == ["player:p2"]
-    w.answer(ask[0], "decoy:a2")
+    out = w.answer(ask[0], "decoy:a2")
     assert w.m.attack is None
+    die = next(r for r in out.rolls if r.purpose.startswith("mass.bonus"))
+    assert (die.total, die.source, die.reporter) == (5, "external", "GM")  # not p2
     w.answer(w.prompts("mass.lp")[0], "0")
     assert (w.u("a1").strength, w.u("a2").strength) == (12, 4)
 
