@@ -205,6 +205,19 @@ def add_mod(tx: Tx, unit: Unit, mod: Mod) -> None:
     tx.set((PATH, "units", unit.id, "mods"), [*unit.mods, mod])
 
 
+def source_text(tx: Tx, source: str) -> tuple[str, str]:
+    """A change's source for the log: `attack:<unit>` → 「name」の攻撃, `strategy:<id>:<unit>`
+    → 「name」の<id>; anything else (a strategy's name, GM, 再編成) as it is."""
+    m = tx.part(PATH, MassState)
+    parts = source.split(":")
+    who = m.units[parts[-1]].name if m is not None and parts[-1] in m.units else parts[-1]
+    if parts[0] == "attack" and len(parts) == 2:
+        return f"「{who}」の攻撃", f"attack by '{who}'"
+    if parts[0] == "strategy" and len(parts) == 3:
+        return f"「{who}」の{parts[1]}", f"{parts[1]} by '{who}'"
+    return source, source
+
+
 def heal(tx: Tx, unit: Unit, amount: int, source: str) -> int:
     """Recover strength, never above the maximum (recovery stays, MASS-STRAT-1)."""
     top = unit.max_strength or 0
@@ -214,8 +227,9 @@ def heal(tx: Tx, unit: Unit, amount: int, source: str) -> int:
         old = unit.strength
         set_unit(tx, unit, strength=new)
         tx.emit("mass.strength", unit=unit.id, strength=new, change=gained, source=source)
-        tx.say(Text(f"「{unit.name}」の戦力 {old} → {new}（{source}）",
-                    f"'{unit.name}' strength {old} → {new} ({source})"))
+        ja, en = source_text(tx, source)
+        tx.say(Text(f"「{unit.name}」の戦力 {old} → {new}（{ja}）",
+                    f"'{unit.name}' strength {old} → {new} ({en})"))
     return gained
 
 
@@ -227,8 +241,9 @@ def lose(tx: Tx, unit: Unit, amount: int, source: str) -> int:
         old = unit.strength
         set_unit(tx, unit, strength=new)
         tx.emit("mass.strength", unit=unit.id, strength=new, change=-lost, source=source)
-        tx.say(Text(f"「{unit.name}」の戦力 {old} → {new}（{source}）",
-                    f"'{unit.name}' strength {old} → {new} ({source})"))
+        ja, en = source_text(tx, source)
+        tx.say(Text(f"「{unit.name}」の戦力 {old} → {new}（{ja}）",
+                    f"'{unit.name}' strength {old} → {new} ({en})"))
     if new == 0 and not unit.routed:
         rout(tx, unit, "strength")
     return lost

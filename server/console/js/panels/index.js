@@ -2,9 +2,11 @@
 import "./prompts.js";
 import "./tower_defense.js";
 import "./bases.js";
+import "./mass.js";
 import "./table.js";
 import "./state.js";
 // The player's own controls (shown only to players, `roles: ["player"]`).
 import "../player/td.js";
 import "../player/bases.js";
+import "../player/mass.js";
 import "../player/table.js";
