@@ -27,8 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .ccfolia.adapter import ROOM_ID, CcfoliaSettings, ccfolia_settings, character_objects
+from .objects import Objects
 from .projection import grid_of
-from .render import Objects, render
+from .render import render
 
 __all__ = ["DATA_VERSION", "ENTITIES", "clipboard", "room_data", "room_files", "room_zip"]
 

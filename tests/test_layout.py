@@ -190,3 +190,45 @@ if __name__ == "__main__":
             print(f"  {member}")
     print(f"{len(all_circles)} circles, {len(cross_folder(graph()))} across folders")
     sys.exit(1 if cross_folder(graph()) else 0)
+
+
+#: The adapters' neutral machinery: issue 9 asks render/events/chat to name no subsystem
+#: but the generic table; board, replies, objects and common keep to the same rule.
+NEUTRAL_ADAPTERS = ("render", "events", "chat", "board", "replies", "objects", "common")
+
+
+def adapter_words() -> dict[str, set[str]]:
+    """Each adapter subsystem but the generic table → the words that name it: its name,
+    its exports, and every object kind it renders for the example scenarios."""
+    from conftest import EXAMPLES
+    from komasync.adapters import subsystems
+    from komasync.engine.scenario import build_room, load_scenario_file
+    from komasync.engine.views import Audience, View
+
+    trees = [View(Audience("table"), build_room(load_scenario_file(path), "seed")).tree
+             for path in sorted(EXAMPLES.glob("*.yaml"))]
+    found: dict[str, set[str]] = {}
+    for sub in subsystems.SUBSYSTEMS:
+        if sub.name == "table":
+            continue
+        module = getattr(subsystems, sub.name)
+        words = {sub.name, *module.__all__, *sub.stack, *sub.prefixes, *sub.owners, *sub.moves}
+        for tree in trees:
+            objs: dict[str, dict[str, object]] = {}
+            sub.render(tree, objs)
+            words |= {str(o["kind"]) for o in objs.values()}
+        found[sub.name] = words - {"SUBSYSTEM"}
+    return found
+
+
+def test_the_neutral_adapters_name_no_subsystem() -> None:
+    """Issue 9: each subsystem's table knowledge is in adapters/subsystems/<name>.py only."""
+    subs = adapter_words()
+    assert {"fort", "group", "pc", "base"} <= subs["tower_defense"] | subs["bases"]
+    for name in NEUTRAL_ADAPTERS:
+        text = (ROOT / "adapters" / f"{name}.py").read_text(encoding="utf-8")
+        text = text.replace("from .base import", "")  # base.py: the adapter interface
+        for sub, words in subs.items():
+            named = sorted(w for w in words
+                           if re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", text, re.IGNORECASE))
+            assert not named, f"adapters/{name}.py names {sub}: {named}"

@@ -25,8 +25,9 @@ from ..board import BOARD_ID, board, board_cell
 from ..common import TableAdapter
 from ..diff import Diff, PlatformObject, PObjects
 from ..geometry import AdapterSettings, Geometry, load_settings
+from ..objects import Objects, TableObject, bi, placed
 from ..projection import grid_of
-from ..render import Objects, TableObject, bi, placed, player_of
+from ..render import player_of
 
 __all__ = ["ROOM_ID", "CcfoliaAdapter", "CcfoliaSettings", "ccfolia_settings", "character_objects"]
 

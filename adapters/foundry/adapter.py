@@ -25,10 +25,11 @@ from ...engine.errors import Text
 from ..board import BOARD_ID, board, board_cell
 from ..common import TableAdapter
 from ..diff import Diff, PlatformObject, PObjects
-from ..events import VETO_ENGINE, legal_forts
+from ..events import legal_drop
 from ..geometry import AdapterSettings, Geometry, load_settings, number
+from ..objects import Objects, TableObject, bi, placed
 from ..projection import as_dict
-from ..render import Objects, TableObject, bi, placed, player_of, stable_id
+from ..render import player_of
 
 __all__ = ["DOCUMENT_TYPES", "FoundryAdapter", "FoundrySettings", "foundry_settings"]
 
@@ -116,23 +117,20 @@ class FoundryAdapter(TableAdapter):
                ) -> dict[str, Any] | None:
         """Legal-move data pushed ahead of time, for the module's synchronous veto.
 
-        Groups and 特異個体 move only by the rules (TD-ADV-1): nowhere. A PC may land on
-        the forts its next move may reach (TD-PRE-1 in setup, TD-ATK-1/3 in the PC
-        attack phase). `None` (no opinion) for other pieces and when the GM relaxed
-        enforcement: then only the server decides.
+        The object's subsystem says where it may land (`events.legal_drop`): nowhere for
+        what the rules move, near given squares otherwise. `None` (no opinion) when no
+        subsystem has one and when the GM relaxed enforcement: then only the server decides.
         """
         if as_dict(tree.get("meta")).get("enforcement", "enforce") != "enforce":
             return None
-        if o["kind"] in ("group", "individual"):
-            return {"positions": [], "reason": _text(VETO_ENGINE)}
-        if o["kind"] != "pc":
+        legal = legal_drop(o, objs, tree)
+        if legal is None:
             return None
-        forts, reason = legal_forts(tree, o["ref"])
-        cells = [objs[stable_id("fort", f)].get("cell") for f in forts
-                 if stable_id("fort", f) in objs]
-        positions = [self._at(c) for c in cells if c is not None]
+        if legal.cells is None:
+            return {"positions": [], "reason": _text(legal.reason)}
+        positions = [self._at(c) for c in legal.cells]
         return {"positions": positions, "radius": self.settings.drop_radius * self.geometry.unit,
-                "reason": _text(reason)}
+                "reason": _text(legal.reason)}
 
     def _at(self, cell: Mapping[str, int]) -> dict[str, float | int]:
         x, y = self.geometry.pos(cell)
