@@ -7,7 +7,7 @@ Adding a subsystem: its module here and one entry below.
 from __future__ import annotations
 
 from ..objects import TableSubsystem
-from . import bases, table, tower_defense
+from . import bases, mass, table, tower_defense
 
 __all__ = ["SUBSYSTEMS"]
 
@@ -15,4 +15,5 @@ SUBSYSTEMS: tuple[TableSubsystem, ...] = (
     table.SUBSYSTEM,
     tower_defense.SUBSYSTEM,
     bases.SUBSYSTEM,
+    mass.SUBSYSTEM,
 )
