@@ -22,7 +22,7 @@ from ..objects import MARKER, TOKEN, Board, Drop, Legal, Objects, TableObject, T
 from ..projection import as_dict, as_int, entries, grid_of
 from ..replies import accepted, ignored
 
-__all__ = ["MASS_ID", "ROWS", "STEPS", "SUBSYSTEM", "columns"]
+__all__ = ["SUBSYSTEM", "row_columns"]
 
 #: The war's summary object (turn, step, order, outcome) on the komasync board.
 MASS_ID = "ks-mass"
@@ -38,7 +38,7 @@ VETO_STEP = Text("部隊の列（前列・後列）を選ぶのは戦力配置�
 IGN_SAME_ROW = Text("「{name}」はすでに{row}です", "'{name}' is already in the {row_en} row")
 
 
-def columns(side_index: int, width: int) -> dict[str, int]:
+def row_columns(side_index: int, width: int) -> dict[str, int]:
     """The x of a side's back and front rows (first side on the left)."""
     width = max(width, 8)
     if side_index == 0:
@@ -56,7 +56,7 @@ def render(tree: Mapping[str, Any], objs: Objects) -> None:
     sides = list(as_dict(ms.get("sides")))
     objs[MASS_ID] = _summary(ms, units)
     for i, side in enumerate(sides[:2]):
-        cols = columns(i, width)
+        cols = row_columns(i, width)
         for row, x in cols.items():
             ja, en = ROWS[row]
             objs[f"ks-mass-row-{i}-{row}"] = {
@@ -147,7 +147,7 @@ def move_unit(drop: Drop) -> EventResult:
     sides = list(as_dict(as_dict(drop.tree.get("mass")).get("sides")))
     if obj["side"] not in sides[:2]:
         return ignored(VETO_STEP)
-    cols = columns(sides.index(obj["side"]), grid_of(drop.tree)[0])
+    cols = row_columns(sides.index(obj["side"]), grid_of(drop.tree)[0])
     x = drop.geo.square(drop.x, drop.y)[0] + 0.5
     row = min(cols, key=lambda r: abs(cols[r] + 0.5 - x))
     if row == obj["row"]:
@@ -169,7 +169,7 @@ def legal(o: TableObject, objs: Objects, tree: Mapping[str, Any]) -> Legal | Non
             o["side"] not in sides[:2]:
         return Legal(VETO_STEP)
     width, height = grid_of(tree)
-    cols = columns(sides.index(o["side"]), width)
+    cols = row_columns(sides.index(o["side"]), width)
     return Legal(VETO_STEP, [{"x": x, "y": y} for x in cols.values() for y in range(1, height)])
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from adapter_support import BRIDGE, FakeCcfolia, FakeFoundry, Room, player
 
-from komasync.adapters.subsystems.mass import columns
+from komasync.adapters.subsystems.mass import row_columns
 from komasync.engine.errors import Refusal
 
 P1 = {"id": "user-1", "name": "アリス"}
@@ -53,7 +53,7 @@ def test_units_stand_in_their_rows_with_strength_bars_and_formation() -> None:
     geo = room.adapters["ccfolia"].geometry
     for uid, u in room.tree["mass"]["units"].items():
         side = list(room.tree["mass"]["sides"]).index(u["side"])
-        x = columns(side, width)[u["row"]]
+        x = row_columns(side, width)[u["row"]]
         char = ccf.objects[f"ks-mass-{uid}"]["data"]
         assert geo.cell_at(char["x"], char["y"])["x"] == x
         assert {"label": "戦力", "value": u["strength"], "max": u["max_strength"]} in char["status"]
@@ -118,7 +118,7 @@ def test_a_player_drops_their_unit_into_the_other_row(platform: str) -> None:
     room, _ccf, _fvtt = war("deployment")
     adapter = room.adapters[platform]
     width = room.tree["table"]["grid"]["width"]
-    x, y = adapter.geometry.pos({"x": columns(0, width)["front"], "y": 5})
+    x, y = adapter.geometry.pos({"x": row_columns(0, width)["front"], "y": 5})
     result = adapter.event({"kind": "move", "id": "ks-mass-alice", "user": P1, "x": x, "y": y},
                            room.tree)
     assert result.action == {"kind": "mass.deploy", "unit": "alice", "row": "front", "by": "p1"}
