@@ -57,8 +57,8 @@ class _UnitAction(ActionBase):
     """An action for one unit: its player, the GM, or a bridge naming the player."""
 
     roles = UNIT_ROLES
-    unit: str
-    by: str | None = None
+    unit: str = Field(max_length=64)
+    by: str | None = Field(default=None, max_length=64)
 
     def _unit(self, tx: Tx, rule: str) -> tuple[MassState, Unit]:
         m = mass_of(tx)
@@ -131,7 +131,7 @@ class Attack(_TurnAction):
     bonus die, used only when the attack has one."""
 
     kind: Literal["mass.attack"] = "mass.attack"
-    target: str
+    target: str = Field(max_length=64)
     result: str | None = Field(default=None, max_length=2000)
 
     def apply(self, tx: Tx) -> None:
@@ -207,7 +207,7 @@ class Adjust(ActionBase):
     (reset at turn end like a strategy's) and/or strength (within 0..max)."""
 
     kind: Literal["mass.adjust"] = "mass.adjust"
-    unit: str
+    unit: str = Field(max_length=64)
     attack: int = Field(default=0, ge=-99, le=99)
     defence: int = Field(default=0, ge=-99, le=99)
     strength: int = Field(default=0, ge=-999, le=999)
@@ -237,7 +237,7 @@ class Declare(ActionBase):
     """GM: decide the war by ruling (`winner` a side id, or null for a draw)."""
 
     kind: Literal["mass.declare"] = "mass.declare"
-    winner: str | None = None
+    winner: str | None = Field(default=None, max_length=64)
     note: str = Field(default="", max_length=500)
 
     def apply(self, tx: Tx) -> None:

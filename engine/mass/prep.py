@@ -49,11 +49,11 @@ class SetStrength(ActionBase):
 
     kind: Literal["mass.strength"] = "mass.strength"
     roles = PLAYER_ROLES
-    unit: str
+    unit: str = Field(max_length=64)
     ability: str = Field(default="魅力", max_length=40)
     result: str | None = Field(default=None, max_length=2000)
     value: int | None = Field(default=None, ge=0, le=999)
-    by: str | None = None
+    by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)
@@ -108,12 +108,12 @@ class Pick(ActionBase):
 
     kind: Literal["mass.pick"] = "mass.pick"
     roles = PLAYER_ROLES
-    unit: str
+    unit: str = Field(max_length=64)
     skill: str = Field(default="知力", max_length=40)
     formations: list[str] = Field(default_factory=list, max_length=20)
     strategies: list[str] = Field(default_factory=list, max_length=40)
     initiative_from: Literal["initiative", "intellect"] | None = None
-    by: str | None = None
+    by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)

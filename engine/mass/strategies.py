@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -288,12 +288,12 @@ class UseStrategy(ActionBase):
 
     kind: Literal["mass.strategy"] = "mass.strategy"
     roles = frozenset[Role]({"gm", "player", "bridge"})
-    unit: str
+    unit: str = Field(max_length=64)
     strategy: str = Field(min_length=1, max_length=40)
-    target: str | None = None
-    formation: str | None = None
-    results: list[str] | None = Field(default=None, max_length=4)
-    by: str | None = None
+    target: str | None = Field(default=None, max_length=64)
+    formation: str | None = Field(default=None, max_length=64)
+    results: list[Annotated[str, Field(max_length=2000)]] | None = Field(default=None, max_length=4)
+    by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)
