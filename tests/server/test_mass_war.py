@@ -197,6 +197,8 @@ async def test_a_whole_war_over_sockets(tmp_path: Path) -> None:
         kinds = {kind for (kind, _) in war.asked}
         assert {"rebalance", "odd", "lp", "react"} <= kinds, war.asked
         assert all(to.startswith("player:") for (kind, to) in war.asked if kind == "lp"), war.asked
+        for kind in ("rebalance", "odd", "lp", "react"):  # MASS-T-1, MASS-DMG-2: players asked
+            assert any(k == kind and to.startswith("player:") for (k, to) in war.asked), kind
         # Every player's copy is exactly their projection; no GM-run unit's picks leaked.
         state = r.server.rooms[r.room].engine.state
         for pid, client in players.items():
