@@ -112,6 +112,10 @@ async def test_mass_panel_rows_order_strategies_and_prompts(browser: Browser, de
     use = panel.locator(".ms-strategies tr[data-unit=alice] .ms-use[data-strategy=統率回復]")
     await pw_expect(use).to_contain_text("2")
     await pw_expect(use).to_have_class("ms-use active")
+    # A GM-run unit's picks and uses are the GM's alone: badged so on the GM's screen.
+    gm_row = panel.locator(".ms-strategies tr[data-unit=demon_lord]")
+    await pw_expect(gm_row.locator(".badge.gm-only")).to_be_visible()
+    await pw_expect(panel.locator(".ms-strategies tr[data-unit=alice] .badge.gm-only")).to_have_count(0)
 
     # MASS-DMG-1: wolves → boris (front vs front); kana may make it reroll (情報操作):
     # the pending attack and the prompt to p3 show; the GM passes for p3 from the console.

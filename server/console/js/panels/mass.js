@@ -74,6 +74,9 @@ const RULES = [
   R(["outcome"], "MASS-END", "全滅か総大将の敗走で決着", "ends when a side is wiped out or its commander routs"),
 ];
 
+// A GM-run unit's leader numbers, picks and uses are the GM's (engine Unit.redact).
+const GM_FIELDS = new Set(["abilities", "mental", "skills", "weapon_base", "intellect_base", "lp",
+                           "formations", "strategies", "uses", "ability_used"]);
 const stepName = (s) => t(`ms.step.${s}`);
 const isMine = (ctx, u) => !!ctx.player && u.player === ctx.player;
 const sum = (mods, f) => (mods || []).reduce((n, m) => n + (m[f] || 0), 0);
@@ -190,7 +193,8 @@ function strategiesTable(ctx, ms) {
     h("thead", h("tr", h("th", t("ms.unit")), h("th", t("ms.strategies")), h("th", t("ms.owned_f")))),
     h("tbody", units.map((u) => h("tr", { class: [u.routed ? "broken" : "", isMine(ctx, u) ? "mine" : ""].filter(Boolean).join(" ") || null,
                                            dataset: { unit: u.id } },
-      h("td", u.name, u.active ? h("div.small", h("span.muted", `${t("ms.active")}: `), h("b", u.active)) : null),
+      h("td", u.name, !u.player && ctx.isGM ? [" ", ctx.gmBadge()] : null,
+        u.active ? h("div.small", h("span.muted", `${t("ms.active")}: `), h("b", u.active)) : null),
       h("td", (u.strategies || []).map((s, i) => {
         const left = u.uses?.[s];
         const shown = left === null || left === undefined ? t("ms.unlimited") : String(left);
@@ -230,6 +234,8 @@ registerPanel({
   title: () => t("ms.title"),
   strings: STRINGS,
   rules: RULES,
+  secret: (path, state) => path[0] === K && path[1] === "units" && path.length > 3
+    && GM_FIELDS.has(String(path[3])) && !state?.[K]?.units?.[path[2]]?.player,
   headline: (ctx) => {
     const ms = ctx.data;
     const turn = ms.turn ? `${t("ms.turn", { n: ms.turn })} · ` : "";
