@@ -16,6 +16,7 @@ from komasync.engine.mass.data import DEFAULT_FORMATIONS, DEFAULT_STRATEGIES
 from komasync.engine.mass.flow import battle_order
 from komasync.engine.mass.rules import attack_of, defence_of
 from komasync.engine.scenario import ScenarioError, load_scenario
+from komasync.engine.views import Audience, project
 
 P1, P2, P3 = player("p1"), player("p2"), player("p3")
 
@@ -606,3 +607,21 @@ def test_mass_refusals_speak_japanese_and_english() -> None:
     w = front_war()
     r = w.refused(P2, kind="mass.attack", unit="a2", target="b1")
     assert r.ja and r.en and r.ja != r.en and r.rule == "MASS-T-3"
+
+
+def test_mass_gm_units_numbers_and_picks_are_the_gms() -> None:
+    """A GM-run unit's leader numbers, picks and uses never reach a player or the table;
+    its strength, row and formation do. Prompt context stays the GM's."""
+    w = front_war(b1={"strategies": ["統率回復"], "lp": 3, "mental": 5})
+    w.do(P1, kind="mass.delay", unit="a1")
+    w.do(kind="mass.attack", unit="b1", target="a1", result=d6(6))
+    for audience in (Audience("player", "p1"), Audience("table")):
+        tree = project(w.engine.state, audience)
+        b1 = tree["mass"]["units"]["b1"]
+        assert {"uses", "strategies", "formations", "lp", "mental"}.isdisjoint(b1)
+        assert (b1["strength"], b1["row"], b1["formation"]) == (12, "front", "縦列陣形")
+        assert "uses" in tree["mass"]["units"]["a1"]
+        for prompt in tree["prompts"].values():
+            assert "context" not in prompt and "resume" not in prompt
+    gm = project(w.engine.state, Audience("gm"))
+    assert gm["mass"]["units"]["b1"]["uses"] == {"全軍退却": 1, "統率回復": 3}
