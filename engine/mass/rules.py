@@ -51,6 +51,12 @@ NOT_YOURS = Text("「{name}」はあなたの部隊ではありません。", "'
 ROUTED = Text("「{name}」は敗走しています。", "'{name}' has been routed.")
 PENDING = Text("先に問い（{what}）への答えを待っています。",
                "Waiting for an answer to a prompt first ({what}).")
+PENDING_ELSEWHERE = Text("ほかの参加者への問いの答えを待っています。",
+                         "Waiting for someone else to answer a question first.")
+FOR_NOBODY = Text("「{name}」はプレイヤーの部隊です。ブリッジからは、VTTがその持ち主と特定した"
+                  "操作でだけ動かせます。",
+                  "'{name}' is a player's unit: through a bridge it acts only for its owner "
+                  "as the VTT identified them.")
 
 
 def mass_of(tx: Tx) -> MassState:
@@ -106,10 +112,13 @@ def need_step(tx: Tx, steps: Iterable[Step], rule: str) -> None:
 
 
 def no_prompt_open(tx: Tx) -> None:
-    """The war waits while one of its prompts is open (an LP choice, a rebalance…)."""
+    """The war waits while one of its prompts is open (an LP choice, a rebalance…); the
+    sender is told the question only when it is theirs to see."""
     for prompt in tx.state.prompts.values():
         if prompt.resume.startswith("mass."):
-            raise Refusal("prompt_pending", PENDING.format(what=prompt.ja), prompt=prompt.id)
+            if prompt.visible_to(tx.audience):
+                raise Refusal("prompt_pending", PENDING.format(what=prompt.ja), prompt=prompt.id)
+            raise Refusal("prompt_pending", PENDING_ELSEWHERE)
 
 
 def mover_of(tx: Tx, by: str | None) -> str | None:
@@ -122,11 +131,15 @@ def mover_of(tx: Tx, by: str | None) -> str | None:
 
 
 def may_act_for(tx: Tx, unit: Unit, by: str | None, rule: str = "MASS-T-3") -> None:
-    """A player acts only for a unit they lead; the GM for any (and for every NPC unit)."""
+    """A player acts only for a unit they lead; the GM for any. A bridge acts for the
+    player it names, or, naming no one, as the table: only for units no player leads."""
     player = mover_of(tx, by)
     if player is not None:
         tx.check(unit.player == player,
                  Refusal("not_your_unit", NOT_YOURS.format(name=unit.name), rule=rule))
+    elif tx.actor.role == "bridge":
+        tx.check(unit.player is None,
+                 Refusal("not_your_unit", FOR_NOBODY.format(name=unit.name), rule=rule))
 
 
 def not_routed(unit: Unit, rule: str = "MASS-PREP-2") -> None:

@@ -16,6 +16,7 @@ from komasync.engine.mass.data import DEFAULT_FORMATIONS, DEFAULT_STRATEGIES
 from komasync.engine.mass.flow import battle_order
 from komasync.engine.mass.rules import attack_of, defence_of
 from komasync.engine.scenario import ScenarioError, load_scenario
+from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, project
 
 P1, P2, P3 = player("p1"), player("p2"), player("p3")
@@ -625,3 +626,36 @@ def test_mass_gm_units_numbers_and_picks_are_the_gms() -> None:
             assert "context" not in prompt and "resume" not in prompt
     gm = project(w.engine.state, Audience("gm"))
     assert gm["mass"]["units"]["b1"]["uses"] == {"全軍退却": 1, "統率回復": 3}
+
+
+def test_mass_t_3_a_bridge_acts_for_the_player_it_names_or_as_the_table() -> None:
+    """A bridge naming p1 acts for p1's unit; naming no one it is the table, which may
+    act only for a unit no player leads (the GM's)."""
+    bridge = Actor(role="bridge", label="ccfolia")
+    w = War(scenario(two_by_two()))
+    w.next()
+    anonymous = w.refused(bridge, kind="mass.deploy", unit="a1", row="front")
+    assert (anonymous.code, anonymous.rule) == ("not_your_unit", "MASS-T-1")
+    assert "ブリッジ" in anonymous.ja and "bridge" in anonymous.en
+    wrong = w.refused(bridge, kind="mass.deploy", unit="a1", row="front", by="p2")
+    assert wrong.code == "not_your_unit"
+    w.do(bridge, kind="mass.deploy", unit="a1", row="front", by="p1")
+    w.do(bridge, kind="mass.deploy", unit="b1", row="front")
+    assert (w.u("a1").row, w.u("b1").row) == ("front", "front")
+
+
+def test_mass_prompt_pending_names_only_a_question_the_sender_may_see() -> None:
+    """While the GM's odd-point question waits, a player is told only that someone must
+    answer first — not the GM's question."""
+    w = War(scenario(two_by_two(b1={"strength": 11})))
+    w.next()
+    for uid, row in (("a1", "front"), ("a2", "back"), ("b1", "front"), ("b2", "back")):
+        w.do(kind="mass.deploy", unit=uid, row=row, odd="attack" if uid != "b1" else None)
+    w.next()
+    gm_question = w.prompts("mass.odd")[0]
+    assert gm_question.to == "gm"
+    r = w.refused(P1, kind="mass.deploy", unit="a1", row="back")
+    assert r.code == "prompt_pending" and "B1" not in r.ja and "B1" not in r.en
+    assert "prompt" not in r.details
+    gm = w.refused(kind="mass.deploy", unit="a1", row="back")
+    assert "B1" in gm.ja and gm.details["prompt"] == gm_question.id
