@@ -10,7 +10,7 @@ down); 縦列陣形 and 全軍退却 are owned anyway and do not count.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -110,8 +110,10 @@ class Pick(ActionBase):
     roles = PLAYER_ROLES
     unit: str = Field(max_length=64)
     skill: str = Field(default="知力", max_length=40)
-    formations: list[str] = Field(default_factory=list, max_length=20)
-    strategies: list[str] = Field(default_factory=list, max_length=40)
+    formations: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list,
+                                                                   max_length=20)
+    strategies: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list,
+                                                                   max_length=40)
     initiative_from: Literal["initiative", "intellect"] | None = None
     by: str | None = Field(default=None, max_length=64)
 

@@ -13,35 +13,43 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .data import default_formations, default_strategies
-from .model import FormationSpec, MassSettings, MassState, Row, Side, StrategySpec, Unit
+from .model import (
+    FormationSpec,
+    Id,
+    MassSettings,
+    MassState,
+    Name,
+    Number,
+    Row,
+    Side,
+    StrategySpec,
+    Unit,
+)
 
 __all__ = ["MassScenario", "SideSpec", "UnitSpec"]
-
-Ident = str
-
 
 class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class SideSpec(_Spec):
-    id: Ident = Field(min_length=1, max_length=40, pattern=r"^[\w\-.]+$")
+    id: str = Field(min_length=1, max_length=40, pattern=r"^[\w\-.]+$")
     name: str = Field(min_length=1, max_length=100)
-    en: str = ""
+    en: Name = ""
 
 
 class UnitSpec(_Spec):
     """A unit and its leader's numbers (ability values are a check's modifier)."""
 
-    id: Ident = Field(min_length=1, max_length=40, pattern=r"^[\w\-.]+$")
+    id: str = Field(min_length=1, max_length=40, pattern=r"^[\w\-.]+$")
     name: str = Field(min_length=1, max_length=100)
-    side: str
-    player: str | None = None
-    leader: str = ""
+    side: Id
+    player: Id | None = None
+    leader: Name = ""
     commander: bool = False
-    abilities: dict[str, int] = Field(default_factory=dict)
+    abilities: dict[str, Number] = Field(default_factory=dict, max_length=50)
     mental: int = Field(default=0, ge=0, le=99)
-    skills: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, Number] = Field(default_factory=dict, max_length=50)
     initiative: int = Field(default=0, ge=-99, le=999)
     intellect_base: int | None = Field(default=None, ge=-99, le=999)
     weapon_base: int | None = Field(default=None, ge=0, le=999)
@@ -49,8 +57,8 @@ class UnitSpec(_Spec):
     initiative_from: Literal["initiative", "intellect"] = "initiative"
     max_strength: int | None = Field(default=None, ge=0, le=999)
     strength: int | None = Field(default=None, ge=0, le=999)
-    formations: list[str] | None = None
-    strategies: list[str] | None = None
+    formations: list[Name] | None = Field(default=None, max_length=20)
+    strategies: list[Name] | None = Field(default=None, max_length=40)
     row: Row | None = None
 
 
