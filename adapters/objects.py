@@ -21,6 +21,8 @@ from .base import EventResult
 from .geometry import AdapterSettings, Geometry
 
 __all__ = [
+    "MARKER",
+    "TOKEN",
     "Board",
     "Chat",
     "Drop",
@@ -36,6 +38,15 @@ __all__ = [
 
 TableObject = dict[str, Any]
 Objects = dict[str, TableObject]
+
+#: `draw` values any subsystem may give an object of its own kind, so the platforms draw
+#: it without knowing the kind. TOKEN: a piece (`name`, `cell`, `size`, `bars` [{label,
+#: value, max}] → Ccfolia status / the Foundry token's name and flags, `params` [{label,
+#: value}], `caption` (short text after the name where there are no params), `memo`,
+#: `color`, `disposition` -1/0/1). MARKER: a text panel (`text`, `cell`, `width`,
+#: `height`, `color`).
+TOKEN = "token"
+MARKER = "marker"
 
 _SAFE = re.compile(r"^[A-Za-z0-9_-]{1,48}$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")

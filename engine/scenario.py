@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, ValidationError
 from .bases import BasesScenario
 from .bounds import Id, Json, Name
 from .grid import GridScenario
+from .mass import MassScenario
 from .rng import RngState
 from .state import Enforcement, PlayerInfo, PlayerRolls, RoomMeta, RoomState
 from .table import TableScenario
@@ -45,6 +46,7 @@ class Scenario(BaseModel):
     tower_defense: TowerDefenseScenario | None = None
     bases: BasesScenario | None = None
     grid: GridScenario | None = None
+    mass: MassScenario | None = None
 
 
 @dataclass

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from .bases import BasesState
 from .grid import GridState
+from .mass import MassState
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase, RoomMeta
 from .table import TableState
 from .tower_defense import TowerDefenseState
@@ -20,3 +21,4 @@ class RoomState(RoomBase):
     tower_defense: TowerDefenseState | None = None
     bases: BasesState | None = None
     grid: GridState | None = None
+    mass: MassState | None = None

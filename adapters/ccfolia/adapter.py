@@ -169,6 +169,14 @@ def character_objects(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
         elif kind in ("trap", "direction"):  # TD-MAP-2 traps as marker panels
             out[oid] = PlatformObject("marker", _marker(o["text"], pos), _ref(o))
             continue
+        elif o.get("draw") == "token":  # objects.TOKEN: any subsystem's piece with bars
+            data = _character(o["name"], pos, o.get("size", 1), status=o.get("bars"),
+                              params=o.get("params"), memo=str(o.get("memo", "")),
+                              color=str(o.get("color") or COLORS["piece"]))
+        elif o.get("draw") == "marker":  # objects.MARKER: a subsystem's text panel
+            out[oid] = PlatformObject("marker", _marker(o["text"], pos, o.get("width", 1),
+                                                        o.get("height", 1)), _ref(o))
+            continue
         if data is not None:
             out[oid] = PlatformObject("character", data, _ref(o))
     b = board(objs)

@@ -103,6 +103,13 @@ class FoundryAdapter(TableAdapter):
                                          COLORS["marker"])
             elif kind in ("trap", "direction"):
                 out[oid] = self._drawing(oid, o, cell, 1, 1, o["text"], COLORS[kind])
+            elif o.get("draw") == "token":  # objects.TOKEN: its bars are in the name
+                data = self._token(oid, o)
+                data["flags"]["komasync"]["legal"] = self._legal(o, objs, tree)
+                out[oid] = PlatformObject("Token", data, {"kind": kind, "id": o["ref"]})
+            elif o.get("draw") == "marker":  # objects.MARKER
+                out[oid] = self._drawing(oid, o, cell, o.get("width", 1), o.get("height", 1),
+                                         o["text"], str(o.get("color") or COLORS["marker"]))
         b = board(objs)
         if b:
             lines = [self.settings.chat_alias, *b.lines()]
@@ -148,11 +155,17 @@ class FoundryAdapter(TableAdapter):
                 name += "［魔眼］"
         elif o["kind"] == "individual":
             name = f"{name}（{o['special_ja']}）"
+        elif o.get("draw") == "token":  # no system-independent bar: the values in the name
+            name += "".join(f"（{b['label']} {b['value']}/{b['max']}）" for b in o.get("bars", []))
+            name += f"［{o['caption']}］" if o.get("caption") else ""
         data: dict[str, Any] = {
             "name": name, "x": x, "y": y, "width": o.get("size", 1), "height": o.get("size", 1),
-            "hidden": False, "displayName": DISPLAY_ALWAYS, "disposition": DISPOSITION[o["kind"]],
+            "hidden": False, "displayName": DISPLAY_ALWAYS,
+            "disposition": DISPOSITION.get(o["kind"], o.get("disposition", 0)),
             "actorLink": False, "flags": _flags(oid, o),
         }
+        if o.get("draw") == "token":
+            data["flags"]["komasync"]["bars"] = [dict(b) for b in o.get("bars", [])]
         image = self.settings.token_images.get(o["kind"])
         if image:
             data["texture"] = {"src": image}

@@ -3,6 +3,7 @@ import "./prompts.js";
 import "./tower_defense.js";
 import "./bases.js";
 import "./grid.js";
+import "./mass.js";
 import "./table.js";
 import "./room.js";
 import "./state.js";
