@@ -17,13 +17,13 @@ from .projection import as_dict
 from .render import Objects, TableObject, stable_id
 from .replies import (
     IGN_NO_PC,
-    IGN_NO_ROLL,
     IGN_NO_TD,
     IGN_TARGET,
     IGN_USER,
     IGN_WEAPON,
     accepted,
     ignored,
+    unread_roll,
 )
 
 __all__ = ["SPECIAL_WORDS", "chat_event"]
@@ -42,11 +42,12 @@ def chat_event(event: Mapping[str, Any], tree: Mapping[str, Any], objs: Objects,
     if not isinstance(tree.get("tower_defense"), dict):
         return ignored(IGN_NO_TD)
     text = str(event.get("text") or "")
-    checks = [r for r in parse_message(str(event.get("roll") or text)) if isinstance(r, CocCheck)]
+    results = parse_message(str(event.get("roll") or text))
+    checks = [r for r in results if isinstance(r, CocCheck)]
     lines = [r.raw for r in checks
              if r.kind == "check" and r.level is not None and r.target is not None]
     if not lines:
-        return ignored(IGN_NO_ROLL)
+        return unread_roll(results)
     target = checks[0].target
     speaker = as_dict(event.get("speaker"))
     pc = _speaker_pc(objs, speaker)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.bcdice import BCDiceResult, NotUnderstood, reason_ja
 from ..engine.errors import Text
 from .base import EventResult
 from .render import Objects, bi
@@ -21,6 +22,7 @@ __all__ = [
     "IGN_TARGET",
     "IGN_UNKNOWN_EVENT",
     "IGN_UNKNOWN_OBJECT",
+    "IGN_UNREADABLE",
     "IGN_USER",
     "IGN_WEAPON",
     "MOVE_REFUSED",
@@ -28,6 +30,7 @@ __all__ = [
     "accepted",
     "ignored",
     "refusal_line",
+    "unread_roll",
 ]
 
 IGN_UNKNOWN_EVENT = Text("知らない種類のイベントです（{kind}）", "unknown event kind ({kind})")
@@ -40,6 +43,8 @@ IGN_SAME_FORT = Text("「{name}」は{fort}にいます（移動なし）", "'{n
 IGN_USER = Text("卓のユーザー「{user}」が誰かわかりません（設定 users で対応付けてください）",
                 "unknown table user '{user}' (map it in the platform setting `users`)")
 IGN_NO_ROLL = Text("成功度のわかるCC判定の結果がありません", "no CC check result with a success level")
+IGN_UNREADABLE = Text("ダイスの結果を読めませんでした（{why_ja}）: {line}",
+                      "the dice result could not be read ({why_en}): {line}")
 IGN_NO_PC = Text("発言者「{name}」は探索者の駒ではありません", "speaker '{name}' is not a PC piece")
 IGN_NO_TD = Text("この部屋にタワーディフェンスはありません", "this room has no tower defense")
 IGN_WEAPON = Text("どの武器の判定かわかりません（技能値{target}）。武器名を書いてください",
@@ -54,6 +59,17 @@ ROLL_UNUSED = Text("ダイス結果は使われませんでした: {why}", "The 
 def ignored(text: Text) -> EventResult:
     """No action: `text` says why, in both languages."""
     return EventResult(ignored=bi(text.ja, text.en))
+
+
+def unread_roll(results: list[BCDiceResult]) -> EventResult:
+    """Why a chat line gave no usable check: the parser's reason for the first line it
+    could not read (Japanese first), else "no CC check with a success level"."""
+    bad = next((r for r in results if isinstance(r, NotUnderstood)), None)
+    if bad is None:
+        return ignored(IGN_NO_ROLL)
+    line = bad.raw.strip().splitlines()[0][:60] if bad.raw.strip() else "-"
+    return ignored(IGN_UNREADABLE.format(why_ja=reason_ja(bad.reason), why_en=bad.reason,
+                                         line=line))
 
 
 def accepted(action: dict[str, Any], by: str | None, context: dict[str, Any]) -> EventResult:
