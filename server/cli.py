@@ -13,6 +13,7 @@ from pathlib import Path
 from aiohttp import web
 
 from ..engine.scenario import ScenarioError, build_room, load_scenario_file
+from . import distribution
 from .app import Komasync, make_app
 from .connection import Limits
 from .logs import setup_logging
@@ -53,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="接続ごとの毎秒メッセージ数 / messages per second per connection")
     s.add_argument("--log", choices=["json", "text"], default="json",
                    help="ログ形式 / log format")
+    s.add_argument("--public-url", default=None,
+                   help="ブラウザやFoundryから見たこのサーバーのURL（例 https://komasync.example.org）。"
+                        "ユーザースクリプトとモジュールのURLに使う / this server's address as browsers "
+                        "and Foundry reach it, used in the userscript's and module's URLs")
 
     r = sub.add_parser("room", help="ルーム操作 / rooms")
     rsub = r.add_subparsers(dest="room_cmd", required=True, metavar="ACTION")
@@ -173,8 +178,10 @@ def _export(args: argparse.Namespace) -> int:
     if args.format == "zip":
         data = exports.room_zip(tree)
     else:
-        lines = [json.dumps(c, ensure_ascii=False) for c in exports.clipboard(tree).values()]
-        data = ("\n".join(lines) + "\n").encode()
+        data = ("\n".join(exports.clipboard_lines(tree)) + "\n").encode()
+    warning = exports.export_notice(tree)["warning"]
+    if warning is not None:
+        print(f"{warning['ja']}\n{warning['en']}", file=sys.stderr)
     if args.out == "-":
         sys.stdout.buffer.write(data)
     else:
@@ -206,6 +213,12 @@ def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
 
 def _serve(args: argparse.Namespace) -> int:
     setup_logging(args.log)
+    if args.public_url:
+        try:
+            distribution.check_public_url(args.public_url)
+        except ValueError as e:
+            print(f"komasync: --public-url が不正です / invalid --public-url: {e}", file=sys.stderr)
+            return 2
     demo_secret = None
     if args.demo:
         store = Storage(args.db)
@@ -214,18 +227,25 @@ def _serve(args: argparse.Namespace) -> int:
     limits = Limits(max_frame=args.max_frame, rate=args.rate, burst=int(args.rate * 2),
                     snapshot_every=args.snapshot_every)
     server = Komasync(args.db, limits, args.durability)
-    asyncio.run(_run(server, args.host, args.port, demo_secret))
+    asyncio.run(_run(server, args.host, args.port, demo_secret, args.public_url))
     return 0
 
 
-async def _run(server: Komasync, host: str, port: int, demo_secret: str | None) -> None:
-    runner = web.AppRunner(make_app(server), access_log=None)
+async def _run(server: Komasync, host: str, port: int, demo_secret: str | None,
+               public_url: str | None = None) -> None:
+    app = make_app(server)
+    distribution.configure(app, public_url)
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
     bound = runner.addresses[0][1] if runner.addresses else port
     print(f"komasync: http://{host}:{bound}/  (GMコンソール / GM console)", flush=True)
     print(f"komasync: ws://{host}:{bound}/ws", flush=True)
+    if public_url:
+        urls = distribution.links(distribution.check_public_url(public_url))
+        print(f"komasync: public / 公開URL: {urls['public_url']}  ({urls['ws']})", flush=True)
+        print(f"komasync: Ccfolia userscript / ユーザースクリプト: {urls['userscript']}", flush=True)
     if demo_secret:
         print(f"komasync: demo room / デモルーム: {DEMO_ROOM}", flush=True)
         others = ", ".join(r for r in DEMO_ROOMS if r != DEMO_ROOM)

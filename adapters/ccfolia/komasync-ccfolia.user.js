@@ -1,10 +1,12 @@
 // ==UserScript==
 // @name         komasync bridge for Ccfolia
 // @name:ja      komasync ブリッジ（ココフォリア）
-// @namespace    https://github.com/komasync
+// @namespace    komasync
 // @version      0.1.0
-// @description  Syncs a Ccfolia room with a komasync server: reports piece moves and dice results, posts the server's chat lines and status commands.
-// @description:ja ココフォリアの部屋をkomasyncサーバーと同期します（駒の移動とダイス結果を送り、ログとステータスコマンドをチャットに書きます）。
+// @description  Syncs a Ccfolia room with a komasync server: reports piece moves and dice results, draws pieces, marker panels and dice symbols (data layer, off until the GM turns it on) or posts status commands in chat.
+// @description:ja ココフォリアの部屋をkomasyncサーバーと同期します（駒の移動とダイス結果を送り、駒・マーカー・ダイスを描きます。データ層はGMが有効にするまで使いません）。
+// @author       komasync contributors
+// @license      MIT
 // @match        https://ccfolia.com/rooms/*
 // @grant        none
 // @run-at       document-idle
@@ -1803,10 +1805,19 @@ function saveSettings(win, settings) {
   win.localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
 }
 
+/**
+ * The komasync server's WebSocket URL for a userscript served from `servedFrom` (the
+ * server's public address, filled in when it serves the file), else "" (not configured).
+ */
+function defaultServerUrl(servedFrom) {
+  if (!servedFrom) return "";
+  return String(servedFrom).replace(/\/+$/, "").replace(/^http/, "ws") + "/ws";
+}
+
 /** Start everything on `win`; returns a handle (also at `win.komasync`). */
-function boot(win, { waitMs = 60000 } = {}) {
+function boot(win, { waitMs = 60000, servedFrom = null } = {}) {
   const handle = { bridge: null, panel: null };
-  const settings = () => ({ serverUrl: "ws://127.0.0.1:8750/ws", gm: true, directWrite: false, ...loadSettings(win) });
+  const settings = () => ({ serverUrl: defaultServerUrl(servedFrom), gm: true, directWrite: false, ...loadSettings(win) });
   const connect = () => {
     if (handle.bridge) handle.bridge.stop();
     const b = new CcfoliaBridge({
@@ -1850,10 +1861,11 @@ function boot(win, { waitMs = 60000 } = {}) {
   win.komasync = handle;
   return handle;
 }
-return { SETTINGS_KEY, loadSettings, saveSettings, boot };
+return { SETTINGS_KEY, loadSettings, saveSettings, defaultServerUrl, boot };
 })();
+const KOMASYNC_SERVED_FROM = null;
 if (typeof window !== "undefined" && window.document && !window.__komasyncBooted) {
   window.__komasyncBooted = true;
-  __ccfolia_src_main_js.boot(window);
+  __ccfolia_src_main_js.boot(window, { servedFrom: KOMASYNC_SERVED_FROM });
 }
 })();
