@@ -186,10 +186,13 @@ async def _export(request: web.Request) -> web.Response:
     call = Call(table_tree)  # in the room's order: after every change before it is durable
     await room.inbox.put(call)
     tree = await call.done
+    # The console warns when the room has no Ccfolia calibration (issue 14).
+    calibrated = {"X-Komasync-Calibrated": "yes" if exports.export_notice(tree)["calibrated"]
+                  else "no"}
     if fmt == "clipboard":
-        return web.json_response(list(exports.clipboard(tree).values()))
+        return web.json_response(exports.clipboard_document(tree), headers=calibrated)
     return web.Response(body=exports.room_zip(tree), content_type="application/zip", headers={
-        "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"'})
+        "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"', **calibrated})
 
 
 def _console_dir() -> Path:
