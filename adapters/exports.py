@@ -76,16 +76,18 @@ def export_notice(tree: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def clipboard_document(tree: Mapping[str, Any]) -> dict[str, Any]:
-    """The clipboard export as one object: the calibration notice and the characters."""
-    return {"komasync": export_notice(tree), "characters": list(clipboard(tree).values())}
+    """The clipboard export as one object: the calibration notice (saying it is not a
+    character) and the characters."""
+    note = {"note": {"ja": NOT_A_CHARACTER.ja, "en": NOT_A_CHARACTER.en}}
+    return {"komasync": {**export_notice(tree), **note},
+            "characters": list(clipboard(tree).values())}
 
 
 def clipboard_lines(tree: Mapping[str, Any]) -> list[str]:
     """The clipboard file: a first line saying which calibration was used (and that it is
     not a character), then one pasteable character per line."""
     doc = clipboard_document(tree)
-    head = {"komasync": {**doc["komasync"], "note": {"ja": NOT_A_CHARACTER.ja,
-                                                      "en": NOT_A_CHARACTER.en}}}
+    head = {"komasync": doc["komasync"]}
     return [json.dumps(o, ensure_ascii=False) for o in [head, *doc["characters"]]]
 
 

@@ -191,6 +191,7 @@ def test_exports_reread_field_by_field_with_calibration(cal: dict[str, Any]) -> 
     head = json.loads(exports.clipboard_lines(tree)[0])["komasync"]
     assert head["calibrated"] is True and head["warning"] is None
     assert {k: head[k] for k in cal} == cal
+    assert exports.export_notice(tree)["calibrated"] is True
 
 
 def test_an_uncalibrated_export_carries_its_warning() -> None:
@@ -212,4 +213,5 @@ def test_an_uncalibrated_export_carries_its_warning() -> None:
     assert "kind" not in lines[0] and lines[0]["komasync"]["warning"] == notice["warning"]
     assert lines[0]["komasync"]["note"]["ja"].startswith("この行はキャラクターではありません")
     assert all(line["kind"] == "character" for line in lines[1:])
-    assert exports.clipboard_document(tree)["komasync"] == notice
+    assert exports.clipboard_document(tree)["komasync"] == lines[0]["komasync"]
+    assert {k: v for k, v in lines[0]["komasync"].items() if k != "note"} == notice
