@@ -55,12 +55,14 @@ export function boot(win, { waitMs = 60000, servedFrom = null } = {}) {
       saveSettings(win, { ...loadSettings(win), directWrite: on });
       if (handle.bridge) handle.bridge.setDirectWrite(on);
     },
-    onCalibrate: (act, sid) => {
+    onRecheck: () => handle.bridge && handle.bridge.recheck(),
+    onCalibrate: (act, sid, cellSize) => {
       const b = handle.bridge;
       if (!b) return;
       try {
-        if (act === "start") b.calibrateBegin(sid);
+        if (act === "start") b.calibrateBegin(sid, cellSize);
         else if (act === "mark") b.calibrateMark();
+        else if (act === "typed") b.calibrateTyped(cellSize);
         else b.calibrateCancel();
       } catch (e) {
         b.lastError = String(e.message || e);
