@@ -18,6 +18,7 @@ const T = {
     idle: "未接続",
     off: "未設定",
     refusal: "最後の拒否",
+    lna: "つながりません。Chrome などが「ローカル ネットワーク上のデバイスの検出と接続」の許可を求めたら「許可」してください（ココフォリアから自分のPCや家庭内のkomasyncへ接続するのに必要です。サイト設定から変更できます）。サーバーが起動しているかも確かめてください。",
     page_ok: "ページ確認: OK",
     page_bad: "ページ確認: 見つからないもの",
     page_hooks: "ページ確認の詳細",
@@ -58,6 +59,7 @@ const T = {
     idle: "not connected",
     off: "not configured",
     refusal: "last refusal",
+    lna: "Cannot connect. If Chrome (or another browser) asks to let this site look for and connect to devices on your local network, choose Allow: Ccfolia needs it to reach a komasync on your computer or home network (it can be changed in the site settings). Also check that the server is running.",
     page_ok: "page check: OK",
     page_bad: "page check: not found",
     page_hooks: "page check details",
@@ -136,6 +138,7 @@ export class Panel {
     this.uncal = this._el("div", { "data-komasync": "uncalibrated", style: "display:none;margin-top:4px;color:#ef6c00" });
     this.privateBox = this._el("div", { "data-komasync": "private", style: "display:none;margin-top:4px;border-left:3px solid #6a1b9a;padding-left:4px" });
     this.refusal = this._el("div", { "data-komasync": "refusal", style: "color:#c62828;margin-top:4px" });
+    this.lna = this._el("div", { "data-komasync": "lna", style: "display:none;margin-top:4px;color:#ef6c00" });
     this.check = this._el("div", { "data-komasync": "selftest", style: "margin-top:4px;color:#555" });
     const hooks = this._el("details", {});
     hooks.append(this._el("summary", {}, this.t.page_hooks));
@@ -202,7 +205,7 @@ export class Panel {
     this.calOut = this._el("textarea", { readonly: "readonly", rows: "4", "data-komasync": "calib-result", style: "width:100%;box-sizing:border-box;display:none" });
     cal.append(cellRow, this.calSelect, this.calHint, buttons, this.calOut);
 
-    root.append(head, this.fallback, this.privateBox, this.refusal, this.uncal, this.check, hooks, dwRow, this.noData,
+    root.append(head, this.lna, this.fallback, this.privateBox, this.refusal, this.uncal, this.check, hooks, dwRow, this.noData,
       this.skipped, this.writeErr, this.chatErr, details, cal);
     (doc.body || doc.documentElement).appendChild(root);
     this.root = root;
@@ -224,6 +227,10 @@ export class Panel {
     this.state.textContent = text;
     const ref = info.lastRefusal;
     this.refusal.textContent = ref ? `${t.refusal}: ${(t === T.en ? ref.reason.en : ref.reason.ja) || ref.code}` : "";
+    // Never connected and retrying: the browser's local-network permission is the usual cause.
+    const neverConnected = state === "waiting" && !info.connects;
+    this.lna.style.display = neverConnected ? "block" : "none";
+    this.lna.textContent = neverConnected ? t.lna : "";
     const fb = info.fallback;
     this.fallback.style.display = fb ? "block" : "none";
     this.fallback.textContent = fb ? `${fb.ja}\n${fb.en}` : "";
@@ -264,7 +271,7 @@ export class Panel {
       const box = this._el("div", { "data-to": to });
       box.append(this._el("div", { style: "color:#6a1b9a" }, who));
       for (const l of list.slice(-5)) {
-        box.append(this._el("div", { "data-kind": l.kind }, this.t === T.en ? `${l.en}` : `${l.ja}`));
+        box.append(this._el("div", { "data-kind": l.kind }, l.text)); // Japanese first, then English
       }
       this.privateBox.append(box);
     }

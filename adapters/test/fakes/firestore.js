@@ -80,7 +80,7 @@ export class FakeFirestore {
     const fail = this.failNext > 0;
     if (fail) this.failNext -= 1;
     return new Promise((resolve, reject) => {
-      this.setTimeout(() => {
+      (0, this.setTimeout)(() => {
         this.inFlight -= 1;
         if (fail) return reject(new Error("Missing or insufficient permissions."));
         if (op === "delete") this._commit(path, null);
