@@ -111,6 +111,20 @@ describe("page.js: the versioned page-assumption module and its self-test", () =
     });
   }
 
+  test("re-check: a data layer that loads late is picked up", () => {
+    const p = new FakeCcfoliaPage({ break: "webpack_chunks" });
+    const b = new CcfoliaBridge({ win: p.window, settings: { directWrite: true } });
+    b.start();
+    assert.ok(b.info.fallback);
+    installWebpack(p.window, sdkModules(p.firestore)); // the app's chunks arrive
+    const report = b.recheck();
+    assert.deepEqual(report.missing, []);
+    assert.equal(b.directWrite, true);
+    assert.equal(b.info.fallback, null);
+    assert.match(b._detail(), /データ層 ON \/ data layer on/);
+    b.stop();
+  });
+
   test("the chat box: a plain .value write is lost (React), the native setter + input works", async () => {
     const p = new FakeCcfoliaPage();
     p.textarea.value = "lost";
