@@ -52,7 +52,6 @@ class Komasync:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.quarantined: dict[str, str] = {}  # room id → why its log could not be replayed
         self.sockets: set[web.WebSocketResponse] = set()
-        self.public_url: str | None = None
         self.per_address: Counter[str] = Counter()
         self.throttle = AuthThrottle(self.limits.auth_failures_per_address,
                                      self.limits.auth_failures_per_room, self.limits.auth_window)
@@ -227,11 +226,6 @@ async def _healthz(request: web.Request) -> web.Response:
         "loaded": len(server.rooms), "quarantined": len(server.quarantined)}})
 
 
-async def _public(request: web.Request) -> web.Response:
-    """Where players reach this server (`--public-url`), for the console's invite links."""
-    return web.json_response({"public_url": request.app[SERVER_KEY].public_url})
-
-
 async def _rooms(request: web.Request) -> web.Response:
     """POST {secret}: the rooms this GM secret opens (the secret never goes in a URL)."""
     server = request.app[SERVER_KEY]
@@ -270,10 +264,13 @@ async def _export(request: web.Request) -> web.Response:
     call = Call(table_tree)  # in the room's order: after every change before it is durable
     await room.inbox.put(call)
     tree = await call.done
+    # The console warns when the room has no Ccfolia calibration (issue 14).
+    calibrated = {"X-Komasync-Calibrated": "yes" if exports.export_notice(tree)["calibrated"]
+                  else "no"}
     if fmt == "clipboard":
-        return web.json_response(list(exports.clipboard(tree).values()))
+        return web.json_response(exports.clipboard_document(tree), headers=calibrated)
     return web.Response(body=exports.room_zip(tree), content_type="application/zip", headers={
-        "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"'})
+        "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"', **calibrated})
 
 
 def _console_dir() -> Path:
@@ -302,7 +299,6 @@ def make_app(server: Komasync) -> web.Application:
     app[SERVER_KEY] = server
     app.router.add_get("/ws", server.ws_handler)
     app.router.add_get("/healthz", _healthz)
-    app.router.add_get("/api/public", _public)
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
     app.router.add_get("/", _index)

@@ -112,8 +112,10 @@ def export(args: argparse.Namespace) -> int:
     if args.format == "zip":
         data = exports.room_zip(tree)
     else:
-        lines = [json.dumps(c, ensure_ascii=False) for c in exports.clipboard(tree).values()]
-        data = ("\n".join(lines) + "\n").encode()
+        data = ("\n".join(exports.clipboard_lines(tree)) + "\n").encode()
+    warning = exports.export_notice(tree)["warning"]
+    if warning is not None:  # an uncalibrated export says so (issue 14)
+        print(f"{warning['ja']}\n{warning['en']}", file=sys.stderr)
     if args.out == "-":
         sys.stdout.buffer.write(data)
     else:

@@ -13,6 +13,7 @@ from aiohttp import web
 
 from ..engine.errors import Text
 from ..engine.scenario import build_room
+from . import distribution
 from .app import Komasync, make_app
 from .cli_common import CliError, read_scenario
 from .connection import Limits
@@ -74,7 +75,6 @@ def serve(args: argparse.Namespace) -> int:
                     auth_failures_per_address=settings.auth_failures_per_address,
                     auth_failures_per_room=settings.auth_failures_per_room)
     server = Komasync(settings.db, limits, settings.durability)
-    server.public_url = settings.public_url
     asyncio.run(_run(server, settings, demo_secret))
     return 0
 
@@ -92,14 +92,18 @@ async def _bind(runner: web.AppRunner, settings: Settings) -> int:
 
 
 async def _run(server: Komasync, settings: Settings, demo_secret: str | None) -> None:
-    runner = web.AppRunner(make_app(server), access_log=None)
+    app = make_app(server)
+    distribution.configure(app, settings.public_url)
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     settings.port = await _bind(runner, settings)
     local = settings.model_copy(update={"public_url": None}).base_url()
     print(f"komasync: {local}/  (GMコンソール / GM console)", flush=True)
     print(f"komasync: {local.replace('http', 'ws', 1)}/ws", flush=True)
     if settings.public_url:
-        print(f"komasync: players open / プレイヤー用URL: {settings.base_url()}/", flush=True)
+        urls = distribution.links(settings.base_url())
+        print(f"komasync: players open / プレイヤー用URL: {urls['console']}  ({urls['ws']})", flush=True)
+        print(f"komasync: Ccfolia userscript / ユーザースクリプト: {urls['userscript']}", flush=True)
     if demo_secret:
         print(f"komasync: demo room / デモルーム: {DEMO_ROOM}", flush=True)
         others = ", ".join(r for r in DEMO_ROOMS if r != DEMO_ROOM)

@@ -30,7 +30,7 @@ const EN = loadLang(path.join(MODULE, "lang/en.json"));
 const JA = loadLang(path.join(MODULE, "lang/ja.json"));
 const SCENE = "sceneGrid0000001";
 const CELL = 100; // Foundry px per square (scene grid, padding 0)
-const CC = 24; // Ccfolia px per square (its default)
+const CC = 1; // Ccfolia positions are in squares (its default unit since issue 14)
 /** A square's top-left on the Ccfolia page: its default origin centres the 16×12 map. */
 const cc = (x, y) => ({ x: (x - 8) * CC, y: (y - 6) * CC });
 
@@ -120,7 +120,7 @@ describe("seamless combat on Foundry and Ccfolia with a real server", () => {
       b.ready();
     }
 
-    page = new FakeCcfoliaPage({ dataLayer: true });
+    page = new FakeCcfoliaPage();
     cbridge = new CcfoliaBridge({
       win: page.window, WebSocket,
       settings: { serverUrl: server.url, room: server.room, token: await server.invite("bridge"),
@@ -144,7 +144,7 @@ describe("seamless combat on Foundry and Ccfolia with a real server", () => {
       assert.ok(page.characters()[`ks-piece-${id}`], `Ccfolia character ${id}`);
     }
     assert.ok(drawing("ks-gridspot-altar"), "the event spot (GRID-GM-1)");
-    assert.ok(page.store.getState().entities.room.markers["ks-gridwall-0"], "walls are Ccfolia markers");
+    assert.ok(page.markers()["ks-gridwall-0"], "walls are Ccfolia markers");
     assert.ok(token(ac, "fighter").isOwner && !token(ac, "archer").isOwner, "アリス owns her pieces");
     assert.equal(page.characters()["ks-piece-archer"].owner, "uidBob");
     assert.equal(token(gmc, "fighter").getFlag("komasync", "legal"), null, "no opinion before combat");
@@ -195,19 +195,23 @@ describe("seamless combat on Foundry and Ccfolia with a real server", () => {
     assert.equal(gm.version, before);
   });
 
-  test("an illegal drag on Ccfolia is snapped back and the reason is posted", async () => {
+  test("an illegal drag on Ccfolia is snapped back and the reason shown to the mover only", async () => {
     const home = cc(3, 4);
     const before = gm.version;
+    const publicBefore = page.messages().length;
     await page.drag("ks-piece-fighter", [cc(9, 4)]);
     await waitFor(() => cbridge.client.lastRefusal && cbridge.client.lastRefusal.rule === "GRID-MV-1", "refusal");
     await waitFor(() => page.characters()["ks-piece-fighter"].x === home.x, "snapped back");
     assert.equal(page.characters()["ks-piece-fighter"].y, home.y);
     await cbridge.chatQueue;
-    await waitFor(() => /剣士レオ/.test(page.messages().at(-1)?.text || ""), "the reason in chat");
-    const line = page.messages().at(-1);
-    assert.equal(line.name, "komasync");
-    assert.match(line.text, /6マス必要ですが、移動できるのは3マスまで/);
-    assert.match(line.text, /That takes 6 squares/);
+    // issue 14: a refusal is a private line in the bridge's panel, never the public chat
+    await waitFor(() => cbridge.info.privateLines.length > 0, "a private line");
+    const line = cbridge.info.privateLines.at(-1);
+    assert.equal(line.kind, "refusal");
+    assert.match(line.ja, /6マス必要ですが、移動できるのは3マスまで/);
+    assert.match(line.en, /That takes 6 squares/);
+    const said = page.messages().slice(publicBefore);
+    assert.ok(!said.some((m) => /6マス必要/.test(m.text)), "never in the public chat");
     assert.equal(gm.version, before, "nothing changed in the room");
   });
 

@@ -118,14 +118,14 @@ async def test_grid_rounds_over_sockets_with_both_bridges(tmp_path: Path) -> Non
         await t.ccfolia.upto(ack["version"])
         assert t.cell("fighter") == (3, 4)
         ccpos = t.ccfolia.fake.objects["ks-piece-fighter"]["data"]  # type: ignore[union-attr]
-        assert (ccpos["x"], ccpos["y"]) == ((3 - 8) * 24, (4 - 6) * 24)  # the other table follows
+        assert (ccpos["x"], ccpos["y"]) == (3 - 8, 4 - 6)  # the other table follows (Ccfolia positions are in squares)
 
         # an illegal drop on Ccfolia: refused, snapped back, the reason whispered to the mover
-        reject = await t.ccfolia.drop("c1", "fighter", (9 - 8) * 24, (4 - 6) * 24, "uidAlice", "")
+        reject = await t.ccfolia.drop("c1", "fighter", 9 - 8, 4 - 6, "uidAlice", "")
         assert (reject["type"], reject["code"], reject["rule"]) == ("reject", "too_far", "GRID-MV-1")
         snap = await t.ccfolia.c.expect("table.ops", event="c1")
         assert snap["ops"][0]["op"] == "character.update"
-        assert snap["ops"][0]["data"] == {"x": (3 - 8) * 24, "y": (4 - 6) * 24}
+        assert snap["ops"][0]["data"] == {"x": 3 - 8, "y": 4 - 6}
         assert snap["ops"][-1]["to"] == "uidAlice" and "6マス必要" in snap["ops"][-1]["ja"]
         assert t.cell("fighter") == (3, 4)
 
