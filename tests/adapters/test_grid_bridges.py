@@ -118,7 +118,7 @@ async def test_grid_rounds_over_sockets_with_both_bridges(tmp_path: Path) -> Non
         await t.ccfolia.upto(ack["version"])
         assert t.cell("fighter") == (3, 4)
         ccpos = t.ccfolia.fake.objects["ks-piece-fighter"]["data"]  # type: ignore[union-attr]
-        assert (ccpos["x"], ccpos["y"]) == (3 - 8, 4 - 6)  # the other table follows (Ccfolia positions are in squares)
+        assert (ccpos["x"], ccpos["y"]) == (3 - 8, 4 - 6)  # the other table follows, in squares
 
         # an illegal drop on Ccfolia: refused, snapped back, the reason whispered to the mover
         reject = await t.ccfolia.drop("c1", "fighter", 9 - 8, 4 - 6, "uidAlice", "")
