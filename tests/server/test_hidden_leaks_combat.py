@@ -73,7 +73,8 @@ async def grid_probes(t: Table) -> None:
     await p1.refused({**act, "timing": "major", "what": "flash", "targets": []}, "flash_targets")
     await p1.refused({**act, "timing": "major", "what": "flash", "targets": ["archer"]},
                      "flash_not_enemy")
-    await p1.refused({**act, "timing": "major", "what": "tow", "item": "crate"}, "rule_off")
+    await p1.refused({"kind": "grid.geocentric", "user": "fighter", "targets": ["ghoul"]},
+                     "rule_off")
     await p1.refused({"kind": "grid.force_move", "user": "fighter", "target": "ghoul",
                       "to": {"x": 9, "y": 3}}, "not_adjacent")
     await p1.refused({"kind": "grid.force_move", "target": "ghoul", "to": {"x": 7, "y": 3}},
@@ -87,6 +88,13 @@ async def grid_probes(t: Table) -> None:
     await p1.refused({**act, "timing": "move", "what": "action"}, "step_passed")
     await p1.refused({**act, "timing": "major", "what": "magic_attack",
                       "target": {"x": 3, "y": 5}, "range": 3}, "magic_attack_moved")
+    # Towing: a hidden enemy's piece is as unknown as a piece that does not exist.
+    tow = {**act, "timing": "major", "what": "tow"}
+    missing = await p1.refused({**tow, "item": "nobody"}, "unknown_piece")
+    hidden = await p1.refused({**tow, "item": "lurker"}, "unknown_piece")
+    assert same_but_for(hidden, missing, "lurker", "nobody"), (hidden, missing)
+    await p1.refused({**tow, "item": "ghoul"}, "tow_self_moving")
+    await p1.refused({**tow, "item": "crate"}, "tow_too_far")
     await p1.refused({"kind": "grid.move", "combatant": "mage", "to": {"x": 1, "y": 5}},
                      "not_in_process")
     await p1.ok({"kind": "grid.process.end", "combatant": "fighter"})
