@@ -23,8 +23,38 @@ MASS_ROOM = "mass"
 SUBSYSTEMS = ("grid", "mass", "combatants")
 
 
+#: Codes of refused queries (a query refusal is not an action, so no GM notice names it).
+QUERIED: set[str] = set()
+
+GM_ONLY = {
+    "already_active": "grid.start is GM-only", "no_surprise": "grid.start is GM-only",
+    "no_piece": "grid.start is GM-only", "exists": "grid.combatant.add is GM-only",
+    "piece_taken": "grid.combatant.add is GM-only",
+    "not_a_range": "answering a check-range prompt is the GM's",
+    "unknown_side": "mass.declare is GM-only", "stale_step": "mass.next_step is GM-only",
+    "units_to_act": "mass.next_step is GM-only", "strength_missing": "mass.next_step is GM-only",
+    "unit_unplaced": "mass.next_step is GM-only",
+}
+#: Reachable from a non-GM but not driven by this test yet (left for a follow-up; each
+#: needs a fight or a war played further than these probes go).
+NOT_DRIVEN_YET = {code: "reachable; needs a longer fight or war than these probes play"
+                  for code in (
+    "already_delayed", "back_to_back", "bad_target", "bound", "cannot_land",
+    "choose_direction", "choose_nearest", "diagonal_costs_two", "flash_line", "incapacitated",
+    "need_formation", "need_target", "no_ability", "no_direction", "no_line_of_sight", "no_lp",
+    "no_major_move", "no_reported_results", "no_stacking", "no_step_left", "no_uses_left",
+    "no_weapon_base", "not_on_map", "not_owned", "not_your_round", "not_your_turn", "off_map",
+    "paralysed", "path_blocked", "prompt_pending", "reaction_only", "same_direction",
+    "sharing_ally", "smoke_screen", "status_stuck", "tow_square", "unit_routed",
+    "unused_result", "waiting_hindrance", "player_rolls_refused", "bad_choice",
+    "event_ignored", "no_adapter")}
+
+
 async def query(peer: Peer, **q: Any) -> dict[str, Any]:
-    return await peer.ask({"type": "query", "query": q})
+    reply = await peer.ask({"type": "query", "query": q})
+    if "code" in reply:
+        QUERIED.add(str(reply["code"]))
+    return reply
 
 
 async def grid_probes(t: Table) -> None:
@@ -125,9 +155,18 @@ async def mass_probes(t: Table) -> None:
                      "duplicate_pick")
     await p1.refused({**pick, "formations": ["強撃陣", "疾風陣", "三波状陣", "背水の陣"],
                       "strategies": ["統率回復"]}, "too_many_picks")
+    await p1.refused({**strength, "ability": "魅力", "result": "(2D6+4) ＞ 7[3,4]+4 ＞ 11"},
+                     "result_mismatch")
+    await p1.refused({**strength, "ability": "魅力", "result": "よくわからない"}, "bad_result")
+    await bridge.refused({**strength, "ability": "魅力", "by": "nobody"}, "unknown_player")
+    reply = await p1.ask({"type": "answer", "prompt": "q999", "choice": "x"})
+    assert reply.get("code") == "unknown_prompt", reply
     await p1.ok({**strength, "ability": "魅力"})
     await p1.refused({**strength, "ability": "魅力"}, "strength_set")
+    await p1.refused({**strength, "ability": "魅力"}, "stale_version", base_version=0)
     await p1.refused({"kind": "mass.strategy", "unit": "alice", "strategy": "統率回復"}, None)
+    await t.gm.ok({"kind": "mass.declare", "winner": "kingdom", "note": "和平"})
+    await p1.refused({"kind": "mass.delay", "unit": "alice"}, "mass_over")
 
 
 async def test_every_combat_refusal_keeps_hidden_data_from_non_gms(tmp_path: Path) -> None:
@@ -145,9 +184,14 @@ async def test_every_combat_refusal_keeps_hidden_data_from_non_gms(tmp_path: Pat
             await table.check_nothing_leaked(r)
             notices += await table.refusal_notices()
         covered = {n["data"]["code"] for n in notices}
-        print(sorted(covered))
+        covered |= QUERIED
+        listed = {**NOT_FROM_NON_GM, **GM_ONLY, **NOT_DRIVEN_YET}
         codes = refusal_codes(SUBSYSTEMS)
-        print(sorted(codes - covered))
+        listed = {code: why for code, why in listed.items() if code in codes}
+        assert not set(GM_ONLY) - codes and not set(NOT_DRIVEN_YET) - codes, "stale listing"
+        not_covered = codes - covered - set(listed)
+        assert not not_covered, f"refusal codes no test drives from a non-GM: {sorted(not_covered)}"
+        assert not covered & set(listed), sorted(covered & set(listed))
     finally:
         for table in tables:
             await table.close()
