@@ -14,9 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from test_hidden_leaks import NOT_FROM_NON_GM, Peer, Table, refusal_codes, same_but_for
+
 from conftest import EXAMPLES, ROOT, start_server
 from komasync.engine.scenario import load_scenario_file
-from test_hidden_leaks import NOT_FROM_NON_GM, Peer, Table, refusal_codes, same_but_for
 
 HIDDEN_GRID = ROOT / "tests" / "data" / "hidden_grid.yaml"
 MASS_ROOM = "mass"
