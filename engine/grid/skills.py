@@ -216,7 +216,9 @@ def tow(tx: Tx, g: GridState, c: Combatant, p: Process, obj: str, to: Cell | Non
         piece_id = thing.piece
     else:
         piece_id = obj
-        if any(x.piece == obj and not is_down(x) for x in g.combatants.values()):
+        # A hidden combatant is not in the scene for a non-GM: its piece is unknown below.
+        known = [x for x in g.combatants.values() if not x.hidden or tx.actor.role == "gm"]
+        if any(x.piece == obj and not is_down(x) for x in known):
             raise Refusal("tow_self_moving", TOW_SELF, rule="GRID-X-6")
     piece = t.pieces.get(piece_id)
     if piece is None or piece.cell is None or (piece.hidden and tx.actor.role != "gm"):
