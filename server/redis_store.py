@@ -241,7 +241,8 @@ class RedisStorage:
     def actions(self, room_id: str, after: int, upto: int | None = None,
                 limit: int | None = None) -> list[ActionRecord]:
         end = "+" if upto is None else f"{upto}-0"
-        entries = self.client.xrange(self.key(room_id, "log"), f"({after}-0", end, count=limit)
+        entries = cast(list[tuple[bytes, dict[bytes, bytes]]],
+                       self.client.xrange(self.key(room_id, "log"), f"({after}-0", end, count=limit))
         return [_record(entry_id, fields) for entry_id, fields in entries]
 
     def client_keys(self, room_id: str) -> dict[str, int]:
@@ -256,10 +257,11 @@ class RedisStorage:
 
     def latest_snapshot_raw(self, room_id: str, upto: int | None = None) -> tuple[int, bytes] | None:
         top = "+inf" if upto is None else upto
-        found = self.client.zrevrangebyscore(self.key(room_id, "snapv"), top, "-inf", start=0, num=1)
+        found = cast(list[bytes], self.client.zrevrangebyscore(self.key(room_id, "snapv"), top, "-inf",
+                                                                start=0, num=1))
         if not found:
             return None
-        state = self.client.hget(self.key(room_id, "snaps"), found[0])
+        state = cast(bytes | None, self.client.hget(self.key(room_id, "snaps"), found[0]))
         return None if state is None else (int(found[0]), bytes(state))
 
     def snapshots_raw(self, room_id: str) -> list[tuple[int, bytes]]:

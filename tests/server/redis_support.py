@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from conftest import EXAMPLES, Client, gm, start_server
+from komasync.server.connection import Limits
 from komasync.server.redis_conf import redis_conf
 
 REDIS_SERVER = shutil.which("redis-server")
@@ -84,3 +86,27 @@ def redis_server(tmp_path: Path) -> Iterator[RedisProc]:
     server.start()
     yield server
     server.stop()
+
+
+MOVES = [{"x": 3, "y": 2}, {"x": 4, "y": 2}, {"x": 4, "y": 3}, {"x": 5, "y": 3}]
+
+
+async def played_sqlite(tmp_path: Path) -> tuple[Path, str]:
+    """Room `room1` (GM secret `gm-secret`) played over real sockets on SQLite: moves,
+    counters, an undo and a player invite (whose token is returned)."""
+    db = tmp_path / "played.sqlite3"
+    r = await start_server(db, EXAMPLES / "demo_table.yaml", Limits(snapshot_every=4))
+    try:
+        g: Client = await gm(r)
+        for i, cell in enumerate(MOVES * 3):
+            await g.reply_to(await g.act({"kind": "table.move", "piece": "ghoul", "to": cell}))
+            await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "doom",
+                                          "delta": i % 3 - 1}))
+        await g.reply_to(await g.act({"kind": "undo", "to_version": 5, "reason": "test"}))
+        await g.reply_to(await g.act({"kind": "table.counter.set", "counter": "clock", "value": 4}))
+        await g.send({"type": "invite.create", "id": "i1", "role": "player", "player": "alice"})
+        token = str((await g.expect("invite"))["token"])
+        await g.close()
+    finally:
+        await r.runner.cleanup()
+    return db, token

@@ -6,10 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from redis_support import RedisProc, needs_redis, redis_server
+from redis_support import MOVES, RedisProc, needs_redis, played_sqlite, redis_server
 
-from conftest import EXAMPLES, Client, gm, start_server
-from komasync.server.connection import Limits
 from komasync.server.redis_lease import LeaseHeld, LeaseLost, LogConflict
 from komasync.server.redis_store import RedisStorage, RoomExists
 from komasync.server.replay import rebuild, state_at
@@ -17,29 +15,6 @@ from komasync.server.storage import ActionRecord, Storage, encode
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]
-
-MOVES = [{"x": 3, "y": 2}, {"x": 4, "y": 2}, {"x": 4, "y": 3}, {"x": 5, "y": 3}]
-
-
-async def played_sqlite(tmp_path: Path) -> Path:
-    """A room played over real sockets on the SQLite backend: moves, counters, an undo."""
-    db = tmp_path / "played.sqlite3"
-    r = await start_server(db, EXAMPLES / "demo_table.yaml", Limits(snapshot_every=4))
-    try:
-        g: Client = await gm(r)
-        for i, cell in enumerate(MOVES * 3):
-            await g.reply_to(await g.act({"kind": "table.move", "piece": "ghoul", "to": cell}))
-            await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "doom",
-                                          "delta": i % 3 - 1}))
-        await g.reply_to(await g.act({"kind": "undo", "to_version": 5, "reason": "test"}))
-        await g.reply_to(await g.act({"kind": "table.counter.set", "counter": "clock", "value": 4}))
-        await g.send({"type": "invite.create", "id": "i1", "role": "player", "player": "alice"})
-        await g.expect("invite")
-        await g.close()
-    finally:
-        await r.runner.cleanup()
-    return db
-
 
 def copy_log(sqlite: Storage, red: RedisStorage, room: str, batch: int = 5) -> None:
     """The SQLite log appended to Redis in batches, each snapshot at its own version."""
@@ -71,7 +46,7 @@ def _snapshots(sqlite: Storage, room: str) -> list[tuple[int, dict[str, object]]
 
 async def test_replay_from_redis_equals_replay_from_sqlite(tmp_path: Path,
                                                            redis_server: RedisProc) -> None:
-    db = await played_sqlite(tmp_path)
+    db, _ = await played_sqlite(tmp_path)
     sqlite = Storage(db)
     red = RedisStorage(redis_server.url, owner="t1")
     copy_log(sqlite, red, "room1")
