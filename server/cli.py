@@ -32,6 +32,11 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     s.add_argument("--host", help="待ち受けるアドレス（0.0.0.0で全て）/ address to bind (0.0.0.0 = all)")
     s.add_argument("--port", type=int, help="ポート（0で自動、既定8750）/ port (0 picks a free one; 8750)")
     s.add_argument("--db", help=DB_HELP)
+    s.add_argument("--store", help="Redisに保存（例 redis://127.0.0.1:6379/0、省略時はSQLite）/ "
+                                   "keep the log in Redis (e.g. redis://127.0.0.1:6379/0; "
+                                   "SQLite if left out)")
+    s.add_argument("--lease-ms", type=int,
+                   help="Redisでのルーム所有期間（ミリ秒、既定10000）/ room lease on Redis (ms; 10000)")
     s.add_argument("--public-url", help="プレイヤーが開くURL（招待リンク用）/ "
                                         "URL players open (used in invite links)")
     s.add_argument("--demo", action="store_true",

@@ -62,7 +62,11 @@ class RedisStorage:
 
     # -- leases -----------------------------------------------------------------------
     def claim(self, room_id: str) -> Lease:
-        """Own the room (LeaseHeld if another process does); the new token fences the old."""
+        """Own the room (LeaseHeld if another process does); the new token fences the old.
+        A lease this process still holds is kept (a room reloaded after a failed write)."""
+        held = self.leases.get(room_id)
+        if held is not None and self.holder(room_id) == held.holder:
+            return held
         token, holder = self.scripts.acquire(
             keys=[self.key(room_id, "lease"), self.key(room_id, "fence")],
             args=[self.owner, self.ttl_ms])
