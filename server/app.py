@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import redis
 from aiohttp import web
 
 from ..adapters import exports
@@ -27,11 +28,14 @@ from . import distribution
 from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
 from .protocol import PROTOCOL_VERSION
+from .redis_lease import LeaseHeld
+from .redis_store import RedisStorage
 from .replay import rebuild
 from .room import Call, Room
 from .session import Session
 from .storage import AsyncStorage, Storage, new_secret
 from .throttle import AuthThrottle
+from .stores import Backend
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
@@ -45,8 +49,10 @@ class Komasync:
     """The server: storage, rooms (loaded on start or on first use), limits."""
 
     def __init__(self, db: str | Path, limits: Limits | None = None,
-                 durability: str = "full") -> None:
-        self.storage = AsyncStorage(Storage(db, durability))  # type: ignore[arg-type]
+                 durability: str = "full", storage: Backend | None = None) -> None:
+        # `storage` given: the backend `serve --store` chose (SQLite or Redis, same methods).
+        backend = storage or Storage(db, durability)  # type: ignore[arg-type]
+        self.storage = AsyncStorage(backend)  # type: ignore[arg-type]
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -78,9 +84,11 @@ class Komasync:
             if await self.storage.call(store.room, room_id) is None:
                 self._loading.pop(room_id, None)
                 return None
+            if isinstance(store, RedisStorage):  # one writer across processes: own it first
+                await self.storage.call(store.claim, room_id)
             engine = await self.storage.call(rebuild, store, room_id)
             keys = await self.storage.call(store.client_keys, room_id)
-        except sqlite3.Error:  # the database, not the log: try again on the next join
+        except (sqlite3.Error, redis.RedisError, LeaseHeld):  # the store, not the log: try again later
             log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
             return None

@@ -19,7 +19,8 @@ from .cli_common import CliError, read_scenario
 from .connection import Limits
 from .logs import setup_logging
 from .settings import Settings, load_settings
-from .storage import Storage, new_secret
+from .storage import new_secret
+from .stores import Backend, open_backend
 
 __all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "serve"]
 
@@ -39,7 +40,7 @@ def example_path(name: str) -> Path:
     return Path(str(resources.files("komasync.examples") / name))
 
 
-def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
+def _ensure_demo(store: Backend, scenario_file: str | None) -> str:
     """Create the demo rooms if missing; a fresh GM secret opens them all, at every start."""
     secret = new_secret()
     rooms = {DEMO_ROOM: scenario_file} if scenario_file else dict(DEMO_ROOMS)
@@ -55,7 +56,9 @@ def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
 
 
 def serve(args: argparse.Namespace) -> int:
-    settings = load_settings(host=args.host, port=args.port, db=args.db, public_url=args.public_url,
+    settings = load_settings(host=args.host, port=args.port, db=args.db, store=args.store,
+                             lease_ms=args.lease_ms,
+                             public_url=args.public_url,
                              durability=args.durability, snapshot_every=args.snapshot_every,
                              max_frame=args.max_frame, rate=args.rate, log=args.log,
                              outbox_bytes=args.outbox_bytes,
@@ -65,7 +68,7 @@ def serve(args: argparse.Namespace) -> int:
     setup_logging(settings.log)
     demo_secret = None
     if args.demo:
-        store = Storage(settings.db)
+        store = open_backend(settings.store, settings.db, lease_ms=settings.lease_ms)
         demo_secret = _ensure_demo(store, args.demo_scenario)
         store.close()
     limits = Limits(max_frame=settings.max_frame, rate=settings.rate,
@@ -74,7 +77,9 @@ def serve(args: argparse.Namespace) -> int:
                     connections_per_address=settings.connections_per_address,
                     auth_failures_per_address=settings.auth_failures_per_address,
                     auth_failures_per_room=settings.auth_failures_per_room)
-    server = Komasync(settings.db, limits, settings.durability)
+    server = Komasync(settings.db, limits, settings.durability,
+                      storage=open_backend(settings.store, settings.db, settings.durability,
+                                           settings.lease_ms))
     asyncio.run(_run(server, settings, demo_secret))
     return 0
 

@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(8750, ge=0, le=65535)
     db: str = DEFAULT_DB
+    store: str | None = None  # redis://HOST:PORT/DB selects the Redis log instead of `db`
+    lease_ms: int = Field(10_000, ge=500)  # how long a room stays owned without renewal (Redis)
     public_url: str | None = None
     durability: Literal["full", "normal"] = "full"
     snapshot_every: int = Field(200, ge=1)
