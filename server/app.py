@@ -34,8 +34,8 @@ from .replay import rebuild
 from .room import Call, Room
 from .session import Session
 from .storage import AsyncStorage, Storage, new_secret
-from .throttle import AuthThrottle
 from .stores import Backend
+from .throttle import AuthThrottle
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 

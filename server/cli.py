@@ -177,7 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except ValidationError as e:
         err = e.errors()[0]
-        say_error(BAD_SETTING.format(name=".".join(map(str, err["loc"])), why=err["msg"]))
+        name = ".".join(map(str, err["loc"]))
+        flag = f"--{name.replace('_', '-')} / KOMASYNC_{name.upper()}"  # as the person typed it
+        say_error(BAD_SETTING.format(name=flag, why=err["msg"]))
         return 2
 
 
