@@ -6,7 +6,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-from . import bases, control, grid, table, tower_defense
+from . import bases, control, engagement, grid, table, tower_defense
 from .actions import ActionBase
 from .queries import QueryBase
 from .registry_types import Resumer, Subsystem, Trigger
@@ -20,6 +20,7 @@ SUBSYSTEMS: tuple[Subsystem, ...] = (
     tower_defense.SUBSYSTEM,
     bases.SUBSYSTEM,
     grid.SUBSYSTEM,
+    engagement.SUBSYSTEM,
 )
 
 ACTIONS: dict[str, type[ActionBase]] = {

@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from .bases import BasesScenario
+from .engagement import EngagementScenario
 from .grid import GridScenario
 from .rng import RngState
 from .state import Enforcement, PlayerInfo, RoomMeta, RoomState
@@ -41,6 +42,7 @@ class Scenario(BaseModel):
     tower_defense: TowerDefenseScenario | None = None
     bases: BasesScenario | None = None
     grid: GridScenario | None = None
+    engagement: EngagementScenario | None = None
 
 
 @dataclass
@@ -122,4 +124,5 @@ def build_room(scenario: Scenario, seed: str) -> RoomState:
         tower_defense=scenario.tower_defense.build() if scenario.tower_defense else None,
         bases=scenario.bases.build() if scenario.bases else None,
         grid=scenario.grid.build(scenario.table) if scenario.grid else None,
+        engagement=scenario.engagement.build(scenario.table) if scenario.engagement else None,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .bases import BasesState
+from .engagement import EngagementState
 from .grid import GridState
 from .room import Enforcement, PlayerInfo, RoomBase, RoomMeta
 from .table import TableState
@@ -20,3 +21,4 @@ class RoomState(RoomBase):
     tower_defense: TowerDefenseState | None = None
     bases: BasesState | None = None
     grid: GridState | None = None
+    engagement: EngagementState | None = None
