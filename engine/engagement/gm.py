@@ -30,7 +30,7 @@ NEITHER = Text("能力を使うのは自分のキャラクターです（ENG-IN-
 ROW = Text("「{n}」は{row}へ（接近状態はそのまま、ENG-EF-3）",
            "{n} moves to the {row_en} row (engagements stay, ENG-EF-3)")
 ROWS = {"front": ("前衛", "front"), "back": ("後衛", "back")}
-NOTHING = Text("処理中の攻撃はありません。", "No attack is being resolved.")
+NOTHING = Text("処理中の攻撃はありません（ENG-TURN）。", "No attack is being resolved (ENG-TURN).")
 CANCELLED = Text("GMが「{n}」の攻撃の処理を取り消しました", "The GM cancelled {n}'s attack")
 NO_PIECE = Text("駒「{id}」は卓にありません。", "There is no piece '{id}' on the table.")
 EXISTS = Text("「{id}」はもういます。", "'{id}' already exists.")
@@ -103,7 +103,7 @@ class Cancel(ActionBase):
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
         if s.exchange is None:
-            raise Refusal("nothing_open", NOTHING)
+            raise Refusal("nothing_open", NOTHING, rule="ENG-TURN")
         tx.say(CANCELLED.format(n=name(tx, s.exchange.attacker)), chat=not s.exchange.hidden)
         close(tx, s.exchange)
 
