@@ -5,7 +5,7 @@ approach's target number is the GM's; the scenario part validates."""
 from __future__ import annotations
 
 import pytest
-from eng_kit import GM, P1, do, eng, engine, link, line, refused, scenario
+from eng_kit import GM, P1, do, eng, engine, line, link, refused, scenario
 
 from komasync.engine.core import Engine, Outcome
 from komasync.engine.scenario import Scenario, ScenarioError, build_room, load_scenario
