@@ -24,7 +24,8 @@ DEFAULT_DB = "komasync.sqlite3"
 DEMO_ROOM = "demo"
 # The demo rooms, all opened by the one GM secret printed at start.
 DEMO_ROOMS = {DEMO_ROOM: "tower_defense.yaml", "demo-bases": "base_battle.yaml",
-              "demo-table": "demo_table.yaml", "demo-grid": "seamless_combat.yaml"}
+              "demo-table": "demo_table.yaml", "demo-grid": "seamless_combat.yaml",
+              "demo-engagement": "engagement.yaml"}
 
 
 def _parser() -> argparse.ArgumentParser:
