@@ -7,7 +7,7 @@ Adding a subsystem: its module here and one entry below.
 from __future__ import annotations
 
 from ..objects import TableSubsystem
-from . import bases, grid, table, tower_defense
+from . import bases, engagement, grid, table, tower_defense
 
 __all__ = ["SUBSYSTEMS"]
 
@@ -16,4 +16,5 @@ SUBSYSTEMS: tuple[TableSubsystem, ...] = (
     tower_defense.SUBSYSTEM,
     bases.SUBSYSTEM,
     grid.SUBSYSTEM,
+    engagement.SUBSYSTEM,
 )
