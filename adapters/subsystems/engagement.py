@@ -103,7 +103,8 @@ def board(objs: Objects, b: Board) -> None:
             continue
         ja, en = PHASES.get(o["phase"], (o["phase"], o["phase"]))
         b.params.append({"label": "接近状態", "value": bi(
-            f"ターン{o['turn']} {ja}（接近{o['pairs']}組）", f"turn {o['turn']}, {en} ({o['pairs']} engaged)")})
+            f"ターン{o['turn']} {ja}（接近{o['pairs']}組）",
+            f"turn {o['turn']}, {en} ({o['pairs']} engaged)")})
         if o["attack"]:
             b.params.append({"label": "攻撃", "value": o["attack"]})
 
