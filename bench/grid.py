@@ -7,13 +7,16 @@ at random. For each sample a PC's main process is opened at a random step, then:
   reach with the cheapest path and cost (what the query and the bridges get);
 - *move validation*: `Engine.apply(grid.move)` to a random square within 6 squares
   (accepted or refused; an accepted one is measured on a fresh copy of the state);
-- *push per change*: the Foundry adapter's `update` for one change of that room (the
-  table projection re-rendered, legal flags recomputed, differences to operations),
-  with the grid's legal moves and without them (the same room, grid taken out): the
-  difference is what pushing legal moves adds to each change, per bridge platform.
+- *push per change*: the Foundry adapter's `update` for one change (what the room task
+  runs per change for each Foundry bridge: the table projection re-rendered, legal flags
+  recomputed, differences to operations), over a replayed stream of processes, moves to
+  legal squares and process ends — with the grid's legal squares computed and pushed,
+  and with that computation switched off; the difference is what the push adds.
 Times are `time.perf_counter_ns` per call (one core, in this process), as p50/p99 in µs.
-There is no baseline for these (a relay does no rule work): the baseline column is
-empty. Nothing is asserted.
+There is no relay baseline for these (a relay does no rule work). For the push rows the
+baseline column is the same change stream with the grid's legal computation switched off,
+so komasync − baseline is what pushing legal moves adds per change, per platform bridge.
+Nothing is asserted.
 
     python bench/grid.py [--samples 2000]
 """
@@ -120,6 +123,74 @@ def measure(samples: int, seed: int = 11) -> dict[str, tuple[float, float]]:
     return {"legal": us(legal_ns), "move": us(move_ns)}
 
 
+def _changes(base: Engine, count: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    """A replayable sequence of changes: processes opened, moves to legal squares, ends."""
+    rnd = random.Random(seed)
+    e = Engine(base.state.model_copy(deep=True), base.version)
+    out: list[tuple[str, dict[str, Any]]] = []
+    g = e.state.grid
+    assert g is not None
+    while len(out) < count:
+        if g.process is None:
+            side = g.side
+            todo = [c for c, x in g.combatants.items() if x.side == side and c not in g.acted]
+            action = {"kind": "grid.process.start", "combatant": rnd.choice(todo)}
+        else:
+            legal = sorted(legal_destinations(g, e.state.table, g.process.combatant))
+            if legal and rnd.random() < 0.7:
+                x, y = rnd.choice(legal)
+                action = {"kind": "grid.move", "combatant": g.process.combatant, "to": {"x": x, "y": y}}
+            else:
+                action = {"kind": "grid.process.end", "combatant": g.process.combatant}
+        e.apply(parse_action(action), GM)
+        out.append(("gm", action))
+    return out
+
+
+def push_cost(changes: int, seed: int = 13) -> dict[str, tuple[float, float]]:
+    """Foundry adapter update per change, with the grid's legal push and without it: two
+    copies of the room take the same changes, timed alternately (so load hits both)."""
+    from komasync.adapters.foundry import FoundryAdapter
+    from komasync.adapters.subsystems import grid as grid_adapter
+    from komasync.engine.views import Audience, View
+
+    base = fresh()
+    sequence = _changes(base, changes, seed)
+    real = grid_adapter._legal_squares
+
+    def off(tree: Any, g: Any) -> None:
+        return None
+
+    rooms = []
+    for legal_on in (True, False):
+        e = Engine(base.state.model_copy(deep=True), base.version)
+        view = View(Audience("table"), e.state)
+        adapter = FoundryAdapter.from_tree(view.tree)
+        grid_adapter._legal_squares = real if legal_on else off
+        adapter.reset(view.tree)
+        rooms.append((legal_on, e, view, adapter, []))
+    grid_adapter._legal_squares = real
+    alone: list[int] = []
+    try:
+        for _who, action in sequence:
+            for legal_on, e, view, adapter, ns in rooms:
+                out = e.apply(parse_action(action), GM)
+                ops = view.update(e.state, out.units)
+                grid_adapter._legal_squares = real if legal_on else off
+                t0 = time.perf_counter_ns()
+                adapter.update(view.tree, ops, [])
+                ns.append(time.perf_counter_ns() - t0)
+                if legal_on:  # the push's own work: validate the projection, legal squares
+                    t0 = time.perf_counter_ns()
+                    real(view.tree, view.tree["grid"])
+                    alone.append(time.perf_counter_ns() - t0)
+    finally:
+        grid_adapter._legal_squares = real
+    figures = {"with" if on else "without": us(ns) for on, _e, _v, _a, ns in rooms}
+    figures["push"] = us(alone)
+    return figures
+
+
 def run(samples: int = 2000) -> list[Row]:
     print("== Figure 5: grid combat (seed 001), 50×50 map, 40 pieces, 10 % obstacles ==")
     print(f"{samples} samples each; one core, in-process; p50 / p99 in µs")
@@ -130,6 +201,14 @@ def run(samples: int = 2000) -> list[Row]:
         p50, p99 = figures[key]
         rows.append(Row("5 grid", f"{label} p50", p50, None, "µs"))
         rows.append(Row("5 grid", f"{label} p99", p99, None, "µs"))
+    push = push_cost(max(50, samples // 10))
+    rows.append(Row("5 grid", "legal push computed per change p50", push["push"][0], None, "µs"))
+    rows.append(Row("5 grid", "legal push computed per change p99", push["push"][1], None, "µs"))
+    rows.append(Row("5 grid", "Foundry update per change, legal push p50", push["with"][0],
+                    push["without"][0], "µs"))
+    rows.append(Row("5 grid", "Foundry update per change, legal push p99", push["with"][1],
+                    push["without"][1], "µs"))
+    print("baseline column of the push rows: the same changes with the legal push switched off")
     print(table(rows))
     return rows
 

@@ -200,7 +200,7 @@ A#..
             assert refused(e, P1, **act).rule == "GRID-LOS-1"
 
 
-def test_grid_gm_states_any_range_for_a_check_but_a_player_must_ask() -> None:  # GRID-RNG-3
+def test_grid_rng_3_the_gm_states_any_range_but_a_player_must_ask() -> None:  # GRID-RNG-3
     e = engine("""
 A...*
 .....
