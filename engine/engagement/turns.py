@@ -12,7 +12,7 @@ from ..errors import Refusal, Text
 from ..tx import Tx
 from .model import PHASES, EngagementState, Phase
 from .relation import dissolve, end_setup
-from .rules import BASE, PATH, eng, need_active, table
+from .rules import BASE, PATH, eng, name, need_active, table
 
 __all__ = ["PHASE_NAMES", "TURN_ACTIONS", "EndBattle", "NextPhase", "StartBattle", "settle"]
 
@@ -64,7 +64,8 @@ class NextPhase(ActionBase):
         s = eng(tx)
         need_active(s)
         if s.exchange is not None:
-            raise Refusal("exchange_open", OPEN.format(who=s.exchange.attacker), rule="ENG-TURN")
+            raise Refusal("exchange_open", OPEN.format(who=name(tx, s.exchange.attacker)),
+                          rule="ENG-TURN")
         i = PHASES.index(s.phase)
         nxt = PHASES[(i + 1) % len(PHASES)]
         if self.to is not None and self.to != nxt:
