@@ -19,7 +19,7 @@ import { indexScene } from "../foundry/module/scripts/foundry/apply.js";
 import { CcfoliaBridge } from "../ccfolia/src/bridge.js";
 import { State } from "../foundry/module/scripts/core/client.js";
 import { startServer, EXAMPLES } from "./support/server.js";
-import { GM } from "./support/gm.js";
+import { GM, Player } from "./support/gm.js";
 import { waitFor } from "./support/wait.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -30,26 +30,6 @@ const CELL = 100;
 /** Stable ids of the engaged pairs' objects (adapters' object_id: `|` is not id-safe). */
 const AYA_FOX = "ks-eng-aya_fox-";
 const FOX_GOU = "ks-eng-fox_gou-";
-
-/** A player's WebSocket: the GM test client, authenticated with an invite instead. */
-class Player extends GM {
-  constructor(url, room, token) {
-    super(url, room, null);
-    this.token = token;
-  }
-
-  async connect() {
-    this.ws = new WebSocket(this.url);
-    await new Promise((resolve, reject) => {
-      this.ws.once("open", resolve);
-      this.ws.once("error", reject);
-    });
-    this.ws.on("message", (data) => this._frame(JSON.parse(String(data))));
-    this.ws.send(JSON.stringify({ type: "auth", room: this.room, token: this.token, client: "test player" }));
-    await this.until(() => this.state !== null, "player snapshot");
-    return this;
-  }
-}
 
 const sum = (faces) => faces.reduce((a, b) => a + b, 0);
 const dice = (...faces) => `(${faces.length}D6) ＞ ${sum(faces)}[${faces.join(",")}] ＞ ${sum(faces)}`;
