@@ -108,7 +108,8 @@ def _ready(tx: Tx) -> EngagementState:
 def _pair_up(tx: Tx, attacker: str, target: str, by: str | None) -> tuple[Combatant, Combatant]:
     c, t = combatant(tx, attacker), combatant(tx, target)
     may_act(tx, c, by)
-    tx.check(c.id != t.id, Refusal("self", SELF, rule="ENG-1"))
+    if c.id == t.id:  # never applies, whatever the enforcement (ENG-1: two characters)
+        raise Refusal("self", SELF, rule="ENG-1")
     return c, t
 
 

@@ -171,3 +171,13 @@ def test_eng_in_1_a_cover_against_melee_hands_the_engagement_and_the_hit_over() 
     damage(e, "e1", 4)  # 3+2+4 = 9 to a2
     assert e.state.table.counters["a2_HP"].value == 21
     assert e.state.table.counters["a1_HP"].value == 30
+
+
+def test_eng_1_warn_mode_flags_rules_but_never_pairs_a_character_with_itself() -> None:
+    e = engine()
+    do(e, GM, kind="room.enforcement", mode="warn")
+    out = do(e, P1, kind="engagement.melee", combatant="a1", target="e1", dp=1, result="(1D6) ＞ 6")
+    assert [w.rule for w in out.warnings] == ["ENG-EF-1"]  # applied, and flagged to the GM
+    do(e, GM, kind="engagement.cancel")
+    assert refused(e, P1, kind="engagement.approach", combatant="a1", target="a1", dp=1).rule == "ENG-1"
+    assert all(p.a != p.b for p in eng(e).pairs.values())
