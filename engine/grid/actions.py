@@ -20,7 +20,7 @@ from .moves import hostile_near, move_in_process, move_piece, not_in_process
 from .process import end_process as close
 from .process import finish_step, put
 from .rounds import able, begin, finish
-from .rules import BASE, combatant, grid, may_act, name_of, need_active, on_map, table
+from .rules import BASE, acting, grid, name_of, need_active, on_map, table
 
 __all__ = ["ACTIONS", "HINDER_RESUME", "EndProcess", "EndStep", "Move", "StartCombat",
            "StartProcess", "StopCombat", "judge_table_move", "resume_hindrance"]
@@ -91,10 +91,7 @@ class StartProcess(ActionBase):
     by: str | None = None
 
     def apply(self, tx: Tx) -> None:
-        g = grid(tx)
-        need_active(g)
-        c = combatant(tx, self.combatant)
-        may_act(tx, c, self.by)
+        g, c = acting(tx, self.combatant, self.by)
         t = table(tx)
         name = name_of(t, c)
         here = on_map(tx, c)
@@ -148,10 +145,7 @@ class Move(ActionBase):
     by: str | None = None
 
     def apply(self, tx: Tx) -> None:
-        g = grid(tx)
-        need_active(g)
-        c = combatant(tx, self.combatant)
-        may_act(tx, c, self.by)
+        g, c = acting(tx, self.combatant, self.by)
         on_map(tx, c)
         move_combatant(tx, g, c, (self.to.x, self.to.y))
 
@@ -228,10 +222,7 @@ class EndStep(ActionBase):
     by: str | None = None
 
     def apply(self, tx: Tx) -> None:
-        g = grid(tx)
-        need_active(g)
-        c = combatant(tx, self.combatant)
-        may_act(tx, c, self.by)
+        g, c = acting(tx, self.combatant, self.by)
         p = open_process(tx, g, c)
         finish_step(tx, g, c, p)
 
@@ -245,10 +236,7 @@ class EndProcess(ActionBase):
     by: str | None = None
 
     def apply(self, tx: Tx) -> None:
-        g = grid(tx)
-        need_active(g)
-        c = combatant(tx, self.combatant)
-        may_act(tx, c, self.by)
+        g, c = acting(tx, self.combatant, self.by)
         open_process(tx, g, c)
         close(tx, g, c)
 

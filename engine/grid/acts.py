@@ -21,20 +21,9 @@ from ..table import Cell
 from ..tx import Role, Tx
 from .geometry import ORTHOGONAL, Sq
 from .model import STEPS, GridState, Process
-from .moves import move_piece
+from .moves import move_piece, not_in_process
 from .process import STEP_NAMES, settle_step, spend, updated
-from .rules import (
-    BASE,
-    board_for,
-    combatant,
-    grid,
-    may_act,
-    name_of,
-    need_active,
-    on_map,
-    sharing_ally,
-    table,
-)
+from .rules import BASE, WAITING, acting, board_for, name_of, on_map, sharing_ally, table
 from .skills import extra_on, teleport_to, tow
 from .targets import aim, check_range, flash_targets
 
@@ -52,8 +41,6 @@ FIXED: dict[str, tuple[Timing, str]] = {
 }
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 
-WAITING = Text("[移動妨害]の宣言を待っています（GRID-X-3）。",
-               "Waiting for the answer on [movement hindrance] (GRID-X-3).")
 PASSED = Text("{step}はもう終わっています（ムーブ→マイナー→メジャーの順、GRID-MV-1）。",
               "The {step_en} is over (move → minor → major, GRID-MV-1).")
 SPENT = Text("{step}はもう{how}に使いました。1つのタイミングは移動かアクションのどちらかです（GRID-MV-1）。",
@@ -106,14 +93,9 @@ class Act(ActionBase):
     by: str | None = None
 
     def apply(self, tx: Tx) -> None:
-        g = grid(tx)
-        need_active(g)
-        c = combatant(tx, self.combatant)
-        may_act(tx, c, self.by)
+        g, c = acting(tx, self.combatant, self.by)
         p = g.process
         if p is None or p.combatant != c.id:
-            from .moves import not_in_process
-
             raise not_in_process(tx, g, c)
         if p.waiting is not None:
             raise Refusal("waiting_hindrance", WAITING, rule="GRID-X-3")

@@ -17,7 +17,8 @@ from .geometry import Sq, manhattan, on_board
 from .model import GridState, Process, Step
 from .movement import Board, Plan, plan, reach
 from .process import STEP_NAMES, bins, major_may_move, settle_step, spend
-from .rules import as_cell, board_for, cell, name_of, opponents, table
+from .rounds import able
+from .rules import WAITING, as_cell, board_for, cell, name_of, opponents, table
 
 __all__ = ["hostile_near", "judge", "move_in_process", "move_piece", "not_in_process",
            "refusal_for"]
@@ -28,8 +29,6 @@ NOT_IN_PROCESS = Text("「{n}」はメインプロセス中ではありません
                       "spending its main process's actions.")
 NOT_YOURS_NOW = Text("今は「{n}」のメインプロセス中です（GRID-RND-2）。",
                      "It is {n}'s main process now (GRID-RND-2).")
-WAITING = Text("[移動妨害]の宣言を待っています（GRID-X-3）。",
-               "Waiting for the answer on [movement hindrance] (GRID-X-3).")
 OFF_BOARD = Text("マス({x}, {y})はマップの外です。", "Square ({x}, {y}) is off the map.")
 SAME = Text("同じマスです。", "That is the square it already stands on.")
 WALL = Text("マス({x}, {y})は障害物か移動不能エリアです（GRID-MV-3）。",
@@ -180,8 +179,6 @@ def not_in_process(tx: Tx, g: GridState, c: Combatant) -> Refusal:
 
 def hostile_near(g: GridState, tx: Tx, c: Combatant, sq: Sq) -> list[Combatant]:
     """Opponents able to act whose range 0 holds `sq` (GRID-X-3 possible declarers)."""
-    from .rounds import able
-
     t = table(tx)
     return [o for o in g.combatants.values() if opponents(c, o) and able(g, tx, o)
             and (here := cell(t, o)) is not None and manhattan(here, sq) <= 1]

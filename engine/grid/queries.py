@@ -22,19 +22,15 @@ from .geometry import Sq, area, flash_lines, flash_squares, range_squares, sight
 from .model import GridState, Process, Step
 from .movement import reach
 from .process import bins
-from .rules import board_for, cell, in_scene
+from .rules import NO_GRID, UNKNOWN, WAITING, board_for, cell, in_scene
 
 __all__ = ["GRID_QUERIES", "Legal", "legal_destinations", "legal_why_not"]
 
-NO_GRID = Text("このルームにはシームレス戦闘がありません。", "This room has no seamless combat.")
-UNKNOWN = Text("キャラクター「{id}」はいません。", "There is no character '{id}'.")
 NEED_FROM = Text("from か combatant を指定してください。", "Give `from` or `combatant`.")
 NOT_ACTIVE = Text("シームレス戦闘中ではありません（GRID-RND-1）。",
                   "Seamless combat is not on (GRID-RND-1).")
 NO_PROCESS = Text("メインプロセス中ではありません（GRID-MV-1）。",
                   "Not in its main process (GRID-MV-1).")
-WAITING = Text("[移動妨害]の宣言を待っています（GRID-X-3）。",
-               "Waiting for the answer on [movement hindrance] (GRID-X-3).")
 NO_MOVE = Text("このマスには今は移動できません（ムーブ1・マイナー2・メジャー2、"
                "斜めは2マス、敵と障害物は通過不可）。",
                "It cannot move there now (move 1, minor 2, major 2; a diagonal costs 2; "

@@ -15,9 +15,9 @@ from .geometry import Sq, manhattan
 from .model import GridState
 from .movement import Board
 
-__all__ = ["BASE", "board_for", "cell", "combatant", "down_squares", "grid", "in_scene",
-           "may_act", "need_active", "opponents", "owner_of", "sharing_ally", "table",
-           "unknown"]
+__all__ = ["BASE", "NO_GRID", "UNKNOWN", "WAITING", "acting", "board_for", "cell", "combatant",
+           "down_squares", "grid", "in_scene", "may_act", "need_active", "opponents", "owner_of",
+           "sharing_ally", "table", "unknown"]
 
 #: Where grid combat keeps its combatants (the path the combatants helpers write under).
 BASE = ("grid", "combatants")
@@ -28,6 +28,8 @@ NOT_ACTIVE = Text("シームレス戦闘は始まっていません（GRID-RND-1
 UNKNOWN = Text("キャラクター「{id}」はいません。", "There is no character '{id}'.")
 NOT_YOURS = Text("「{name}」はあなたのキャラクターではありません。各PLは自分のPCのコマだけを動かします。",
                  "'{name}' is not your character; each player moves only their own PC.")
+WAITING = Text("[移動妨害]の宣言を待っています（GRID-X-3）。",
+               "Waiting for the answer on [movement hindrance] (GRID-X-3).")
 NOT_ON_MAP = Text("「{name}」はマップ上にいません。", "'{name}' is not on the map.")
 
 
@@ -83,6 +85,16 @@ def may_act(tx: Tx, c: Combatant, by: str | None) -> None:
     owner, movers = owner_of(table(tx), c)
     tx.check(c.side == "pc" and (owner == player or player in movers), Refusal(
         "not_your_character", NOT_YOURS.format(name=name_of(table(tx), c)), rule="GRID-MV-1"))
+
+
+def acting(tx: Tx, cid: str, by: str | None) -> tuple[GridState, Combatant]:
+    """The grid and the character an action is for: combat on, the character known to the
+    sender, and the sender allowed to act for it."""
+    g = grid(tx)
+    need_active(g)
+    c = combatant(tx, cid)
+    may_act(tx, c, by)
+    return g, c
 
 
 def cell(t: TableState, c: Combatant) -> Sq | None:
