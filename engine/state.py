@@ -7,11 +7,11 @@ from pydantic import Field
 from .bases import BasesState
 from .engagement import EngagementState
 from .grid import GridState
-from .room import Enforcement, PlayerInfo, RoomBase, RoomMeta
+from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase, RoomMeta
 from .table import TableState
 from .tower_defense import TowerDefenseState
 
-__all__ = ["Enforcement", "PlayerInfo", "RoomMeta", "RoomState"]
+__all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomMeta", "RoomState"]
 
 
 class RoomState(RoomBase):

@@ -77,6 +77,7 @@ describe("engagement lines on Foundry and Ccfolia with a real server", () => {
                     value: { cell_size: CELL, origin_x: 0, origin_y: 0, units: "px" } });
     await gm.must({ kind: "override", path: ["meta", "platforms", "ccfolia"], reason: "who is who",
                     value: { users: { uidAlice: "alice", uidBob: "bob", uidGM0001: "gm" } } });
+    await gm.must({ kind: "room.player_rolls", mode: "allow" }); // アリス types some results
     alice = await new Player(server.url, server.room, await gm.invite("player", { player: "alice" })).connect();
 
     world = new FoundryWorld({ generation: 13, WebSocket });

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..bounds import MAX_ITEMS, Id, Number
 from .model import Combatant, Row, Side, Status
 
 __all__ = ["CombatantSpec", "repeated_ids"]
@@ -19,13 +20,13 @@ class CombatantSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
-    piece: str | None = None
+    piece: Id | None = None
     side: Side
-    counters: dict[str, str] = Field(default_factory=dict)
-    statuses: list[Status] = Field(default_factory=list)
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    statuses: list[Status] = Field(default_factory=list, max_length=MAX_ITEMS)
     row: Row | None = None
-    profile: dict[str, int] = Field(default_factory=dict)
-    any_seven: dict[str, int] = Field(default_factory=dict)
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ITEMS)
     published: bool | None = None
 
     def build(self, pieces: Mapping[str, Any], published: bool = False) -> Combatant:

@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Id
 from ..combatants import Combatant
 from ..errors import Refusal, Text
 from ..table import TableState
@@ -105,9 +106,9 @@ def _ready(tx: Tx) -> EngagementState:
     return s
 
 
-def _pair_up(tx: Tx, attacker: str, target: str, by: str | None) -> tuple[Combatant, Combatant]:
+def _pair_up(tx: Tx, attacker: str, target: str) -> tuple[Combatant, Combatant]:
     c, t = combatant(tx, attacker), combatant(tx, target)
-    may_act(tx, c, by)
+    may_act(tx, c)
     if c.id == t.id:  # never applies, whatever the enforcement (ENG-1: two characters)
         raise Refusal("self", SELF, rule="ENG-1")
     return c, t
@@ -133,8 +134,8 @@ def _open(tx: Tx, s: EngagementState, c: Combatant, t: Combatant, attack: Attack
 
 class _Declaration(ActionBase):
     roles = ACTORS
-    combatant: str
-    by: str | None = None
+    combatant: Id
+    by: Id | None = None
     #: The check's BCDice result line, when rolled at the table.
     result: str | None = LINE
     #: Wait for the line from the VTT chat (`engagement.roll`) instead of rolling.
@@ -146,12 +147,12 @@ class Approach(_Declaration):
     setting. {身体}+〈回避〉 + dice against {身体}+max(〈回避〉,〈弾幕〉)+15."""
 
     kind: Literal["engagement.approach"] = "engagement.approach"
-    target: str
+    target: Id
     dp: int = Field(ge=0, le=100)
 
     def apply(self, tx: Tx) -> None:
         s = _ready(tx)
-        c, t = _pair_up(tx, self.combatant, self.target, self.by)
+        c, t = _pair_up(tx, self.combatant, self.target)
         _main_only(tx, s, "approach", "ENG-ACT-1")
         tx.check(stat(c, MELEE) > 0, Refusal("no_melee_skill", NO_SKILL.format(n=name(tx, c)),
                                              rule="ENG-ACT-1"))
@@ -171,7 +172,7 @@ class Approach(_Declaration):
                                dp=self.dp, dice=self.dp), chat=not ex.hidden)
         check = Check(who=c.id, purpose="approach", base=stat(c, BODY) + stat(c, DODGE), dice=self.dp,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report, self.by)
+        run_check(tx, ex, check, self.result, self.report)
 
 
 def melee_problem(tx: Tx, s: EngagementState, c: Combatant, t: Combatant) -> Refusal | None:
@@ -206,13 +207,13 @@ class Melee(_Declaration):
     on a hit (needs [近接武器鍛錬])."""
 
     kind: Literal["engagement.melee"] = "engagement.melee"
-    target: str
+    target: Id
     dp: Literal[1, 3, 6]
     grazes: int = Field(default=0, ge=0, le=100)
 
     def apply(self, tx: Tx) -> None:
         s = _ready(tx)
-        c, t = _pair_up(tx, self.combatant, self.target, self.by)
+        c, t = _pair_up(tx, self.combatant, self.target)
         problem = melee_problem(tx, s, c, t)
         if problem is not None:
             tx.check(False, problem)
@@ -228,7 +229,7 @@ class Melee(_Declaration):
                                dp=self.dp, dice=dice), chat=not ex.hidden)
         check = Check(who=c.id, purpose="melee", base=stat(c, BODY) + level, dice=dice,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report, self.by)
+        run_check(tx, ex, check, self.result, self.report)
 
     def _check_grazes(self, tx: Tx, s: EngagementState, c: Combatant) -> None:
         tx.check(stat(c, WEAPON) > 0, Refusal("no_weapon_training", NO_WEAPON, rule="ENG-ACT-2"))
@@ -244,7 +245,7 @@ class Shot(_Declaration):
     value, dice and DP as the base game gives them, and `power` the damage on a hit."""
 
     kind: Literal["engagement.shot"] = "engagement.shot"
-    target: str
+    target: Id
     attack: Literal["shot", "homing"] = "shot"
     check: int = Field(ge=-100, le=1000)
     dice: int = Field(ge=0, le=100)
@@ -253,7 +254,7 @@ class Shot(_Declaration):
 
     def apply(self, tx: Tx) -> None:
         s = _ready(tx)
-        c, t = _pair_up(tx, self.combatant, self.target, self.by)
+        c, t = _pair_up(tx, self.combatant, self.target)
         _main_only(tx, s, self.attack, "ENG-TURN")
         spend(tx, s, c, self.dp, "ENG-DP")
         ex = _open(tx, s, c, t, attack=self.attack, dp=self.dp, power=self.power, report=self.report)
@@ -262,7 +263,7 @@ class Shot(_Declaration):
                                dice=self.dice), chat=not ex.hidden)
         check = Check(who=c.id, purpose=self.attack, base=self.check, dice=self.dice,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report, self.by)
+        run_check(tx, ex, check, self.result, self.report)
 
 
 class Defend(_Declaration):
@@ -281,7 +282,7 @@ class Defend(_Declaration):
         if ex is None or ex.stage != "defence":
             raise Refusal("nothing_to_answer", NOTHING, rule="ENG-TURN")
         c = combatant(tx, self.combatant)
-        may_act(tx, c, self.by)
+        may_act(tx, c)
         if self.defence == "none":
             tx.check(c.id == ex.target or tx.actor.role == "gm", Refusal(
                 "not_the_target", NONE_BY.format(t=name(tx, ex.target)), rule="ENG-TURN"))
@@ -296,7 +297,7 @@ class Defend(_Declaration):
         base = stat(c, BODY) + (stat(c, MELEE) if self.defence == "guard" else stat(c, DODGE))
         ja, en = WHAT[self.defence]
         tx.say(DEFENDS.format(n=name(tx, c), what=ja, what_en=en, dp=self.dp), chat=not ex.hidden)
-        declare_defence(tx, ex, c, self.defence, base, self.dp, self.result, self.report, self.by)
+        declare_defence(tx, ex, c, self.defence, base, self.dp, self.result, self.report)
 
     def _use(self, tx: Tx, s: EngagementState, ex: Exchange, c: Combatant) -> None:
         """Count the once-per-turn uses (ENG-GUARD, ENG-COVER) and pay the DP."""
@@ -319,9 +320,9 @@ class ReportRoll(ActionBase):
 
     kind: Literal["engagement.roll"] = "engagement.roll"
     roles = ACTORS
-    combatant: str
+    combatant: Id
     result: str = Field(min_length=1, max_length=500)
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
@@ -332,9 +333,9 @@ class ReportRoll(ActionBase):
         c = combatant(tx, self.combatant)
         if c.id != ex.check.who:
             raise Refusal("not_awaited", NOT_THEIRS.format(n=name(tx, ex.check.who)), rule="ENG-TURN")
-        may_act(tx, c, self.by)
+        may_act(tx, c)
         check = roll_or_read(tx, ex.check, self.result, False,
-                             f"{name(tx, ex.attacker)}→{name(tx, ex.target)}", self.by)
+                             f"{name(tx, ex.attacker)}→{name(tx, ex.target)}")
         ex = ex.model_copy(update={"check": check})
         put(tx, ex)
         proceed(tx, ex)

@@ -54,21 +54,20 @@ def melee_dice(level: int, dp: int) -> int:
     return 1 if dp == 1 else dp + skill_bonus(level, dp)
 
 
-def roll_or_read(tx: Tx, check: Check, line: str | None, wait: bool, label: str,
-                 by: str | None = None) -> Check:
+def roll_or_read(tx: Tx, check: Check, line: str | None, wait: bool, label: str) -> Check:
     """The check with its total: read from `line`, else waiting (`wait`), else rolled.
     A check without dice needs no roll."""
     if check.dice == 0:
         return check.model_copy(update={"total": check.base})
     if line is not None:
-        return check.model_copy(update={"total": _read(tx, check, line, label, by)})
+        return check.model_copy(update={"total": _read(tx, check, line, label)})
     if wait:
         return check
     roll = tx.roll(f"{check.dice}D{check.sides}", f"{label} {PURPOSES[check.purpose][1]}")
     return check.model_copy(update={"total": check.base + (roll.total or 0)})
 
 
-def _read(tx: Tx, check: Check, line: str, label: str, by: str | None) -> int:
+def _read(tx: Tx, check: Check, line: str, label: str) -> int:
     """A reported BCDice line, checked against the dice the action gives."""
     rule = RULES[check.purpose]
     ja, en = PURPOSES[check.purpose]
@@ -86,7 +85,7 @@ def _read(tx: Tx, check: Check, line: str, label: str, by: str | None) -> int:
     dice = sum(result.dice)
     tx.check(result.value in (dice, dice + check.base), Refusal("result_inconsistent", TOTAL.format(
         total=result.value, dice=dice, base=check.base), rule=rule))
-    reporter = mover_of(tx, by) or tx.actor.label or tx.actor.role
+    reporter = mover_of(tx) or tx.actor.label or tx.actor.role
     tx.record_roll(Roll(dice=f"{len(result.dice)}D{check.sides}", results=list(result.dice),
                         total=dice, purpose=f"{label} {en}", source="external", raw=line,
                         reporter=reporter))

@@ -59,10 +59,9 @@ def _label(tx: Tx, ex: Exchange) -> str:
     return f"{name(tx, ex.attacker)}→{name(tx, ex.target)}"
 
 
-def run_check(tx: Tx, ex: Exchange, check: Check, line: str | None, wait: bool,
-              by: str | None = None) -> None:
+def run_check(tx: Tx, ex: Exchange, check: Check, line: str | None, wait: bool) -> None:
     """Roll or read the check (or wait for its report), then go on."""
-    check = roll_or_read(tx, check, line, wait, _label(tx, ex), by)
+    check = roll_or_read(tx, check, line, wait, _label(tx, ex))
     ex = ex.model_copy(update={"check": check})
     put(tx, ex)
     ja, en = PURPOSES[check.purpose]
@@ -117,13 +116,13 @@ def _engage(tx: Tx, ex: Exchange, a: Combatant, b: Combatant, how: How) -> None:
 
 
 def declare_defence(tx: Tx, ex: Exchange, defender: Combatant, kind: DefenceKind, base: int,
-                    dp: int, line: str | None, wait: bool, by: str | None) -> None:
+                    dp: int, line: str | None, wait: bool) -> None:
     """Evade, guard or cover declared: its check (DP = dice) rolled, read or awaited."""
     s = eng(tx)
     ex = ex.model_copy(update={"defence": Defence(kind=kind, by=defender.id)})
     purpose = "evade" if kind == "none" else kind
     check = Check(who=defender.id, purpose=purpose, base=base, dice=dp, sides=s.settings.check_die)
-    run_check(tx, ex, check, line, wait, by)
+    run_check(tx, ex, check, line, wait)
 
 
 def no_defence(tx: Tx, ex: Exchange) -> None:

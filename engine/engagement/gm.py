@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Id
 from ..combatants import Combatant, CombatantSpec, Row
 from ..errors import Refusal, Text
 from ..tx import Tx
@@ -43,11 +44,11 @@ class Link(ActionBase):
 
     kind: Literal["engagement.link"] = "engagement.link"
     roles = ACTORS
-    a: str
-    b: str
+    a: Id
+    b: Id
     engaged: bool = True
     note: str = Field(default="", max_length=100)
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
@@ -65,11 +66,11 @@ class Link(ActionBase):
         dissolve(tx, s, key, "ability", self.note or "GM")
 
     def _may(self, tx: Tx, a: Combatant, b: Combatant) -> None:
-        if tx.actor.role == "gm" or (tx.actor.role == "bridge" and self.by is None):
+        if tx.actor.role == "gm":
             return
         for c in (a, b):
             try:
-                may_act(tx, c, self.by)
+                may_act(tx, c)
                 return
             except Refusal:
                 continue
@@ -81,14 +82,14 @@ class SetRow(ActionBase):
 
     kind: Literal["engagement.row"] = "engagement.row"
     roles = ACTORS
-    combatant: str
+    combatant: Id
     row: Row
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         eng(tx)
         c = combatant(tx, self.combatant)
-        may_act(tx, c, self.by)
+        may_act(tx, c)
         tx.set((*BASE, c.id, "row"), self.row)
         ja, en = ROWS[self.row]
         tx.emit("engagement.row", combatant=c.id, row=self.row)
@@ -131,7 +132,7 @@ class RemoveCombatant(ActionBase):
     """GM: a character leaves the battle; its engagements end with it."""
 
     kind: Literal["engagement.combatant.remove"] = "engagement.combatant.remove"
-    combatant: str
+    combatant: Id
 
     def apply(self, tx: Tx) -> None:
         s = eng(tx)

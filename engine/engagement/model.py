@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..bounds import Count, Id, Number
 from ..combatants import Combatant
 from ..views import Audience, Entity
 
@@ -98,9 +99,9 @@ class Pair(_Shown):
     """ENG-1 two characters engaged with each other. `turn` is the turn it counts for:
     it lasts until the end of the next turn's setup (ENG-EF-2/3, ENG-SETUP)."""
 
-    a: str
-    b: str
-    turn: int = Field(ge=0)
+    a: Id
+    b: Id
+    turn: Count
     phase: Phase
     how: How
     #: The ability or GM reason, for `ability`.
@@ -117,30 +118,30 @@ class Used(Entity):
     """What a character used up, as the turn number it was used in (0: never)."""
 
     #: ENG-GUARD the once-per-turn guard (not a guard against melee on oneself).
-    guard: int = 0
+    guard: Count = 0
     #: ENG-GUARD / ENG-COVER a guard for another this turn (no cover then).
-    guard_other: int = 0
+    guard_other: Count = 0
     #: ENG-COVER the once-per-turn cover (no guard for another then).
-    cover: int = 0
+    cover: Count = 0
     #: ENG-EF-2 its one melee at a setup.
-    setup_melee: int = 0
+    setup_melee: Count = 0
 
 
 class Check(_Spec):
     """A check or damage roll: the fixed part (check value), how many dice of how many
     sides, and the total once rolled or reported (None: waiting for a report)."""
 
-    who: str
+    who: Id
     purpose: Purpose
-    base: int
+    base: Number
     dice: int = Field(ge=0, le=100)
     sides: int = Field(ge=2, le=100)
-    total: int | None = None
+    total: Number | None = None
 
 
 class Defence(_Spec):
     kind: DefenceKind
-    by: str
+    by: Id
 
 
 class Exchange(_Shown):
@@ -150,45 +151,45 @@ class Exchange(_Shown):
 
     __secret__ = frozenset({"goal"})
 
-    id: str
+    id: Id
     attack: AttackKind
-    attacker: str
-    target: str
-    turn: int
+    attacker: Id
+    target: Id
+    turn: Count
     phase: Phase
     stage: Literal["attack", "defence", "damage"] = "attack"
-    dp: int = Field(default=0, ge=0)
-    grazes: int = Field(default=0, ge=0)
+    dp: Count = 0
+    grazes: Count = 0
     #: Shot/homing: the damage on a hit (the base game's power, as declared).
-    power: int = Field(default=0, ge=0)
+    power: Count = 0
     #: Damage rolls of this exchange wait for a reported line instead of being rolled.
     report: bool = False
-    goal: int | None = None
-    attack_total: int | None = None
+    goal: Number | None = None
+    attack_total: Number | None = None
     check: Check | None = None
     defence: Defence | None = None
     cover_failed: bool = False
-    victim: str | None = None
-    reduction: int = 0
+    victim: Id | None = None
+    reduction: Count = 0
 
 
 class Offer(_Shown):
     """ENG-HAND-1 a leave offered to `leaver`, engaged with `partner`, when `formed`
     (a new pair) appeared; `prompt` is the question waiting for its answer."""
 
-    prompt: str
-    leaver: str
-    partner: str
-    formed: str
+    prompt: Id
+    leaver: Id
+    partner: Id
+    formed: Id
 
 
 class Left(_Shown):
     """`leaver` left its engagement with `partner` in `turn` (ENG-HAND-1, or the target
     of a guard/cover, ENG-GUARD/ENG-COVER): the partner cannot pick it at the next setup."""
 
-    leaver: str
-    partner: str
-    turn: int
+    leaver: Id
+    partner: Id
+    turn: Count
     #: `handover` (ENG-HAND-1), or the `guard` / `cover` its partner's attack was
     #: taken by (ENG-GUARD / ENG-COVER: the target leaves).
     by: Literal["handover", "guard", "cover"] = "handover"
@@ -200,7 +201,7 @@ class EngagementState(Entity):
     settings: EngagementSettings = Field(default_factory=EngagementSettings)
     combatants: dict[str, Combatant] = Field(default_factory=dict)
     active: bool = False
-    turn: int = 0
+    turn: Count = 0
     phase: Phase = "setup"
     pairs: dict[str, Pair] = Field(default_factory=dict)
     used: dict[str, Used] = Field(default_factory=dict)

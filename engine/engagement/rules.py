@@ -70,13 +70,19 @@ def name(tx: Tx, c: Combatant | str) -> str:
     return piece_name(table(tx).pieces, c)
 
 
-def may_act(tx: Tx, c: Combatant, by: str | None) -> None:
-    """Each player declares for their own PC; the GM (or a bridge naming no player) for
-    anyone."""
-    player = tx.actor.player if tx.actor.role == "player" else by
-    if tx.actor.role == "gm" or player is None:
+def may_act(tx: Tx, c: Combatant) -> None:
+    """Each player declares for their own PC (a bridge for the player it is bound to); the
+    table (a bridge naming no player) for characters no player owns; the GM for anyone."""
+    if tx.actor.role == "gm":
         return
-    if not controlled_by(table(tx).pieces, c, player):
+    pieces = table(tx).pieces
+    player = tx.actor.player
+    if player is None:
+        piece = pieces.get(c.piece)
+        ok = tx.actor.acts_for(piece.owner if piece is not None else None)
+    else:
+        ok = controlled_by(pieces, c, player)
+    if not ok:
         raise Refusal("not_your_character", NOT_YOURS.format(n=name(tx, c)))
 
 

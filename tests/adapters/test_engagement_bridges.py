@@ -113,6 +113,11 @@ async def test_eng_three_turn_fight_over_sockets_with_both_bridges(tmp_path: Pat
         await f.act(g, kind="engagement.start")
         await f.phase()  # turn 1: initiative/main
         f.lines()
+        # a result typed on the player page counts only once the GM allows it
+        typed = await f.refused(alice, kind="engagement.approach", combatant="aya", target="oni",
+                                dp=4, result=dice(6, 6, 6, 6))
+        assert typed["code"] == "player_rolls_refused" and f.eng("exchange") is None
+        await f.act(g, kind="room.player_rolls", mode="allow")
 
         # ENG-COVER: the fox covers the oni against アヤ's approach → アヤ↔妖狐
         await f.act(alice, kind="engagement.approach", combatant="aya", target="oni", dp=4,

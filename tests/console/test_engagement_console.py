@@ -121,6 +121,7 @@ async def test_eng_player_declares_reports_answers_and_covers(browser: Browser, 
     page = con.page
     cards = page.locator(".panel[data-panel=player_engagement]")
     await pw_expect(cards.locator(".pe-card")).to_have_count(2)  # アヤ and ミオ only
+    await gm.act({"kind": "room.player_rolls", "mode": "allow"})  # lines typed here count
     await gm.act({"kind": "engagement.start"})
     await gm.act({"kind": "engagement.phase"})
     aya = cards.locator(".pe-card[data-combatant=aya]")

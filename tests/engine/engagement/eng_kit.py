@@ -47,7 +47,8 @@ def scenario(settings: dict[str, Any] | None = None,
             "profile": {**PROFILE, **(profiles or {}).get(cid, {})},
         })
     return {
-        "room": {"name": "engagement test", "seed": "eng"},
+        # players may type BCDice results here (komasync's default is the VTT's dice only)
+        "room": {"name": "engagement test", "seed": "eng", "player_rolls": "allow"},
         "players": [{"id": "p1", "name": "P1"}, {"id": "p2", "name": "P2"}],
         "table": {"grid": {"width": 10, "height": 4}, "pieces": pieces, "counters": counters},
         "engagement": {"settings": settings or {}, "combatants": combatants},

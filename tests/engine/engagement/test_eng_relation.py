@@ -131,7 +131,7 @@ def test_eng_hand_1_offers_go_to_every_ally_engaged_and_never_to_others() -> Non
     assert leavers == ["a3", "a4"]
     a3 = next(p for p in prompts_for(e, "player:p2") if eng(e).offers[p.id].leaver == "a3")
     r = refused(e, P1, kind="answer", prompt=a3.id, choice="leave")  # not p1's character
-    assert r.code == "not_your_prompt"
+    assert r.code == "unknown_prompt"  # p1 is not even told it exists
 
 
 def test_eng_hand_1_during_setup_a_guard_transfer_offers_the_leave() -> None:
