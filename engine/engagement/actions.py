@@ -36,6 +36,7 @@ from .rules import (
     may_act,
     name,
     need_active,
+    profile,
     spend,
     stat,
     used,
@@ -102,7 +103,8 @@ def _ready(tx: Tx) -> EngagementState:
     s = eng(tx)
     need_active(s)
     if s.exchange is not None:
-        raise Refusal("exchange_open", OPEN.format(n=name(tx, s.exchange.attacker)), rule="ENG-TURN")
+        raise Refusal("exchange_open", OPEN.format(n=name(tx, s.exchange.attacker)), rule="ENG-TURN",
+                      about=[(PATH, "exchange")])
     return s
 
 
@@ -155,7 +157,7 @@ class Approach(_Declaration):
         c, t = _pair_up(tx, self.combatant, self.target)
         _main_only(tx, s, "approach", "ENG-ACT-1")
         tx.check(stat(c, MELEE) > 0, Refusal("no_melee_skill", NO_SKILL.format(n=name(tx, c)),
-                                             rule="ENG-ACT-1"))
+                                             rule="ENG-ACT-1", about=profile(c)))
         partners = engaged_in_scene(s, c.id)
         tx.check(not partners, Refusal("engaged", ENGAGED.format(
             n=name(tx, c), p=name(tx, partners[0]) if partners else ""), rule="ENG-ACT-1"))
@@ -237,7 +239,8 @@ class Melee(_Declaration):
         counter = t.counters.get(c.counters.get(s.settings.graze_counter, "")) if t else None
         if counter is not None:
             tx.check(counter.value >= self.grazes, Refusal("few_grazes", FEW_GRAZES.format(
-                n=name(tx, c), have=counter.value), rule="ENG-ACT-2"))
+                n=name(tx, c), have=counter.value), rule="ENG-ACT-2",
+                about=[("table", "counters", counter.id)]))
 
 
 class Shot(_Declaration):
@@ -279,7 +282,7 @@ class Defend(_Declaration):
         s = eng(tx)
         need_active(s)
         ex = s.exchange
-        if ex is None or ex.stage != "defence":
+        if ex is None or ex.stage != "defence" or (ex.hidden and tx.actor.role != "gm"):
             raise Refusal("nothing_to_answer", NOTHING, rule="ENG-TURN")
         c = combatant(tx, self.combatant)
         may_act(tx, c)
@@ -328,11 +331,13 @@ class ReportRoll(ActionBase):
         s = eng(tx)
         need_active(s)
         ex = s.exchange
-        if ex is None or ex.check is None or ex.check.total is not None:
+        hidden = ex is not None and ex.hidden and tx.actor.role != "gm"
+        if ex is None or ex.check is None or ex.check.total is not None or hidden:
             raise Refusal("no_check_waiting", NO_WAIT, rule="ENG-TURN")
         c = combatant(tx, self.combatant)
         if c.id != ex.check.who:
-            raise Refusal("not_awaited", NOT_THEIRS.format(n=name(tx, ex.check.who)), rule="ENG-TURN")
+            raise Refusal("not_awaited", NOT_THEIRS.format(n=name(tx, ex.check.who)), rule="ENG-TURN",
+                          about=[(PATH, "exchange")])
         may_act(tx, c)
         check = roll_or_read(tx, ex.check, self.result, False,
                              f"{name(tx, ex.attacker)}→{name(tx, ex.target)}")

@@ -16,7 +16,8 @@ from ..errors import Refusal, Text
 from ..rng import Roll
 from ..table import mover_of
 from ..tx import Tx
-from .model import Check
+from .model import Check, EngagementState
+from .rules import PATH, profile
 
 __all__ = ["RULES", "melee_dice", "roll_or_read", "skill_bonus"]
 
@@ -76,15 +77,19 @@ def _read(tx: Tx, check: Check, line: str, label: str) -> int:
         raise Refusal("bad_result", BAD_LINE.format(line=line[:80], reason=result.reason), rule=rule)
     if not isinstance(result, PlainRoll):
         raise Refusal("bad_result", NOT_SUM.format(line=line[:80]), rule=rule)
+    part = tx.part(PATH, EngagementState)
+    who = part.combatants.get(check.who) if part is not None else None
+    about = profile(who) if who is not None else []  # the dice and check value come from it
     tx.check(len(result.dice) == check.dice, Refusal("dice_count", COUNT.format(
-        what=ja, what_en=en, want=check.dice, got=len(result.dice), rule=rule), rule=rule))
+        what=ja, what_en=en, want=check.dice, got=len(result.dice), rule=rule), rule=rule,
+        about=about))
     head = _HEAD.search(result.expr)
     if head is not None:
         tx.check(int(head.group(2)) == check.sides, Refusal("dice_sides", SIDES.format(
             what=ja, what_en=en, sides=check.sides, got=f"D{head.group(2)}"), rule=rule))
     dice = sum(result.dice)
     tx.check(result.value in (dice, dice + check.base), Refusal("result_inconsistent", TOTAL.format(
-        total=result.value, dice=dice, base=check.base), rule=rule))
+        total=result.value, dice=dice, base=check.base), rule=rule, about=about))
     reporter = mover_of(tx) or tx.actor.label or tx.actor.role
     tx.record_roll(Roll(dice=f"{len(result.dice)}D{check.sides}", results=list(result.dice),
                         total=dice, purpose=f"{label} {en}", source="external", raw=line,

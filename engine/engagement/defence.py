@@ -8,7 +8,7 @@ from ..combatants import Combatant, is_down
 from ..errors import Refusal, Text
 from ..tx import Tx
 from .model import EngagementState, Exchange
-from .rules import MELEE, allies, name, stat, used
+from .rules import MELEE, allies, name, profile, stat, used
 
 __all__ = ["cover_problem", "coverers", "engaged_in_scene", "evade_problem", "guard_problem"]
 
@@ -94,7 +94,8 @@ def guard_problem(tx: Tx, s: EngagementState, ex: Exchange, c: Combatant) -> Ref
     if ex.attack == "approach":
         return Refusal("approach_no_defence", NO_EVADE_APPROACH, rule="ENG-ACT-1")
     if stat(c, MELEE) <= 0:
-        return Refusal("no_melee_skill", NO_SKILL.format(n=name(tx, c)), rule="ENG-GUARD")
+        return Refusal("no_melee_skill", NO_SKILL.format(n=name(tx, c)), rule="ENG-GUARD",
+                       about=profile(c))
     u = used(s, c.id)
     if c.id == ex.target:
         if ex.attack != "melee" and u.guard == s.turn:

@@ -15,8 +15,8 @@ from ..tx import Tx
 from .model import EngagementState, Used
 
 __all__ = ["BASE", "BODY", "DANMAKU", "DODGE", "MELEE", "PATH", "WEAPON", "allies",
-           "combatant", "controller", "eng", "may_act", "name", "need_active", "spend",
-           "stat", "table", "used"]
+           "combatant", "controller", "eng", "may_act", "name", "need_active", "profile",
+           "spend", "stat", "table", "used"]
 
 PATH = "engagement"
 #: Where engagement keeps its combatants (the path the combatants helpers write under).
@@ -94,6 +94,13 @@ def controller(tx: Tx, c: Combatant) -> str:
     return "gm"
 
 
+def profile(c: Combatant) -> list[tuple[str, ...]]:
+    """What a refusal built from a character's data names in `about`: its data, unless
+    published (a PC's is; the views keep `profile` a secret field and publish it by
+    rewriting, so a published one is named by the character itself)."""
+    return [(PATH, "combatants", c.id)] if c.published else [(PATH, "combatants", c.id, "profile")]
+
+
 def stat(c: Combatant, key: str) -> int:
     return int(c.profile.get(key, 0))
 
@@ -117,5 +124,6 @@ def spend(tx: Tx, s: EngagementState, c: Combatant, dp: int, rule: str) -> None:
     if counter is None:
         return
     tx.check(counter.value >= dp, Refusal("no_dp", NO_DP.format(
-        n=name(tx, c), have=counter.value, need=dp, rule=rule), rule=rule))
+        n=name(tx, c), have=counter.value, need=dp, rule=rule), rule=rule,
+        about=[("table", "counters", counter.id)]))
     adjust_counter(tx, c, s.settings.dp_counter, -dp)

@@ -72,6 +72,7 @@ async def test_trigger_refusal_names_no_hidden_part_but_the_gm_sees_it(
 
 HIDDEN_TD = ROOT / "tests" / "data" / "hidden_td.yaml"
 TD_ROOM = "td"
+ENG_ROOM = "eng"
 
 #: Hidden words and numbers, besides those derived from the projections.
 SECRET_WORDS = (
@@ -104,6 +105,9 @@ NOT_FROM_NON_GM = {
     "internal_error": "a server bug; the reason is fixed text",
     "bad_action": "an adapter making an invalid action from the table's own projection",
     "not_available": "the form a non-GM gets instead of a refusal naming hidden data",
+    "already_active": "engagement.start (and grid.start) are GM-only",
+    "nothing_open": "engagement.cancel is GM-only",
+    "exists": "engagement.combatant.add (and grid.combatant.add) are GM-only",
 }
 
 
@@ -444,6 +448,12 @@ async def test_every_refusal_path_keeps_hidden_data_from_non_gms(tmp_path: Path)
         await bases_probes(bases)
         tables.append(td := await Table.seat(r, TD_ROOM))
         await td_probes(td)
+        from test_engagement_hidden import HIDDEN_ENG, engagement_probes
+
+        await r.server.create_room(load_scenario_file(HIDDEN_ENG), secret=r.secret,
+                                   room_id=ENG_ROOM, seed="leaks-eng")
+        tables.append(eng := await Table.seat(r, ENG_ROOM))
+        await engagement_probes(eng)
         notices: list[dict[str, Any]] = []
         for table in tables:
             await table.check_nothing_leaked(r)
