@@ -6,7 +6,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-from . import bases, control, grid, mass, table, tower_defense
+from . import bases, control, engagement, grid, mass, table, tower_defense
 from .actions import ActionBase
 from .queries import QueryBase
 from .registry_types import Resumer, Subsystem, Trigger
@@ -21,6 +21,7 @@ SUBSYSTEMS: tuple[Subsystem, ...] = (
     bases.SUBSYSTEM,
     grid.SUBSYSTEM,
     mass.SUBSYSTEM,
+    engagement.SUBSYSTEM,
 )
 
 ACTIONS: dict[str, type[ActionBase]] = {

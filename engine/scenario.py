@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass
 from pathlib import Path as FsPath
@@ -12,6 +13,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .bases import BasesScenario
 from .bounds import Id, Json, Name
+from .engagement import EngagementScenario
 from .grid import GridScenario
 from .mass import MassScenario
 from .rng import RngState
@@ -47,6 +49,7 @@ class Scenario(BaseModel):
     bases: BasesScenario | None = None
     grid: GridScenario | None = None
     mass: MassScenario | None = None
+    engagement: EngagementScenario | None = None
 
 
 @dataclass
@@ -241,11 +244,15 @@ def load_scenario_file(path: str | FsPath) -> Scenario:
 ROOM_PARTS = frozenset({"room", "players"})
 
 
-def _build(part: Any, scenario: Scenario) -> Any:
-    """A subsystem's initial state; a part that draws on the table's pieces gets them."""
+def _built(part: Any, table: TableScenario) -> Any:
+    """A scenario part as state. A part whose characters are table pieces (its `build`
+    takes `table`) is built with the table's pieces, so hidden pieces hide them from the
+    very first snapshot."""
     if part is None:
         return None
-    return part.build(scenario.table) if getattr(part, "uses_table", False) else part.build()
+    if "table" in inspect.signature(part.build).parameters:
+        return part.build(table=table)
+    return part.build()
 
 
 def build_room(scenario: Scenario, seed: str) -> RoomState:
@@ -258,5 +265,5 @@ def build_room(scenario: Scenario, seed: str) -> RoomState:
                       players={p.id: p for p in scenario.players},
                       platforms=scenario.room.platforms),
         rng=RngState(seed=scenario.room.seed or seed),
-        **{name: _build(part, scenario) for name, part in parts.items()},
+        **{name: _built(part, scenario.table) for name, part in parts.items()},
     )

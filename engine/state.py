@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .bases import BasesState
+from .engagement import EngagementState
 from .grid import GridState
 from .mass import MassState
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase, RoomMeta
@@ -22,3 +23,4 @@ class RoomState(RoomBase):
     bases: BasesState | None = None
     grid: GridState | None = None
     mass: MassState | None = None
+    engagement: EngagementState | None = None

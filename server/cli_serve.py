@@ -28,7 +28,7 @@ DEMO_ROOM = "demo"
 # The demo rooms, all opened by the one GM secret printed at start.
 DEMO_ROOMS = {DEMO_ROOM: "tower_defense.yaml", "demo-bases": "base_battle.yaml",
               "demo-table": "demo_table.yaml", "demo-grid": "seamless_combat.yaml",
-              "demo-mass": "mass_combat.yaml"}
+              "demo-mass": "mass_combat.yaml", "demo-engagement": "engagement.yaml"}
 PORT_IN_USE = Text("ポート {port} は既に使われています。"
                    "--port で別の番号を指定するか、使っているプログラムを止めてください。",
                    "Port {port} is already in use; pick another with --port or stop the program "

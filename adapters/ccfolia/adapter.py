@@ -195,7 +195,7 @@ def character_objects(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
             out[oid] = PlatformObject("marker", _marker(o["text"], pos, o["width"], o["height"]),
                                       _ref(o))
             continue
-        elif kind in ("trap", "direction"):  # TD-MAP-2 traps as marker panels
+        elif kind in ("trap", "direction", "link"):  # TD-MAP-2 traps; ENG-1 engaged pairs
             out[oid] = PlatformObject("marker", _marker(o["text"], pos), _ref(o))
             continue
         elif o.get("draw") == "token":  # objects.TOKEN: any subsystem's piece with bars

@@ -1370,6 +1370,8 @@ const BRIDGE_VERSION = "0.1.0";
 
 /** BCDice output lines (vtt.md): `(2D6) ＞ 7`, `(1D100<=53) … ＞ レギュラー成功`. */
 const CCF_DICE_LINE = /\(\s*[^()]*\d*[dD]\d+[^()]*\)[^\n]*[＞>]/;
+/** Kinds of komasync characters whose dice results in chat are reported. */
+const ROLLERS = new Set(["pc", "piece"]);
 
 class CcfoliaBridge {
   /**
@@ -1626,7 +1628,7 @@ class CcfoliaBridge {
       const roll = this.page.rollOf(message) || text.split("\n").filter((l) => CCF_DICE_LINE.test(l)).join("\n");
       if (!roll || !CCF_DICE_LINE.test(roll.replace(/^#\d+\s*/gm, ""))) continue;
       const pc = this._pcNamed(name);
-      if (!pc) continue; // only a PC's roll can be an attack (docs/adapters.md)
+      if (!pc) continue; // only a komasync character's roll can be a check (docs/adapters.md)
       this._report({
         kind: "chat",
         text,
@@ -1640,7 +1642,8 @@ class CcfoliaBridge {
   _pcNamed(name) {
     let hit = null;
     for (const [sid, k] of this.known) {
-      if (k.type === "character" && k.ref && k.ref.kind === "pc" && k.name === name) {
+      // a tower-defense PC, or a generic piece (a grid or engagement character)
+      if (k.type === "character" && k.ref && ROLLERS.has(k.ref.kind) && k.name === name) {
         if (hit) return null;
         hit = sid;
       }

@@ -7,7 +7,7 @@ Adding a subsystem: its module here and one entry below.
 from __future__ import annotations
 
 from ..objects import TableSubsystem
-from . import bases, grid, mass, table, tower_defense
+from . import bases, engagement, grid, mass, table, tower_defense
 
 __all__ = ["SUBSYSTEMS"]
 
@@ -17,4 +17,5 @@ SUBSYSTEMS: tuple[TableSubsystem, ...] = (
     bases.SUBSYSTEM,
     grid.SUBSYSTEM,
     mass.SUBSYSTEM,
+    engagement.SUBSYSTEM,
 )

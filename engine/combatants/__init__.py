@@ -6,7 +6,8 @@ data attached — its side, statuses with their durations, the table counters th
 HP-like numbers, its row (front/back) and the data the GM may publish about it. Grid
 combat (seed 001) keeps its combatants in `state.grid.combatants`; engagement (seed 004)
 can keep its own in its own part of the state with the same model and the same helpers,
-without either subsystem importing the other. Docs: docs/grid.md, "Combatants".
+without either subsystem importing the other. A scenario lists them as
+`CombatantSpec`s. Docs: docs/grid.md, "Combatants".
 """
 
 from __future__ import annotations
@@ -25,17 +26,22 @@ from .ops import (
     add_status,
     adjust_counter,
     cell_of,
+    controlled_by,
     expire_statuses,
     has_status,
     is_down,
+    piece_name,
     remove_status,
     status_of,
+    sync_hidden,
 )
+from .spec import CombatantSpec, repeated_ids
 
 __all__ = [
     "DURATIONS",
     "STATUS_NAMES",
     "Combatant",
+    "CombatantSpec",
     "Duration",
     "Row",
     "Side",
@@ -44,9 +50,13 @@ __all__ = [
     "add_status",
     "adjust_counter",
     "cell_of",
+    "controlled_by",
     "expire_statuses",
     "has_status",
     "is_down",
+    "piece_name",
     "remove_status",
+    "repeated_ids",
     "status_of",
+    "sync_hidden",
 ]

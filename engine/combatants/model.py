@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..bounds import Id, Number, Serial
+from ..bounds import Id, Name, Number, Serial
 from ..views import Audience, Entity
 
 __all__ = ["DURATIONS", "STATUS_NAMES", "Combatant", "Duration", "Row", "Side", "Status",
@@ -42,18 +42,18 @@ class Status(Entity):
 
     id: str = Field(min_length=1, max_length=64)
     kind: StatusKind = "effect"
-    name: str = Field(default="", max_length=100)
+    name: Name = ""
     #: Poison: the damage dealt when the character starts its main process (GRID-ST-1).
     value: int | None = Field(default=None, ge=0, le=10_000)
     #: Which of the combatant's counters that damage comes off (default "HP").
-    counter: str = Field(default="HP", max_length=64)
+    counter: Id = "HP"
     duration: Duration = "until_removed"
     #: False when an effect says the status cannot be shaken off by the usual action
     #: (GRID-ST-2 move action for paralysis, GRID-ST-3 major action for bind).
     removable: bool = True
     #: For one-cycle effects: the side-round at whose start it ends (set by the engine).
     expires_turn: Serial | None = None
-    source: str = Field(default="", max_length=100)
+    source: Name = ""
 
     def label(self) -> tuple[str, str]:
         """The status as the table says it, in Japanese and English."""
@@ -77,7 +77,7 @@ class Combatant(Entity):
     id: str = Field(min_length=1, max_length=64)
     piece: str = Field(min_length=1, max_length=64)
     side: Side
-    statuses: dict[str, Status] = Field(default_factory=dict)
+    statuses: dict[Id, Status] = Field(default_factory=dict)
     counters: dict[Id, Id] = Field(default_factory=dict, max_length=50)
     row: Row | None = None
     profile: dict[Id, Number] = Field(default_factory=dict, max_length=50)

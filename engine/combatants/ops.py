@@ -16,8 +16,8 @@ from .model import Combatant, Status, StatusKind
 if TYPE_CHECKING:
     from ..tx import Tx
 
-__all__ = ["add_status", "adjust_counter", "cell_of", "expire_statuses", "has_status",
-           "is_down", "remove_status", "status_of"]
+__all__ = ["add_status", "adjust_counter", "cell_of", "controlled_by", "expire_statuses",
+           "has_status", "is_down", "piece_name", "remove_status", "status_of", "sync_hidden"]
 
 
 def has_status(c: Combatant, kind: StatusKind) -> bool:
@@ -41,6 +41,31 @@ def cell_of(pieces: Mapping[str, Any], c: Combatant) -> tuple[int, int] | None:
     if piece is None or piece.cell is None:
         return None
     return piece.cell.x, piece.cell.y
+
+
+def piece_name(pieces: Mapping[str, Any], c: Combatant) -> str:
+    """How the table calls the combatant: its piece's name (else its id)."""
+    piece = pieces.get(c.piece)
+    return str(piece.name) if piece is not None else c.id
+
+
+def controlled_by(pieces: Mapping[str, Any], c: Combatant, player: str) -> bool:
+    """A player controls a PC whose piece they own or may move; nobody but the GM
+    controls enemies and neutrals."""
+    piece = pieces.get(c.piece)
+    return c.side == "pc" and piece is not None and (
+        piece.owner == player or player in piece.movers)
+
+
+def sync_hidden(tx: Tx, base: Path, combatants: Iterable[Combatant],
+                pieces: Mapping[str, Any]) -> None:
+    """Keep each combatant hidden exactly when its piece is (the GM hides and reveals
+    pieces on the table)."""
+    for c in list(combatants):
+        piece = pieces.get(c.piece)
+        hidden = bool(piece.hidden) if piece is not None else c.hidden
+        if hidden != c.hidden:
+            tx.set((*base, c.id, "hidden"), hidden)
 
 
 def add_status(tx: Tx, base: Path, c: Combatant, status: Status) -> None:

@@ -3,7 +3,7 @@ characters (table pieces with a side), event spots and timed events."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -54,9 +54,6 @@ class GridScenario(BaseModel):
             if twice:
                 raise ValueError(f"{what} used twice: {', '.join(twice)}")
         return self
-
-    #: build_room hands `build` the table's part: combatants are its pieces.
-    uses_table: ClassVar[bool] = True
 
     def build(self, table: TableScenario | None = None) -> GridState:
         """The state: combatants hidden exactly when their piece is."""

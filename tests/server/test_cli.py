@@ -79,7 +79,8 @@ async def test_serve_demo_prints_what_the_gm_needs(demo: Demo) -> None:
             assert (await resp.json())["ok"] is True
         async with session.post(demo.url + "api/rooms", json={"secret": demo.secret}) as resp:
             rooms = {r["id"] for r in (await resp.json())["rooms"]}
-        assert rooms == {"demo", "demo-bases", "demo-table", "demo-grid", "demo-mass"}
+        assert rooms == {"demo", "demo-bases", "demo-table", "demo-grid", "demo-mass",
+                         "demo-engagement"}
         async with session.get(demo.url) as resp:
             assert resp.status == 200 and "<html" in (await resp.text()).lower()
     g = await Client.connect(demo.ws)

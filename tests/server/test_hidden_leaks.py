@@ -72,6 +72,7 @@ async def test_trigger_refusal_names_no_hidden_part_but_the_gm_sees_it(
 
 HIDDEN_TD = ROOT / "tests" / "data" / "hidden_td.yaml"
 TD_ROOM = "td"
+ENG_ROOM = "eng"
 
 #: Hidden words and numbers, besides those derived from the projections.
 SECRET_WORDS = (
@@ -104,12 +105,16 @@ NOT_FROM_NON_GM = {
     "internal_error": "a server bug; the reason is fixed text",
     "bad_action": "an adapter making an invalid action from the table's own projection",
     "not_available": "the form a non-GM gets instead of a refusal naming hidden data",
+    "already_active": "engagement.start (and grid.start) are GM-only",
+    "nothing_open": "engagement.cancel is GM-only",
+    "exists": "engagement.combatant.add (and grid.combatant.add) are GM-only",
 }
 
 
-#: The subsystems this file drives; grid, mass and engagement have their own leak tests
+#: The subsystems this file drives (engagement through test_engagement_hidden); grid and
+#: mass have their own leak test
 #: (tests/server/test_hidden_leaks_combat.py) over their own hidden data.
-DRIVEN_HERE = ("table", "tower_defense", "bases")
+DRIVEN_HERE = ("table", "tower_defense", "bases", "engagement")
 
 
 def refusal_codes(subsystems: tuple[str, ...] = DRIVEN_HERE) -> set[str]:
@@ -265,6 +270,8 @@ async def bases_probes(t: Table) -> None:
     trigger = {"kind": "bases.trigger", "character": "アリス", "action": "発動タイミングを放棄する"}
     await p1.refused({**trigger, "event": "stake.open"}, "battle_not_running")
     await p1.refused({"kind": "td.move", "pc": "pc1", "to": "a"}, "no_tower_defense")
+    await p1.refused({"kind": "engagement.approach", "combatant": "a", "target": "b", "dp": 1},
+                     "no_engagement")
     await g.ok({"kind": "bases.round"})
     await g.ok({"kind": "override", "path": ["bases", "bases", "stake", "events", 4, "fired"],
                 "value": 614, "reason": "誓約は使い切った"})
@@ -455,6 +462,12 @@ async def test_every_refusal_path_keeps_hidden_data_from_non_gms(tmp_path: Path)
         await bases_probes(bases)
         tables.append(td := await Table.seat(r, TD_ROOM))
         await td_probes(td)
+        from test_engagement_hidden import HIDDEN_ENG, engagement_probes
+
+        await r.server.create_room(load_scenario_file(HIDDEN_ENG), secret=r.secret,
+                                   room_id=ENG_ROOM, seed="leaks-eng")
+        tables.append(eng := await Table.seat(r, ENG_ROOM))
+        await engagement_probes(eng)
         notices: list[dict[str, Any]] = []
         for table in tables:
             await table.check_nothing_leaked(r)

@@ -5,4 +5,5 @@ import "./tower_defense/controls.js";
 import "./bases.js";
 import "./grid.js";
 import "./mass.js";
+import "./engagement.js";
 import "./table.js";
