@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import secrets
 import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -17,11 +16,10 @@ import orjson
 from aiohttp import WSMsgType, web
 from pydantic import ValidationError
 
-from ..engine.control import AddPlayer, Answer
+from ..engine.control import Answer
 from ..engine.errors import Refusal, Text
 from ..engine.queries import QueryBase
 from ..engine.registry import ACTIONS, QUERIES
-from ..engine.tx import Actor
 from .connection import Connection, Peer
 from .errors import (
     E_AGAIN,
@@ -33,6 +31,7 @@ from .errors import (
     E_INTERNAL,
     E_JSON,
     E_KIND,
+    E_NO_PLAYER,
     E_RATE,
     E_SHAPE,
     E_TIMEOUT,
@@ -253,11 +252,12 @@ class Session:
                 self.conn.send_msg(error_frame("bad_message", E_SHAPE.format(
                     detail="a player invite needs `player`"), msg.id))
                 return
-            if msg.player not in self.room.engine.state.meta.players:
-                await self.room.inbox.put(Submit(
-                    None, f"invite-{msg.id}-{secrets.token_hex(3)}",
-                    AddPlayer(id=msg.player, name=msg.label or msg.player),
-                    actor_override=Actor(role="gm", label=self.conn.label)))
+            players = self.room.engine.state.meta.players
+            if msg.player not in players:  # an invite never creates a player by surprise
+                known = ", ".join(players) or "-"
+                self.conn.send_msg(error_frame("unknown_player", E_NO_PLAYER.format(
+                    player=msg.player[:64], known=known[:200]), msg.id))
+                return
         invite_id, token = await self._store(self._storage.create_invite, self.room.id,
                                              msg.role, msg.player, msg.label)
         self.conn.send_msg({"type": "invite", "id": msg.id, "invite": invite_id, "token": token,

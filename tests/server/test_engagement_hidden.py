@@ -11,6 +11,7 @@ from pathlib import Path
 from test_hidden_leaks import Table, same_but_for
 
 from conftest import EXAMPLES, ROOT, start_server
+from komasync.engine.room import PlayerInfo
 from komasync.engine.scenario import load_scenario_file
 
 HIDDEN_ENG = ROOT / "tests" / "data" / "hidden_engagement.yaml"
@@ -156,8 +157,9 @@ async def engagement_probes(t: Table) -> None:
 
 async def test_engagement_refusals_keep_hidden_data_from_non_gms(tmp_path: Path) -> None:
     r = await start_server(tmp_path / "eng.sqlite3", HIDDEN_ENG, seed="leaks-eng")
-    await r.server.create_room(load_scenario_file(EXAMPLES / "demo_table.yaml"),
-                               secret=r.secret, room_id="plain", seed="plain")
+    plain_table = load_scenario_file(EXAMPLES / "demo_table.yaml")
+    plain_table.players.append(PlayerInfo(id="p1", name="P1"))  # invites name real players
+    await r.server.create_room(plain_table, secret=r.secret, room_id="plain", seed="plain")
     table = await Table.seat(r, r.room)
     try:
         await engagement_probes(table)
