@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, ValidationError
 
 from . import paths
 from .actions import ActionBase
+from .bounds import Exact, Id, Name, Serial
 from .errors import Refusal, Text
 from .registry_types import Subsystem
-from .room import Enforcement, PlayerInfo, RoomBase
+from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase
 from .tx import Role, Tx
 
-__all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "Undo"]
+__all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "SetPlayerRolls",
+           "Undo"]
 
 UNTOUCHABLE = frozenset({"rng"})
 
@@ -30,7 +32,7 @@ class Override(ActionBase):
     """GM: set any value at `path` (validated against its declared type), with a reason."""
 
     kind: Literal["override"] = "override"
-    path: list[str | int] = Field(min_length=1)
+    path: list[Name | Exact] = Field(min_length=1, max_length=16)
     value: Any = None
     delete: bool = False
     reason: str = Field(min_length=1, max_length=500)
@@ -54,11 +56,11 @@ class Override(ActionBase):
 
 def _validated(state: RoomBase, path: tuple[str | int, ...], value: Any) -> Any:
     try:
-        ann = paths.field_type(state, path)
+        check = paths.validator(state, path)
     except KeyError:
         raise Refusal("bad_path", BAD_PATH.format(path=list(path))) from None
     try:
-        return TypeAdapter(ann).validate_python(value)
+        return check.validate_python(value)
     except ValidationError as e:
         error = "; ".join(err["msg"] for err in e.errors()[:3])
         raise Refusal("bad_value",
@@ -70,7 +72,7 @@ class Undo(ActionBase):
     """GM: bring the room back to how it was at `to_version` (a new, logged version)."""
 
     kind: Literal["undo"] = "undo"
-    to_version: int = Field(ge=0)
+    to_version: Serial
     reason: str = Field(default="undo", max_length=500)
 
     def apply(self, tx: Tx) -> None:
@@ -82,8 +84,8 @@ class Restore(ActionBase):
     """Undo as logged: the target state travels with the action, so replay is exact."""
 
     kind: Literal["restore"] = "restore"
-    to_version: int
-    reason: str = "undo"
+    to_version: Serial
+    reason: str = Field(default="undo", max_length=500)
     target: dict[str, Any]
 
     def apply(self, tx: Tx) -> None:
@@ -126,14 +128,16 @@ class Answer(ActionBase):
 
     kind: Literal["answer"] = "answer"
     roles = frozenset[Role]({"gm", "player"})
-    prompt: str
+    prompt: Id
     choice: str = Field(max_length=200)
 
     def apply(self, tx: Tx) -> None:
         prompt = tx.state.prompts.get(self.prompt)
-        if prompt is None or not prompt.answerable_by(tx.actor.role, tx.actor.player):
-            raise Refusal("unknown_prompt" if prompt is None else "not_your_prompt",
-                          NO_PROMPT.format(id=self.prompt) if prompt is None else NOT_YOUR_PROMPT)
+        if prompt is None or not prompt.visible_to(tx.audience):
+            # a prompt the sender is not shown does not exist for them
+            raise Refusal("unknown_prompt", NO_PROMPT.format(id=self.prompt))
+        if not prompt.answerable_by(tx.actor.role, tx.actor.player):
+            raise Refusal("not_your_prompt", NOT_YOUR_PROMPT)
         if not prompt.free and self.choice not in {c.id for c in prompt.choices}:
             raise Refusal("bad_choice", BAD_CHOICE.format(choice=self.choice))
         tx.delete(("prompts", prompt.id))
@@ -162,7 +166,18 @@ class SetEnforcement(ActionBase):
         tx.set(("meta", "enforcement"), self.mode)
 
 
+class SetPlayerRolls(ActionBase):
+    """GM: whether dice results players type on the player page count (`allow`) or are
+    refused (`refuse`, the default); a bridge's lines from the VTT's dice always count."""
+
+    kind: Literal["room.player_rolls"] = "room.player_rolls"
+    mode: PlayerRolls
+
+    def apply(self, tx: Tx) -> None:
+        tx.set(("meta", "player_rolls"), self.mode)
+
+
 SUBSYSTEM = Subsystem(
     name="room",
-    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement),
+    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement, SetPlayerRolls),
 )

@@ -1,8 +1,9 @@
 """`Engine.apply`: the one entry point that changes a room's state.
 
-Guards first (role), then the action's own validation and writes, then happenings
-through the triggers (a bounded follow-up queue), then settlers. Any refusal or bug
-rolls back every write and the dice counter: an action applies whole or not at all.
+Guards first (role, and who a bridge acts for: `Actor.bind`), then the action's own
+validation and writes, then happenings through the triggers (a bounded follow-up
+queue), then settlers. Any refusal or bug rolls back every write and the dice counter:
+an action applies whole or not at all.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Outcome:
 
     version: int
     tx: Tx
+    draws: int = 0  # the dice counter before the action, for `Engine.revert`
 
     @property
     def units(self) -> list[Path]:
@@ -79,9 +81,8 @@ class Engine:
 
     def apply(self, action: ActionBase, actor: Actor) -> Outcome:
         """Apply or raise `Refusal`; on any failure the state is exactly as before."""
-        kind = getattr(action, "kind", "?")
-        if actor.role not in action.roles:
-            raise Refusal("forbidden_role", WRONG_ROLE.format(role=actor.role, kind=kind))
+        self.guard(action, actor)
+        actor = actor.bind(getattr(action, "by", None), self.state.meta.players)
         tx = Tx(self.state, actor, RESUMERS)
         draws = self.state.rng.draws
         try:
@@ -92,7 +93,23 @@ class Engine:
             self.state.rng.draws = draws
             raise
         self.version += 1
-        return Outcome(self.version, tx)
+        return Outcome(self.version, tx, draws)
+
+    @staticmethod
+    def guard(action: ActionBase, actor: Actor) -> None:
+        """Refuse an action its sender's role may not send (checked before anything else)."""
+        if actor.role not in action.roles:
+            kind = getattr(action, "kind", "?")
+            raise Refusal("forbidden_role", WRONG_ROLE.format(role=actor.role, kind=kind))
+
+    def revert(self, outcome: Outcome) -> None:
+        """Take back the action just applied (something after `apply` failed): its writes,
+        its dice draws and its version, exactly as if it had been refused."""
+        if outcome.version != self.version:
+            raise RuntimeError(f"can only revert the last version ({self.version})")
+        outcome.tx.rollback()
+        self.state.rng.draws = outcome.draws
+        self.version -= 1
 
 
 def _settle(tx: Tx) -> None:

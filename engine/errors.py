@@ -1,12 +1,17 @@
-"""Refusals: the one exception root of the engine, carried to the wire unchanged.
+"""Refusals: the one exception root of the engine, carried to the wire.
 
     EngineError
      └── Refusal          an action is not allowed; code + rule ID + ja/en reason
           └── CascadeTooDeep   triggers kept firing past the bound
+
+A refusal's reason may be built from state the sender is not shown (a hidden event's
+name, its condition, its count): `about` lists the state paths it is built from, and
+`views.refusal_for` gives each audience the form it may read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["CascadeTooDeep", "EngineError", "Refusal", "Text"]
@@ -37,14 +42,20 @@ class EngineError(Exception):
 
 
 class Refusal(EngineError):
-    """An action is refused; the sender gets `code`, `rule` and both reasons."""
+    """An action is refused; the sender gets `code`, `rule` and both reasons.
 
-    def __init__(self, code: str, text: Text, rule: str | None = None, **details: Any) -> None:
+    `about`: the state paths (e.g. an element's `conditions`) the code, reason and
+    details reveal; an audience not shown all of them gets a refusal that names none.
+    """
+
+    def __init__(self, code: str, text: Text, rule: str | None = None, *,
+                 about: Sequence[Sequence[str | int]] = (), **details: Any) -> None:
         super().__init__(f"{code}: {text.en}")
         self.code = code
         self.rule = rule
         self.text = text
         self.details = details
+        self.about = tuple(tuple(p) for p in about)
 
     @property
     def ja(self) -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Annotated, Any, Final, Union, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
-__all__ = ["MISSING", "Path", "delete", "field_rule", "field_type", "get", "has", "put"]
+__all__ = ["MISSING", "Path", "delete", "field_rule", "field_type", "get", "has", "put",
+           "validator"]
 
 Segment = str | int
 Path = tuple[Segment, ...]
@@ -23,7 +25,7 @@ MISSING: Final = _Missing()
 
 def _child(obj: Any, seg: Segment) -> Any:
     if isinstance(obj, BaseModel):
-        if not isinstance(seg, str) or seg not in type(obj).model_fields:
+        if not isinstance(seg, str) or seg not in type(obj).__pydantic_fields__:
             return MISSING
         return getattr(obj, seg)
     if isinstance(obj, dict):
@@ -76,39 +78,76 @@ def delete(root: Any, path: Sequence[Segment]) -> Any:
 
 
 def _strip_optional(ann: Any) -> Any:
-    if get_origin(ann) in (Union, _UnionType):
-        args = [a for a in get_args(ann) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
+    """`X | None` → X, and a constrained container → the container (its items are typed)."""
+    for _ in range(2):
+        if get_origin(ann) is Annotated:
+            ann = get_args(ann)[0]
+        if get_origin(ann) in (Union, _UnionType):
+            args = [a for a in get_args(ann) if a is not type(None)]
+            if len(args) == 1:
+                ann = args[0]
     return ann
 
 
 _UnionType = type(int | None)
 
 
-def field_type(root: BaseModel, path: Sequence[Segment]) -> Any:
-    """The declared type of the value at `path`, for validating a GM override."""
-    ann: Any = type(root)
+Shape = tuple[tuple[type[BaseModel], str] | None, ...]
+"""A path by type: (model class, field) per model step, None for a dict or list item."""
+
+
+def _shape(root: BaseModel, path: Sequence[Segment]) -> Shape:
+    shape: list[tuple[type[BaseModel], str] | None] = []
     obj: Any = root
-    for seg in path:
-        ann = _strip_optional(ann)
+    for i, seg in enumerate(path):
         if isinstance(obj, BaseModel):
-            if not isinstance(seg, str) or seg not in type(obj).model_fields:
+            if not isinstance(seg, str) or seg not in type(obj).__pydantic_fields__:
                 raise KeyError(path)
-            info = type(obj).model_fields[seg]
+            shape.append((type(obj), seg))
+        elif isinstance(obj, dict | list):
+            shape.append(None)
+        else:
+            raise KeyError(path)
+        obj = _child(obj, seg)
+        if obj is MISSING and i < len(path) - 1:
+            raise KeyError(path)
+    return tuple(shape)
+
+
+@lru_cache(maxsize=2048)
+def _resolve(shape: Shape) -> Any:
+    ann: Any = None
+    for step in shape:
+        if step is not None:
+            info = step[0].__pydantic_fields__[step[1]]
             ann = info.annotation
             if info.metadata:  # keep the field's constraints (ge=0 …) for overrides
                 ann = Annotated[ann, *info.metadata]
-        elif get_origin(ann) is dict:
-            ann = get_args(ann)[1]
-        elif get_origin(ann) is list:
-            ann = get_args(ann)[0]
+            continue
+        inner = _strip_optional(ann)
+        if get_origin(inner) is dict:
+            ann = get_args(inner)[1]
+        elif get_origin(inner) is list:
+            ann = get_args(inner)[0]
         else:
-            raise KeyError(path)
-        obj = _child(obj, seg) if obj is not MISSING else MISSING
-        if obj is MISSING and seg != path[-1]:
-            raise KeyError(path)
+            raise KeyError(shape)
     return ann
+
+
+@lru_cache(maxsize=2048)
+def _validator(shape: Shape) -> TypeAdapter[Any]:
+    return TypeAdapter(_resolve(shape))
+
+
+def field_type(root: BaseModel, path: Sequence[Segment]) -> Any:
+    """The declared type of the value at `path`, for validating a GM override."""
+    return _resolve(_shape(root, path))
+
+
+def validator(root: BaseModel, path: Sequence[Segment]) -> TypeAdapter[Any]:
+    """A validator for the declared type at `path` (cached by the path's shape: `Tx.set`
+    validates every write with one)."""
+    return _validator(_shape(root, path))
 
 
 def field_rule(root: BaseModel, path: Sequence[Segment]) -> str | None:
@@ -120,3 +159,4 @@ def field_rule(root: BaseModel, path: Sequence[Segment]) -> str | None:
     extra = info.json_schema_extra if info is not None else None
     rule = extra.get("rule") if isinstance(extra, dict) else None
     return rule if isinstance(rule, str) else None
+

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from .bounds import Id, Name, Paragraph, Sentence
 from .views import Audience, Entity
 
 __all__ = ["Choice", "Prompt"]
@@ -14,9 +15,9 @@ __all__ = ["Choice", "Prompt"]
 class Choice(BaseModel):
     """One answer a prompt offers, labelled in both languages."""
 
-    id: str
-    ja: str
-    en: str
+    id: Id
+    ja: Sentence
+    en: Sentence
 
 
 class Prompt(Entity):
@@ -24,13 +25,13 @@ class Prompt(Entity):
 
     __secret__ = frozenset({"resume", "context"})
 
-    id: str
-    to: str = "gm"
-    ja: str
-    en: str
+    id: Id
+    to: Name = "gm"
+    ja: Paragraph
+    en: Paragraph
     choices: list[Choice] = Field(default_factory=list)
     free: bool = False
-    resume: str
+    resume: Name
     context: dict[str, Any] = Field(default_factory=dict)
 
     def visible_to(self, audience: Audience) -> bool:

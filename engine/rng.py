@@ -11,14 +11,16 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from .bounds import Name, Serial
+
 __all__ = ["RngState", "Roll", "draw"]
 
 
 class RngState(BaseModel):
     """Seed and draw counter of a room's dice."""
 
-    seed: str = "komasync"
-    draws: int = 0
+    seed: Name = "komasync"
+    draws: Serial = 0
 
 
 class Roll(BaseModel):

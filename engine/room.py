@@ -7,35 +7,41 @@ nothing below the registry needs to know which subsystems a room can hold.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
+from .bounds import Id, Json, Name, Serial
 from .prompts import Prompt
 from .rng import RngState
 from .views import Entity
 
-__all__ = ["Enforcement", "PlayerInfo", "RoomBase", "RoomMeta"]
+__all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomBase", "RoomMeta"]
 
 Enforcement = Literal["enforce", "warn", "off"]
+#: Dice results a player types on the player page: refused (default) or allowed by the GM.
+#: Results a bridge reads from the VTT's own dice output are always taken.
+PlayerRolls = Literal["refuse", "allow"]
 
 
 class PlayerInfo(Entity):
-    id: str
-    name: str
+    id: Id
+    name: Name
 
 
 class RoomMeta(Entity):
-    """Room-wide settings: name, enforcement mode, players, id sequence, platform settings.
+    """Room-wide settings: name, enforcement mode, typed dice results, players, id
+    sequence, platform settings.
 
     `platforms` holds each VTT's calibration and display settings (read by adapters).
     """
 
-    name: str = ""
+    name: Name = ""
     enforcement: Enforcement = "enforce"
-    players: dict[str, PlayerInfo] = Field(default_factory=dict)
-    seq: int = 0
-    platforms: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    player_rolls: PlayerRolls = "refuse"
+    players: dict[Id, PlayerInfo] = Field(default_factory=dict)
+    seq: Serial = 0
+    platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)
 
 
 class RoomBase(Entity):

@@ -6,11 +6,11 @@ from pydantic import Field
 
 from .bases import BasesState
 from .mass import MassState
-from .room import Enforcement, PlayerInfo, RoomBase, RoomMeta
+from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase, RoomMeta
 from .table import TableState
 from .tower_defense import TowerDefenseState
 
-__all__ = ["Enforcement", "PlayerInfo", "RoomMeta", "RoomState"]
+__all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomMeta", "RoomState"]
 
 
 class RoomState(RoomBase):

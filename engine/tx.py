@@ -7,11 +7,11 @@ record the change, so the room can project exactly the touched units per audienc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from . import paths
 from .errors import Refusal, Text
@@ -30,13 +30,60 @@ Role = Literal["gm", "player", "bridge", "observer"]
 Resumer = Callable[["Tx", "Prompt", str], None]
 P = TypeVar("P")
 
+TYPED_ROLL = Text(
+    "この部屋では、プレイヤー画面で入力したダイス結果は使えません（GMが許可していません）。"
+    "VTTでダイスを振るか、komasyncに振らせてください。",
+    "Dice results typed on the player page are not accepted in this room (the GM has not "
+    "allowed them). Roll on the VTT, or let komasync roll.")
+OUT_OF_RANGE = Text("この操作の結果は許される範囲を超えます（{what}）。",
+                    "The result of this action would leave its allowed range ({what}).")
+
+
+UNKNOWN_PLAYER = Text("プレイヤー「{id}」はこのルームにいません。",
+                      "There is no player '{id}' in this room.")
+
 
 class Actor(BaseModel):
-    """Who sent an action: a role, the player it is bound to, and a label for the log."""
+    """Who sent an action: a role, the player it acts for, and a label for the log.
+
+    A bridge is the VTT's voice, never the GM: it acts for the player the platform
+    identified (`by`, bound by `bind`) with exactly that player's rights, or, naming no
+    one, as the table, which has no player's rights (it may do only what no player owns).
+    """
 
     role: Role
     player: str | None = None
     label: str = ""
+    legacy: bool = False
+    """A bridge replayed from a log written before bridges were bound (`from_log`): it
+    keeps the rights it was accepted with (`by` unchecked; without it, anyone's), so
+    old rooms replay exactly."""
+
+    @classmethod
+    def from_log(cls, data: dict[str, Any]) -> Actor:
+        """The actor a logged action was applied with."""
+        if data.get("role") == "bridge" and "legacy" not in data:
+            return cls.model_validate({**data, "legacy": True})
+        return cls.model_validate(data)
+
+    def bind(self, by: str | None, players: Container[str]) -> Actor:
+        """The actor an action runs as: a bridge bound to the player in `by` (one of the
+        room's `players`) or to the table; for any other role `by` means nothing."""
+        if self.role != "bridge":
+            return self
+        if by is not None and by not in players and not self.legacy:
+            raise Refusal("unknown_player", UNKNOWN_PLAYER.format(id=by[:64]))
+        return self.model_copy(update={"player": by})
+
+    def acts_for(self, owner: str | None, allowed: Iterable[str] = ()) -> bool:
+        """Whether this actor has the rights over a thing `owner` owns and `allowed` may
+        also use: the GM always, a player (or a bridge acting for one) as that player,
+        the table only over what no player owns."""
+        if self.role == "gm":
+            return True
+        if self.role == "bridge" and self.player is None:
+            return owner is None or self.legacy
+        return self.player is not None and (owner == self.player or self.player in allowed)
 
 
 class Happening(BaseModel):
@@ -112,9 +159,25 @@ class Tx:
         return paths.get(self.state, path)
 
     def set(self, path: Sequence[str | int], value: Any) -> None:
-        """Write `value` at `path` (a model field, or a dict entry, new or not)."""
+        """Write `value` at `path` (a model field, or a dict entry, new or not), validated
+        against the declared type there: a value out of its bounds is refused."""
+        value = self._checked(path, value)
         old = paths.put(self.state, path, value)
         self.changes.append(Change(tuple(path), value, old))
+
+    def _checked(self, path: Sequence[str | int], value: Any) -> Any:
+        try:
+            check = paths.validator(self.state, path)
+        except KeyError:
+            return value  # not a typed place: `put` says so
+        try:
+            return check.validate_python(value)
+        except ValidationError as e:
+            # only the GM may read the path: it can name a hidden piece or base
+            what = e.errors()[0]["msg"]
+            if self.actor.role == "gm":
+                what = f"{'/'.join(map(str, path))}: {what}"
+            raise Refusal("out_of_range", OUT_OF_RANGE.format(what=what)) from None
 
     def delete(self, path: Sequence[str | int]) -> None:
         old = paths.delete(self.state, path)
@@ -160,7 +223,14 @@ class Tx:
 
     def record_roll(self, roll: Roll) -> None:
         """Keep an externally reported roll (BCDice, the GM) with its provenance."""
+        self.check_reported_roll()
         self.rolls.append(roll)
+
+    def check_reported_roll(self) -> None:
+        """Refuse a dice result typed by a player (a player connection reporting it)
+        unless the GM allows it (`meta.player_rolls`); bridges read the VTT's own dice."""
+        if self.actor.role == "player" and self.state.meta.player_rolls != "allow":
+            raise Refusal("player_rolls_refused", TYPED_ROLL, about=[("meta", "player_rolls")])
 
     def say(self, text: Text, chat: bool = True) -> None:
         self.log.append(LogLine(ja=text.ja, en=text.en, chat=chat))

@@ -17,9 +17,11 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .errors import Refusal, Text
 from .paths import MISSING, Path, get
 
-__all__ = ["HIDDEN", "Audience", "Entity", "View", "project", "unit_of"]
+__all__ = ["HIDDEN", "NOT_AVAILABLE", "Audience", "Entity", "View", "project", "refusal_for",
+           "shows", "unit_of"]
 
 AudienceKind = Literal["gm", "table", "player"]
 
@@ -101,6 +103,43 @@ def project(value: Any, audience: Audience) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     return value
+
+
+def shows(root: Any, path: Sequence[str | int], audience: Audience) -> bool:
+    """Whether the value at `path` is part of what `audience` is sent: no entity on the
+    way hides itself, keeps that field secret or redacts it away."""
+    if audience.is_gm:
+        return True
+    obj = root
+    for seg in path:
+        if isinstance(obj, Entity) and not _keeps(obj, str(seg), audience):
+            return False
+        obj = get(obj, (seg,))
+        if obj is MISSING:
+            return False
+    return not (isinstance(obj, Entity) and not obj.visible_to(audience))
+
+
+def _keeps(entity: Entity, name: str, audience: Audience) -> bool:
+    """The entity is shown to `audience` with its field `name`."""
+    if not entity.visible_to(audience) or name in entity.__secret__:
+        return False
+    if type(entity).redact is Entity.redact:
+        return True
+    projected = project(entity, audience)
+    return isinstance(projected, dict) and name in projected
+
+
+NOT_AVAILABLE = Text("今はこの操作はできません（公開されていない情報によるものです）。",
+                     "This cannot be done now (for a reason that has not been revealed).")
+
+
+def refusal_for(refusal: Refusal, root: Any, audience: Audience) -> Refusal:
+    """The refusal as `audience` may read it: whole when it is built only from what they
+    are shown, else one that says only that the action is not available."""
+    if all(shows(root, path, audience) for path in refusal.about):
+        return refusal
+    return Refusal("not_available", NOT_AVAILABLE)
 
 
 def unit_of(root: Any, path: Sequence[str | int]) -> Path:

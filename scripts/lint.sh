@@ -8,5 +8,6 @@ ruff check .
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 mkdir -p "$tree/komasync"
-for part in engine server adapters examples; do ln -s "$PWD/$part" "$tree/komasync/$part"; done
-(cd "$tree" && mypy --config-file "$OLDPWD/pyproject.toml" -p komasync.engine -p komasync.server -p komasync.adapters)
+for part in engine server adapters client examples; do ln -s "$PWD/$part" "$tree/komasync/$part"; done
+(cd "$tree" && mypy --config-file "$OLDPWD/pyproject.toml" -p komasync.engine -p komasync.server -p komasync.adapters \
+  -p komasync.client)

@@ -9,7 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
+import sqlite3
+from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,17 +24,22 @@ from ..adapters import exports
 from ..engine.scenario import Scenario, build_room
 from ..engine.views import Audience
 from . import distribution
-from .connection import Connection, Limits
-from .errors import E_AUTH, E_REVOKED, E_SHAPE, error_frame
+from .connection import Connection, Limits, Peer, close_socket, dumps
+from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
 from .protocol import PROTOCOL_VERSION
 from .replay import rebuild
 from .room import Call, Room
 from .session import Session
-from .storage import AsyncStorage, Storage, hash_secret, new_secret
+from .storage import AsyncStorage, Storage, new_secret
+from .throttle import AuthThrottle
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
 log = logging.getLogger("komasync.server")
+
+# The longest a throttled authentication waits for its answer.
+THROTTLED_PAUSE = 1.0
+
 
 class Komasync:
     """The server: storage, rooms (loaded on start or on first use), limits."""
@@ -42,32 +50,57 @@ class Komasync:
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.quarantined: dict[str, str] = {}  # room id → why its log could not be replayed
         self.sockets: set[web.WebSocketResponse] = set()
+        self.public_url: str | None = None
+        self.per_address: Counter[str] = Counter()
+        self.throttle = AuthThrottle(self.limits.auth_failures_per_address,
+                                     self.limits.auth_failures_per_room, self.limits.auth_window)
 
     # -- rooms ------------------------------------------------------------------------
     async def recover_all(self) -> None:
-        """On start: every room rebuilt from its snapshot and log, to its last version."""
+        """On start: every room rebuilt from its snapshot and log, to its last version; a
+        room that cannot be is quarantined and the others start all the same."""
         for room_id in await self.storage.call(self.storage.storage.room_ids):
             await self.room(room_id)
 
     async def room(self, room_id: str) -> Room | None:
         if room_id in self.rooms:
             return self.rooms[room_id]
+        if room_id in self.quarantined:
+            return None
         if room_id not in self._loading:
             self._loading[room_id] = asyncio.ensure_future(self._load(room_id))
         return await asyncio.shield(self._loading[room_id])
 
     async def _load(self, room_id: str) -> Room | None:
         store = self.storage.storage
-        if await self.storage.call(store.room, room_id) is None:
+        try:
+            if await self.storage.call(store.room, room_id) is None:
+                self._loading.pop(room_id, None)
+                return None
+            engine = await self.storage.call(rebuild, store, room_id)
+            keys = await self.storage.call(store.client_keys, room_id)
+        except sqlite3.Error:  # the database, not the log: try again on the next join
+            log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
             return None
-        engine = await self.storage.call(rebuild, store, room_id)
-        keys = await self.storage.call(store.client_keys, room_id)
+        except Exception as e:
+            self._quarantine(room_id, e)
+            return None
         room = Room(room_id, engine, self.storage, self.limits, keys, on_fail=self._forget)
         self.rooms[room_id] = room
         log.info("room recovered", extra={"room": room_id, "version": engine.version})
         return room
+
+    def _quarantine(self, room_id: str, error: Exception) -> None:
+        """Its log cannot be replayed: refuse the room (until the operator repairs it and
+        restarts), never the server or the other rooms."""
+        why = f"{type(error).__name__}: {error}"[:500]
+        self.quarantined[room_id] = why
+        self._loading.pop(room_id, None)
+        log.error("room %s quarantined, its log cannot be replayed: %s", room_id, why,
+                  exc_info=error, extra={"room": room_id, "quarantined": why})
 
     def _forget(self, room_id: str) -> None:
         """A room whose log could not be written is dropped; the next join reloads it."""
@@ -90,18 +123,40 @@ class Komasync:
         self.storage.close()
 
     # -- auth -------------------------------------------------------------------------
-    async def authenticate(self, ws: web.WebSocketResponse, msg: Any
+    async def authenticate(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
                            ) -> tuple[Room, Connection] | dict[str, Any]:
+        """The room and connection `msg` opens, or the error frame; failures count
+        against the address and the room, and past their limit nothing is looked up."""
+        wait = self.throttle.wait(peer.address, msg.room)
+        if wait > 0:
+            # Answered after a pause: a guessing socket gets one answer a second, so
+            # guessing from many sockets cannot eat the CPU the rooms need either.
+            await asyncio.sleep(min(wait, THROTTLED_PAUSE))
+            seconds = math.ceil(wait)
+            return error_frame("auth_throttled", E_THROTTLED.format(s=seconds),
+                               retry_after=seconds)
+        result = await self._check(ws, msg, peer)
+        if not isinstance(result, dict):
+            self.throttle.succeeded(peer.address, msg.room)
+        elif result["code"] == "auth_failed":
+            self.throttle.failed(peer.address, msg.room)
+        return result
+
+    async def _check(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
+                     ) -> tuple[Room, Connection] | dict[str, Any]:
         room = await self.room(msg.room)
         if room is None:
+            if msg.room in self.quarantined and await self._may_enter(msg):
+                return error_frame("room_quarantined", E_QUARANTINED)
             return error_frame("auth_failed", E_AUTH)
         store = self.storage.storage
         if msg.secret is not None:
             row = await self.storage.call(store.room, msg.room)
             if row is None or not row.gm_secret_ok(msg.secret):
                 return error_frame("auth_failed", E_AUTH)
-            principal = "gm:" + hash_secret(msg.secret)[:8]
-            return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits)
+            principal = "gm"  # the GM's retries apply once even after the secret rotates
+            return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits,
+                                    peer.transport)
         if msg.token is not None:
             inv = await self.storage.call(store.invite_for_token, msg.room, msg.token)
             if inv is None:
@@ -109,23 +164,45 @@ class Komasync:
             if inv.revoked:
                 return error_frame("invite_revoked", E_REVOKED)
             label = msg.client or inv.label or inv.player or inv.role
-            conn = Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits)
+            conn = Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits,
+                              peer.transport)
             if inv.role == "bridge":
                 conn.platform = msg.platform
             return room, conn
         return error_frame("auth_failed", E_AUTH)
 
+    async def _may_enter(self, msg: Any) -> bool:
+        """Whether the credentials open the room (only they learn it is quarantined)."""
+        store = self.storage.storage
+        if msg.secret is not None:
+            row = await self.storage.call(store.room, msg.room)
+            return row is not None and row.gm_secret_ok(msg.secret)
+        if msg.token is not None:
+            inv = await self.storage.call(store.invite_for_token, msg.room, msg.token)
+            return inv is not None and not inv.revoked
+        return False
+
     # -- the WebSocket ----------------------------------------------------------------
     async def ws_handler(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_frame * 4)
         await ws.prepare(request)
-        session = Session(self, ws)
+        peer = Peer(request.remote or "?", request.transport)
+        limit = self.limits.connections_per_address
+        if limit and self.per_address[peer.address] >= limit:  # 0: no limit
+            await close_socket(ws, peer.transport, "too_many_connections", dumps(error_frame(
+                "too_many_connections", E_CONNECTIONS.format(limit=limit), limit=limit)))
+            return ws
+        session = Session(self, ws, peer)
         self.sockets.add(ws)
+        self.per_address[peer.address] += 1
         try:
             await session.run()
         finally:
             self.sockets.discard(ws)
-            session.close()
+            self.per_address[peer.address] -= 1
+            if not self.per_address[peer.address]:
+                del self.per_address[peer.address]
+            await session.close()
         return ws
 
     async def shutdown(self) -> None:
@@ -143,9 +220,16 @@ SERVER_KEY = web.AppKey("komasync", Komasync)
 
 
 async def _healthz(request: web.Request) -> web.Response:
+    """Liveness for the operator, without auth: counts only, never a room id (those of
+    quarantined rooms are in the server log)."""
     server = request.app[SERVER_KEY]
-    return web.json_response({"ok": True, "protocol": PROTOCOL_VERSION,
-                              "rooms": {rid: r.version for rid, r in server.rooms.items()}})
+    return web.json_response({"ok": True, "protocol": PROTOCOL_VERSION, "rooms": {
+        "loaded": len(server.rooms), "quarantined": len(server.quarantined)}})
+
+
+async def _public(request: web.Request) -> web.Response:
+    """Where players reach this server (`--public-url`), for the console's invite links."""
+    return web.json_response({"public_url": request.app[SERVER_KEY].public_url})
 
 
 async def _rooms(request: web.Request) -> web.Response:
@@ -218,6 +302,7 @@ def make_app(server: Komasync) -> web.Application:
     app[SERVER_KEY] = server
     app.router.add_get("/ws", server.ws_handler)
     app.router.add_get("/healthz", _healthz)
+    app.router.add_get("/api/public", _public)
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
     app.router.add_get("/", _index)

@@ -19,9 +19,11 @@ from ..adapters.registry import make_adapter
 from ..engine.actions import ActionBase
 from ..engine.core import Engine, Outcome
 from ..engine.errors import Refusal, Text
+from ..engine.paths import Path
 from ..engine.registry import parse_action
-from ..engine.views import Audience, View, project
-from .connection import Connection, dumps
+from ..engine.views import Audience, View, project, refusal_for
+from .connection import Connection, dumps, frame_size
+from .errors import E_REVOKED as REVOKED
 from .storage import ActionRecord
 
 __all__ = ["Audiences", "Frames"]
@@ -49,6 +51,7 @@ class Audiences:
         self.engine = engine
         self.history_size = history
         self.conns: set[Connection] = set()
+        self.revoked: set[str] = set()
         self.views: dict[str, View] = {}
         self.history: dict[str, deque[tuple[int, int, str]]] = {}
         self.adapters: dict[str, PlatformAdapter] = {}
@@ -101,6 +104,29 @@ class Audiences:
         return dumps({"type": "table.ops", "platform": adapter.platform, "version": self.version,
                       "reset": False, "ops": pops})
 
+    def unproject(self, version: int, units: list[Path]) -> None:
+        """After a change at `version` was reverted before it was sent: every view,
+        history and platform adapter back to the (restored) state, as if it never was."""
+        for key, view in self.views.items():
+            view.update(self.engine.state, units)
+            history = self.history[key]
+            while history and history[-1][1] >= version:
+                history.pop()
+        table = self.views.get("table")
+        for adapter in self.adapters.values():
+            if table is not None:
+                try:
+                    adapter.update(table.tree, [], [])
+                except Exception:
+                    log.exception("adapter failed on revert", extra={"room": self.room_id})
+
+    def reset(self, text: Text) -> None:
+        """Forget every view, history and adapter; every client reconnects to a snapshot."""
+        self.views.clear()
+        self.history.clear()
+        self.adapters.clear()
+        self.drop_all("internal_error", text)
+
     def send(self, frames: Frames) -> None:
         """Fan a durable change out to every connection, by audience and platform."""
         for c in list(self.conns):
@@ -150,8 +176,9 @@ class Audiences:
         adapter = self.adapters.get(conn.platform or "")
         if adapter is None:
             return
+        told = refusal_for(r, self.engine.state, conn.audience)  # the VTT may show it to all
         try:
-            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": r.ja, "en": r.en})
+            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": told.ja, "en": told.en})
         except Exception:
             log.exception("adapter failed on snap-back", extra={"room": self.room_id})
             return
@@ -161,6 +188,9 @@ class Audiences:
     # -- joining ------------------------------------------------------------------------
     def join(self, conn: Connection, since: int | None) -> None:
         """Welcome, then a snapshot or exactly the missed changes, then a bridge's table."""
+        if conn.principal in self.revoked:  # revoked while it was authenticating
+            conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
+            return
         view = self.view(conn.audience)
         self.conns.add(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.room_id,
@@ -179,9 +209,11 @@ class Audiences:
         hist = self.history[conn.audience.key]
         if not hist or hist[0][0] > since:
             return False
-        for frm, _to, frame in hist:
-            if frm >= since:
-                conn.send(frame)
+        missed = [frame for frm, _to, frame in hist if frm >= since]
+        if not conn.fits(sum(map(frame_size, missed))):  # more than its outbox: a snapshot instead
+            return False
+        for frame in missed:
+            conn.send(frame)
         return True
 
     def _join_platform(self, conn: Connection) -> None:
@@ -207,6 +239,12 @@ class Audiences:
 
     def presence(self) -> None:
         self.notify_gm("presence", {"connections": [c.info() for c in self.conns]})
+
+    def revoke(self, principal: str) -> None:
+        """An invite was revoked: close every connection it opened, now and later."""
+        self.revoked.add(principal)
+        for conn in [c for c in self.conns if c.principal == principal]:
+            conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
 
     def drop_all(self, code: str, text: Text) -> None:
         for conn in list(self.conns):

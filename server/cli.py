@@ -1,30 +1,101 @@
-"""`komasync` command line — help in Japanese and English."""
+"""`komasync` command line — help in Japanese and English, errors on one line each."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-import signal
 import sys
-from importlib import resources
-from pathlib import Path
+from collections.abc import Callable
 
-from aiohttp import web
+from pydantic import ValidationError
 
-from ..engine.scenario import ScenarioError, build_room, load_scenario_file
-from .app import Komasync, make_app
-from .connection import Limits
-from .logs import setup_logging
-from .storage import Storage, new_secret
+from ..engine.errors import Text
+from ..engine.scenario import ScenarioError
+from . import cli_rooms
+from .cli_common import CliError, say_error
+from .cli_serve import DEMO_ROOM, DEMO_ROOMS, example_path, serve
+from .storage import StorageError
 
-__all__ = ["main"]
+__all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "main"]
 
-DEFAULT_DB = "komasync.sqlite3"
-DEMO_ROOM = "demo"
-# The demo rooms, all opened by the one GM secret printed at start.
-DEMO_ROOMS = {DEMO_ROOM: "tower_defense.yaml", "demo-bases": "base_battle.yaml",
-              "demo-table": "demo_table.yaml", "demo-mass": "mass_combat.yaml"}
+Command = Callable[[argparse.Namespace], int]
+DB_HELP = ("SQLiteファイル（既定: KOMASYNC_DB か komasync.sqlite3）/ "
+           "SQLite file (default: KOMASYNC_DB or komasync.sqlite3)")
+BAD_SETTING = Text("設定 {name} の値が正しくありません: {why}", "Setting {name} is not valid: {why}")
+
+
+def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    s = sub.add_parser("serve", help="サーバーを起動 / run the server",
+                       description="各オプションは環境変数 KOMASYNC_<名前> でも指定できます / "
+                                   "every option can also be set as KOMASYNC_<NAME>")
+    s.set_defaults(run=serve)
+    s.add_argument("--host", help="待ち受けるアドレス（0.0.0.0で全て）/ address to bind (0.0.0.0 = all)")
+    s.add_argument("--port", type=int, help="ポート（0で自動、既定8750）/ port (0 picks a free one; 8750)")
+    s.add_argument("--db", help=DB_HELP)
+    s.add_argument("--public-url", help="プレイヤーが開くURL（招待リンク用）/ "
+                                        "URL players open (used in invite links)")
+    s.add_argument("--demo", action="store_true",
+                   help="デモルームを用意してGM秘密鍵を表示 / set up the demo rooms, print their GM secret")
+    s.add_argument("--demo-scenario", default=None,
+                   help="デモに使うシナリオYAML / scenario YAML for the demo room")
+    s.add_argument("--durability", choices=["full", "normal"],
+                   help="SQLite同期レベル / SQLite synchronous level")
+    s.add_argument("--snapshot-every", type=int,
+                   help="スナップショット間隔（バージョン数）/ versions between snapshots")
+    s.add_argument("--max-frame", type=int,
+                   help="受信メッセージ上限（バイト）/ largest accepted frame (bytes)")
+    s.add_argument("--rate", type=float,
+                   help="接続ごとの毎秒メッセージ数 / messages per second per connection")
+    s.add_argument("--outbox-bytes", type=int,
+                   help="受信の遅い接続を切断するまでの未送信バイト数 / bytes waiting for a "
+                        "client before it is dropped as too slow")
+    s.add_argument("--connections-per-address", type=int,
+                   help="アドレスごとの同時接続数 / open connections per client address")
+    s.add_argument("--auth-failures-per-address", type=int,
+                   help="アドレスごとの認証失敗（毎分、超えると一時拒否、0で無制限）/ failed "
+                        "authentications per address per minute before it must wait (0: no limit)")
+    s.add_argument("--auth-failures-per-room", type=int,
+                   help="ルームごとの認証失敗（毎分、接続実績のあるアドレスは除く、0で無制限）/ "
+                        "failed authentications per room per minute before new addresses must "
+                        "wait (0: no limit)")
+    s.add_argument("--log", choices=["auto", "json", "text"],
+                   help="ログ形式（auto: 端末なら text、それ以外は json）/ "
+                        "log format (auto: text on a terminal, else json)")
+
+
+def _room_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    r = sub.add_parser("room", help="ルーム操作 / rooms")
+    rsub = r.add_subparsers(dest="room_cmd", required=True, metavar="ACTION")
+    rc = rsub.add_parser("create", help="シナリオからルームを作成 / create a room from a scenario")
+    rc.set_defaults(run=cli_rooms.create)
+    rc.add_argument("file", help="シナリオYAML / scenario YAML")
+    rc.add_argument("--id", default=None, help="ルームID / room id")
+    rc.add_argument("--secret", default=None,
+                    help=f"GM秘密鍵（{cli_rooms.MIN_SECRET}文字以上、省略時は生成）/ "
+                         f"GM secret (at least {cli_rooms.MIN_SECRET} characters; generated if left out)")
+    ls = rsub.add_parser("list", help="ルーム一覧 / list the rooms")
+    ls.set_defaults(run=cli_rooms.listing)
+    ls.add_argument("--json", action="store_true", help="JSONで出力 / print JSON")
+    for name, run, text in (("delete", cli_rooms.delete, "ルームと記録を削除 / delete a room and its log"),
+                            ("reset", cli_rooms.reset, "ルームを初期状態に戻す（招待は残る）/ "
+                                                       "back to the scenario's start (invites stay)")):
+        p = rsub.add_parser(name, help=text)
+        p.set_defaults(run=run)
+        p.add_argument("room", help="ルームID / room id")
+        p.add_argument("--yes", action="store_true", help="確認なしで実行 / do it without asking")
+    _export_args(rsub.add_parser("export", help="ココフォリア用の書き出し / Ccfolia exports"))
+    for p in (rc, ls, *rsub.choices.values()):
+        if not any(a.dest == "db" for a in p._actions):
+            p.add_argument("--db", help=DB_HELP)
+
+
+def _export_args(ex: argparse.ArgumentParser) -> None:
+    ex.set_defaults(run=cli_rooms.export)
+    ex.add_argument("room", help="ルームID / room id")
+    ex.add_argument("--format", choices=["zip", "clipboard"], default="zip",
+                    help="zip: ルームZIP（インポート用）/ room ZIP to import; "
+                         "clipboard: 駒のクリップボードJSON / character clipboard JSON")
+    ex.add_argument("--out", default="-", help="出力先（-は標準出力）/ output file (- = stdout)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,209 +104,84 @@ def _parser() -> argparse.ArgumentParser:
         description="TRPG戦闘サブシステムの状態を管理し、VTTと同期するサーバー / "
                     "Keeps TRPG battle subsystems' state and syncs it with virtual tabletops.")
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    _serve_parser(sub)
+    _room_parser(sub)
 
-    s = sub.add_parser("serve", help="サーバーを起動 / run the server")
-    s.add_argument("--host", default="127.0.0.1", help="待ち受けるアドレス / address to bind")
-    s.add_argument("--port", type=int, default=8750,
-                   help="ポート（0で自動）/ port (0 picks a free one)")
-    s.add_argument("--db", default=DEFAULT_DB, help="SQLiteファイル / SQLite file")
-    s.add_argument("--demo", action="store_true",
-                   help="デモルームを用意してGM秘密鍵を表示 / set up the demo room, print its GM secret")
-    s.add_argument("--demo-scenario", default=None,
-                   help="デモに使うシナリオYAML / scenario YAML for the demo room")
-    s.add_argument("--durability", choices=["full", "normal"], default="full",
-                   help="SQLite同期レベル / SQLite synchronous level")
-    s.add_argument("--snapshot-every", type=int, default=200,
-                   help="スナップショット間隔（バージョン数）/ versions between snapshots")
-    s.add_argument("--max-frame", type=int, default=64 * 1024,
-                   help="受信メッセージ上限（バイト）/ largest accepted frame (bytes)")
-    s.add_argument("--rate", type=float, default=40.0,
-                   help="接続ごとの毎秒メッセージ数 / messages per second per connection")
-    s.add_argument("--log", choices=["json", "text"], default="json",
-                   help="ログ形式 / log format")
-
-    r = sub.add_parser("room", help="ルーム操作 / rooms")
-    rsub = r.add_subparsers(dest="room_cmd", required=True, metavar="ACTION")
-    rc = rsub.add_parser("create", help="シナリオからルームを作成 / create a room from a scenario")
-    rc.add_argument("file", help="シナリオYAML / scenario YAML")
-    rc.add_argument("--db", default=DEFAULT_DB, help="SQLiteファイル / SQLite file")
-    rc.add_argument("--id", default=None, help="ルームID / room id")
-    rc.add_argument("--secret", default=None, help="GM秘密鍵（省略時は生成）/ GM secret (generated)")
-
-    i = sub.add_parser("invite", help="招待トークンを発行 / mint an invite token")
+    i = sub.add_parser("invite", help="招待トークンとリンクを発行 / mint an invite token and link")
+    i.set_defaults(run=cli_rooms.invite)
     i.add_argument("room", help="ルームID / room id")
     i.add_argument("role", choices=["player", "bridge", "observer"], help="役割 / role")
     i.add_argument("--player", default=None, help="プレイヤーID（player役割）/ player id")
     i.add_argument("--label", default="", help="表示名 / label")
-    i.add_argument("--db", default=DEFAULT_DB, help="SQLiteファイル / SQLite file")
+    i.add_argument("--public-url", help="リンクのURL（既定: KOMASYNC_PUBLIC_URL）/ "
+                                        "base URL of the link (default: KOMASYNC_PUBLIC_URL)")
+    i.add_argument("--json", action="store_true", help="JSONで出力 / print JSON")
+    i.add_argument("--db", help=DB_HELP)
 
     sc = sub.add_parser("scenario", help="シナリオ操作 / scenarios")
     scsub = sc.add_subparsers(dest="scenario_cmd", required=True, metavar="ACTION")
     ck = scsub.add_parser("check", help="シナリオを検証 / validate a scenario file")
+    ck.set_defaults(run=_check)
     ck.add_argument("file", help="シナリオYAML / scenario YAML")
+    scsub.add_parser("schema", help="シナリオのJSON Schemaを出力（エディタ補完用）/ "
+                                    "print the scenario JSON Schema (for editors)").set_defaults(
+        run=_scenario_schema)
 
-    ex = sub.add_parser("export", help="ブリッジなしでココフォリアに持ち込む書き出し / "
-                                       "Ccfolia exports for a table without a bridge")
-    ex.add_argument("room", help="ルームID / room id")
-    ex.add_argument("--format", choices=["zip", "clipboard"], default="zip",
-                    help="zip: ルームZIP（インポート用）/ room ZIP to import; "
-                         "clipboard: 駒のクリップボードJSON / character clipboard JSON")
-    ex.add_argument("--out", default="-", help="出力先（-は標準出力）/ output file (- = stdout)")
-    ex.add_argument("--db", default=DEFAULT_DB, help="SQLiteファイル / SQLite file")
-
-    sub.add_parser("schema", help="プロトコルのJSON Schemaを出力 / print the protocol's JSON Schema")
+    ex = sub.add_parser("export", help="room export と同じ / same as `room export`")
+    _export_args(ex)
+    ex.add_argument("--db", help=DB_HELP)
+    sub.add_parser("schema", help="プロトコルのJSON Schemaを出力 / print the protocol's JSON Schema"
+                   ).set_defaults(run=_protocol_schema)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    match args.cmd:
-        case "serve":
-            return _serve(args)
-        case "room":
-            return _room_create(args)
-        case "invite":
-            return _invite(args)
-        case "scenario":
-            return _check(args)
-        case "export":
-            return _export(args)
-        case "schema":
-            from .protocol import json_schema
+    run: Command = args.run
+    try:
+        return run(args)
+    except CliError as e:
+        say_error(e.text)
+        return e.code
+    except StorageError as e:
+        say_error(e.text)
+        return 1
+    except ScenarioError as e:
+        _say_problems(e)
+        return 1
+    except ValidationError as e:
+        err = e.errors()[0]
+        say_error(BAD_SETTING.format(name=".".join(map(str, err["loc"])), why=err["msg"]))
+        return 2
 
-            print(json.dumps(json_schema(), ensure_ascii=False, indent=2))
-            return 0
-    return 2
+
+def _say_problems(e: ScenarioError) -> None:
+    for problem in e.problems:
+        print(problem, file=sys.stderr)
+    print(f"NG: {len(e.problems)}件の問題 / {len(e.problems)} problem(s)", file=sys.stderr)
 
 
 def _check(args: argparse.Namespace) -> int:
-    try:
-        scenario = load_scenario_file(args.file)
-        build_room(scenario, "check")
-    except ScenarioError as e:
-        for problem in e.problems:
-            print(problem, file=sys.stderr)
-        print(f"NG: {len(e.problems)}件の問題 / {len(e.problems)} problem(s)", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{args.file}: {e}", file=sys.stderr)
-        return 1
+    from ..engine.scenario import build_room
+    from .cli_common import read_scenario
+
+    build_room(read_scenario(args.file), "check")
     print(f"OK: {args.file}")
     return 0
 
 
-def _room_create(args: argparse.Namespace) -> int:
-    try:
-        scenario = load_scenario_file(args.file)
-    except ScenarioError as e:
-        print(e, file=sys.stderr)
-        return 1
-    store = Storage(args.db)
-    secret = args.secret or new_secret()
-    room_id = args.id or "r" + new_secret()[:8].replace("-", "x").replace("_", "y")
-    state = build_room(scenario, seed=new_secret()).model_dump(mode="json")
-    store.create_room(room_id, scenario.room.name, secret, state, Path(args.file).name)
-    print(f"room: {room_id}\nGM secret / GM秘密鍵: {secret}")
+def _scenario_schema(args: argparse.Namespace) -> int:
+    from ..engine.scenario import Scenario
+
+    schema = Scenario.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "komasync scenario"
+    print(json.dumps(schema, ensure_ascii=False, indent=2))
     return 0
 
 
-def _open_room(args: argparse.Namespace) -> Storage | None:
-    """The database, if it holds `args.room` (else says so on stderr)."""
-    store = Storage(args.db)
-    if store.room(args.room) is None:
-        print(f"ルーム {args.room} はありません / no room {args.room}", file=sys.stderr)
-        return None
-    return store
+def _protocol_schema(args: argparse.Namespace) -> int:
+    from .protocol import json_schema
 
-
-def _invite(args: argparse.Namespace) -> int:
-    store = _open_room(args)
-    if store is None:
-        return 1
-    if args.role == "player" and not args.player:
-        print("--player が必要です / --player is required", file=sys.stderr)
-        return 2
-    invite_id, token = store.create_invite(args.room, args.role, args.player, args.label)
-    print(f"invite: {invite_id}\ntoken / トークン: {token}")
+    print(json.dumps(json_schema(), ensure_ascii=False, indent=2))
     return 0
-
-
-def _export(args: argparse.Namespace) -> int:
-    """The room as the table may see it, written as a Ccfolia room ZIP or clipboard JSON."""
-    from ..adapters import exports
-    from ..engine.views import Audience, View
-    from .replay import rebuild
-
-    store = _open_room(args)
-    if store is None:
-        return 1
-    tree = View(Audience("table"), rebuild(store, args.room).state).tree
-    if args.format == "zip":
-        data = exports.room_zip(tree)
-    else:
-        lines = [json.dumps(c, ensure_ascii=False) for c in exports.clipboard(tree).values()]
-        data = ("\n".join(lines) + "\n").encode()
-    if args.out == "-":
-        sys.stdout.buffer.write(data)
-    else:
-        Path(args.out).write_bytes(data)
-        print(f"{args.out}: {len(data)} bytes", file=sys.stderr)
-    return 0
-
-
-def example_path(name: str) -> Path:
-    return Path(str(resources.files("komasync.examples") / name))
-
-
-def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
-    """Create the demo rooms if missing; a fresh GM secret opens them all, at every start."""
-    secret = new_secret()
-    rooms = dict(DEMO_ROOMS)
-    if scenario_file:
-        rooms = {DEMO_ROOM: scenario_file}
-    for room_id, name in rooms.items():
-        if store.room(room_id) is None:
-            path = Path(name) if scenario_file else example_path(name)
-            scenario = load_scenario_file(path)
-            state = build_room(scenario, seed=new_secret()).model_dump(mode="json")
-            store.create_room(room_id, scenario.room.name, secret, state, path.name)
-        else:
-            store.set_gm_secret(room_id, secret)
-    return secret
-
-
-def _serve(args: argparse.Namespace) -> int:
-    setup_logging(args.log)
-    demo_secret = None
-    if args.demo:
-        store = Storage(args.db)
-        demo_secret = _ensure_demo(store, args.demo_scenario)
-        store.close()
-    limits = Limits(max_frame=args.max_frame, rate=args.rate, burst=int(args.rate * 2),
-                    snapshot_every=args.snapshot_every)
-    server = Komasync(args.db, limits, args.durability)
-    asyncio.run(_run(server, args.host, args.port, demo_secret))
-    return 0
-
-
-async def _run(server: Komasync, host: str, port: int, demo_secret: str | None) -> None:
-    runner = web.AppRunner(make_app(server), access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    bound = runner.addresses[0][1] if runner.addresses else port
-    print(f"komasync: http://{host}:{bound}/  (GMコンソール / GM console)", flush=True)
-    print(f"komasync: ws://{host}:{bound}/ws", flush=True)
-    if demo_secret:
-        print(f"komasync: demo room / デモルーム: {DEMO_ROOM}", flush=True)
-        others = ", ".join(r for r in DEMO_ROOMS if r != DEMO_ROOM)
-        print(f"komasync: more demo rooms / 他のデモルーム: {others}", flush=True)
-        print(f"komasync: GM secret / GM秘密鍵: {demo_secret}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        await runner.cleanup()

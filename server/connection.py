@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,25 +13,69 @@ from aiohttp import web
 from ..engine.tx import Actor, Role
 from ..engine.views import Audience
 
-__all__ = ["Connection", "Limits", "TokenBucket", "dumps"]
+__all__ = ["Connection", "Limits", "Peer", "TokenBucket", "close_socket", "dumps", "frame_size"]
 
 
 def dumps(msg: dict[str, Any]) -> str:
     return orjson.dumps(msg).decode()
 
 
+def frame_size(text: str) -> int:
+    """The bytes a text frame takes on the wire (no encoding needed for ASCII)."""
+    return len(text) if text.isascii() else len(text.encode())
+
+
+# WebSocket close codes by `bye` code (4001 for the rest).
+CLOSE_CODES = {"invite_revoked": 4003, "slow_consumer": 4008, "too_many_connections": 4029}
+# How long a closing socket may take to accept its last frame and the close handshake.
+CLOSE_GRACE = 1.0
+
+
+async def close_socket(ws: web.WebSocketResponse, transport: asyncio.Transport | None,
+                       code: str, last: str) -> None:
+    """Send `last` (a `bye` or an error frame) and close; a peer that does not read within
+    the grace has its transport aborted, so a stalled reader never holds a socket open."""
+    try:
+        await asyncio.wait_for(ws.send_str(last), CLOSE_GRACE)
+        await asyncio.wait_for(ws.close(code=CLOSE_CODES.get(code, 4001),
+                                        message=code.encode()), CLOSE_GRACE)
+    except Exception:  # the peer is gone or stalled: nothing more to say to it
+        pass
+    finally:
+        if transport is not None:
+            transport.abort()
+
+
+@dataclass(frozen=True)
+class Peer:
+    """Where a socket comes from (limits count per address) and its transport."""
+
+    address: str
+    transport: asyncio.Transport | None
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Per-connection and per-room limits; all configurable on `serve`."""
+    """Per-connection, per-address and per-room limits (most configurable on `serve`).
+
+    Behind a reverse proxy every client has the proxy's address: raise the per-address
+    limits there (`connections_per_address`, `auth_failures_per_address`).
+    """
 
     max_frame: int = 64 * 1024
     rate: float = 40.0
     burst: int = 80
-    outbox: int = 2000
+    outbox_bytes: int = 4 * 1024 * 1024
     history: int = 2000
     snapshot_every: int = 200
     auth_timeout: float = 10.0
     max_batch: int = 64
+    connections_per_address: int = 64
+    # Failed authentications within `auth_window` seconds before further attempts wait
+    # (0: no limit); an address that got into a room is exempt from that room's limit.
+    auth_failures_per_address: int = 10
+    auth_failures_per_room: int = 30
+    auth_window: float = 60.0
 
 
 @dataclass
@@ -58,8 +101,10 @@ class Connection:
     """A WebSocket after authentication; the room writes to it only through `send`."""
 
     def __init__(self, ws: web.WebSocketResponse, role: Role, player: str | None,
-                 principal: str, label: str, limits: Limits) -> None:
+                 principal: str, label: str, limits: Limits,
+                 transport: asyncio.Transport | None = None) -> None:
         self.ws = ws
+        self.transport = transport
         self.role = role
         self.player = player
         self.principal = principal
@@ -69,7 +114,10 @@ class Connection:
         self.bridge_version: int | None = None
         self.closed = False
         self.close_reason: str | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(limits.outbox)
+        self.outbox: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self.buffered = 0  # bytes queued and not yet handed to the socket
+        self.writing = False
+        self.outbox_bytes = limits.outbox_bytes
         self.bucket = TokenBucket(limits.rate, limits.burst)
         self.writer = asyncio.create_task(self._write())
         self.closer: asyncio.Task[None] | None = None
@@ -86,15 +134,23 @@ class Connection:
             return Audience("player", self.player)
         return Audience("table")
 
+    def fits(self, size: int) -> bool:
+        """Whether `size` more bytes fit in the outbox now."""
+        return self.buffered + size <= self.outbox_bytes
+
     def send(self, text: str) -> None:
-        """Queue a frame; a client that cannot keep up is dropped, never waited for."""
+        """Queue a frame; a client whose socket is not taking frames while more bytes
+        wait than its outbox holds is dropped, never waited for. (A burst to a socket
+        that takes it, like a big snapshot on join, is not a slow client.)"""
         if self.closed:
             return
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        size = frame_size(text)
+        if self.writing and self.buffered + size > self.outbox_bytes:
             self.drop("slow_consumer", "受信が追いつかないため切断しました。",
                       "Disconnected: this client could not keep up with the room.")
+            return
+        self.buffered += size
+        self.outbox.put_nowait((text, size))
 
     def send_msg(self, msg: dict[str, Any]) -> None:
         self.send(dumps(msg))
@@ -107,25 +163,20 @@ class Connection:
         self.close_reason = code
         bye = dumps({"type": "bye", "code": code, "reason": {"ja": ja, "en": en}})
         self.writer.cancel()
-        self.closer = asyncio.create_task(self._close(bye, code))
-
-    async def _close(self, bye: str, code: str) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.ws.send_str(bye), 1.0)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.ws.close(code=4000 + (8 if code == "slow_consumer" else 1),
-                                                 message=code.encode()), 2.0)
+        self.closer = asyncio.create_task(close_socket(self.ws, self.transport, code, bye))
 
     async def _write(self) -> None:
         while True:
-            text = await self.outbox.get()
-            if text is None:
-                return
+            text, size = await self.outbox.get()
+            self.writing = True  # stays set only while the socket makes us wait (drain)
             try:
                 await self.ws.send_str(text)
             except (ConnectionResetError, RuntimeError):
                 self.closed = True
                 return
+            finally:
+                self.writing = False
+                self.buffered -= size
 
     def info(self) -> dict[str, Any]:
         return {"principal": self.principal, "role": self.role, "player": self.player,

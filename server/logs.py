@@ -1,4 +1,4 @@
-"""Structured logs: one JSON object per line on stderr (or plain text with --log text)."""
+"""Logs on stderr: one JSON object per line, or readable text lines on a terminal."""
 
 from __future__ import annotations
 
@@ -26,13 +26,25 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(data, default=str).decode()
 
 
-def setup_logging(fmt: str = "json", level: str = "INFO") -> None:
+class TextFormatter(logging.Formatter):
+    """One readable line; the record's extras (room, code, version…) follow as key=value."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s")
+        self.converter = time.gmtime
+
+    def format(self, record: logging.LogRecord) -> str:
+        extras = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in _STANDARD)
+        line = super().format(record)
+        return f"{line} {extras}" if extras else line
+
+
+def setup_logging(fmt: str = "auto", level: str = "INFO") -> None:
+    """`auto`: text on a terminal, JSON lines otherwise (collectors read those)."""
     handler = logging.StreamHandler(sys.stderr)
-    if fmt == "json":
-        handler.setFormatter(JsonFormatter())
-    else:
-        logging.Formatter.converter = time.gmtime
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    if fmt == "auto":
+        fmt = "text" if sys.stderr.isatty() else "json"
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     root = logging.getLogger("komasync")
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from ..engine.bounds import Exact, Finite, Json, Serial
 from ..engine.registry import ActionUnion
 
 __all__ = [
@@ -39,7 +40,7 @@ class Auth(_Msg):
     room: Id
     secret: str | None = Field(default=None, max_length=200)
     token: str | None = Field(default=None, max_length=200)
-    since: int | None = Field(default=None, ge=0)
+    since: Serial | None = None
     client: str | None = Field(default=None, max_length=100)
     platform: Literal["ccfolia", "foundry"] | None = None
 
@@ -49,7 +50,7 @@ class ActionMsg(_Msg):
 
     type: Literal["action"]
     id: Id
-    base_version: int | None = Field(default=None, ge=0)
+    base_version: Serial | None = None
     action: ActionUnion
 
 
@@ -64,7 +65,7 @@ class AnswerMsg(_Msg):
 
 class Ping(_Msg):
     type: Literal["ping"]
-    t: float | int | str | None = None
+    t: Finite | Exact | Annotated[str, Field(max_length=200)] | None = None
 
 
 class InviteCreate(_Msg):
@@ -93,7 +94,7 @@ class History(_Msg):
 
     type: Literal["history"]
     id: Id
-    after: int = Field(default=0, ge=0)
+    after: Serial = 0
     limit: int = Field(default=200, ge=1, le=1000)
 
 
@@ -102,7 +103,7 @@ class BridgeStatus(_Msg):
 
     type: Literal["bridge.status"]
     platform: Literal["ccfolia", "foundry", "other"]
-    version: int | None = None
+    version: Serial | None = None
     detail: str = Field(default="", max_length=300)
 
 
@@ -112,7 +113,7 @@ class TableEvent(_Msg):
 
     type: Literal["table.event"]
     id: Id
-    event: dict[str, Any]
+    event: dict[Annotated[str, Field(max_length=100)], Json] = Field(max_length=100)
 
 
 ClientMessage = Annotated[

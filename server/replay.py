@@ -27,7 +27,7 @@ def replay(engine: Engine, records: list[ActionRecord]) -> Engine:
     for record in records:
         if record.version != engine.version + 1:
             raise RuntimeError(f"log gap: expected {engine.version + 1}, got {record.version}")
-        engine.apply(logged_action(record.action), Actor.model_validate(record.actor))
+        engine.apply(logged_action(record.action), Actor.from_log(record.actor))
     return engine
 
 

@@ -23,10 +23,11 @@ from ..engine.actions import ActionBase
 from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
 from ..engine.errors import Refusal, Text
+from ..engine.views import refusal_for
 from .audiences import INTERNAL, Audiences, Frames
 from .connection import Connection, Limits
 from .replay import state_at
-from .storage import ActionRecord, AsyncStorage
+from .storage import ActionRecord, ActionRow, AsyncStorage, encode
 
 __all__ = ["Join", "Room", "Submit"]
 
@@ -36,6 +37,9 @@ STALE = Text("状態が更新されています（現在バージョン{v}）。
              "The room has moved on (now version {v}); act again on the latest state.")
 BAD_UNDO = Text("バージョン{to}には戻せません（現在{v}）。", "Cannot undo to version {to} (now {v}).")
 SHUTDOWN = Text("サーバーを停止します。", "The server is shutting down.")
+JOIN_FAILED = Text("サーバー内部のエラーで参加できませんでした。",
+                   "An internal server error; could not join the room.")
+STOPPED = Text("ルームが停止しました。", "The room has stopped.")
 
 
 def _future() -> asyncio.Future[Any]:
@@ -72,6 +76,7 @@ class _Applied:
     sub: Submit
     outcome: Outcome | None = None
     record: ActionRecord | None = None
+    row: ActionRow | None = None
     frames: Frames = field(default_factory=dict)
     refusal: Refusal | None = None
     duplicate_of: int | None = None
@@ -111,8 +116,11 @@ class Room:
                 await self._process(batch)
             except Exception:
                 log.exception("room loop error", extra={"room": self.id})
+                self._abandon(batch)
 
     async def _process(self, batch: list[Item]) -> None:
+        """Every item is answered: an action that fails in any way is refused on its own,
+        so one bad action never leaves the rest of its batch unanswered."""
         pending: list[_Applied] = []
         for item in batch:
             if isinstance(item, Submit) and not isinstance(item.action, Undo):
@@ -121,8 +129,7 @@ class Room:
             await self._commit(pending)
             pending = []
             if isinstance(item, Join):
-                self.audiences.join(item.conn, item.since)
-                item.done.set_result(None)
+                self._join(item)
             elif isinstance(item, Call):
                 try:
                     item.done.set_result(await item.fn())
@@ -132,7 +139,36 @@ class Room:
                 await self._commit([await self._undo(item)])
         await self._commit(pending)
 
+    def _join(self, join: Join) -> None:
+        try:
+            self.audiences.join(join.conn, join.since)
+        except Exception:
+            log.exception("join failed", extra={"room": self.id})
+            self.audiences.leave(join.conn)
+            join.conn.drop("internal_error", JOIN_FAILED.ja, JOIN_FAILED.en)
+        if not join.done.done():
+            join.done.set_result(None)
+
+    def _abandon(self, items: list[Item]) -> None:
+        """The room stopped mid-batch: nobody is left waiting on what it did not reach."""
+        for item in items:
+            if isinstance(item, Join) and not item.done.done():
+                item.conn.drop("storage_error", STOPPED.ja, STOPPED.en)
+                item.done.set_result(None)
+            elif isinstance(item, Call) and not item.done.done():
+                item.done.set_exception(RuntimeError("the room has stopped"))
+            elif isinstance(item, Submit) and item.conn is not None:
+                item.conn.drop("storage_error", STOPPED.ja, STOPPED.en)
+
     def _apply(self, sub: Submit) -> _Applied:
+        """Apply one action; anything but a refusal is logged and answered `internal_error`."""
+        try:
+            return self._apply_one(sub)
+        except Exception:
+            log.exception("action crashed", extra={"room": self.id})
+            return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
+
+    def _apply_one(self, sub: Submit) -> _Applied:
         if sub.action is None:
             translated = self.audiences.translate(sub.conn, sub.event or {})
             if isinstance(translated, Refusal):
@@ -148,13 +184,28 @@ class Room:
             outcome = self.engine.apply(sub.action, actor)
         except Refusal as refusal:
             return _Applied(sub, refusal=refusal)
+        # Applied in memory only: it counts once it is recorded and projected, else it is
+        # taken back whole (state, version, dice, views), and its client key stays free.
+        try:
+            record = self._record(sub, key, outcome)
+            row = encode(record)
+            frames = self.audiences.project(outcome, record)
         except Exception:
-            log.exception("action crashed", extra={"room": self.id})
+            log.exception("action failed after it applied; rolled back",
+                          extra={"room": self.id, "kind": getattr(sub.action, "kind", None)})
+            self._revert(outcome)
             return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
         self.keys[key] = outcome.version
-        record = self._record(sub, key, outcome)
-        frames = self.audiences.project(outcome, record)
-        return _Applied(sub, outcome=outcome, record=record, frames=frames)
+        return _Applied(sub, outcome=outcome, record=record, row=row, frames=frames)
+
+    def _revert(self, outcome: Outcome) -> None:
+        units = outcome.units  # before the rollback forgets the writes
+        self.engine.revert(outcome)
+        try:
+            self.audiences.unproject(outcome.version, units)
+        except Exception:  # the views cannot be trusted: everyone starts again from a snapshot
+            log.exception("views reset after a failed revert", extra={"room": self.id})
+            self.audiences.reset(INTERNAL)
 
     def _client_key(self, sub: Submit) -> str:
         who = sub.conn.principal if sub.conn else "server"
@@ -173,17 +224,26 @@ class Room:
         )
 
     async def _undo(self, sub: Submit) -> _Applied:
+        """Undo, expanded into `restore` with the target state: the role is checked before
+        the (costly) rebuild of that state."""
         assert isinstance(sub.action, Undo)
         to = sub.action.to_version
+        try:
+            Engine.guard(sub.action, sub.actor_override or sub.conn.actor)  # type: ignore[union-attr]
+        except Refusal as wrong_role:
+            return _Applied(sub, refusal=wrong_role)
         if to >= self.version:
-            refusal = Refusal("bad_undo", BAD_UNDO.format(to=to, v=self.version))
-            return _Applied(sub, refusal=refusal)
-        target = await self.store.call(state_at, self.store.storage, self.id, to)
+            return _Applied(sub, refusal=Refusal("bad_undo", BAD_UNDO.format(to=to, v=self.version)))
+        try:
+            target = await self.store.call(state_at, self.store.storage, self.id, to)
+        except Exception:
+            log.exception("undo target could not be rebuilt", extra={"room": self.id})
+            return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
         restore = Restore(to_version=to, reason=sub.action.reason, target=target)
         return self._apply(Submit(sub.conn, sub.msg_id, restore, sub.base_version))
 
     async def _commit(self, applied: list[_Applied]) -> None:
-        records = [a.record for a in applied if a.record is not None]
+        records = [a.row for a in applied if a.row is not None]
         if records:
             snapshot = None
             if self.version - self.last_snapshot >= self.limits.snapshot_every:
@@ -197,13 +257,20 @@ class Room:
             if snapshot is not None:
                 self.last_snapshot = snapshot[0]
         for a in applied:
-            self._reply(a)
+            try:
+                self._reply(a)
+            except Exception:  # durable already: the others must still hear of theirs
+                log.exception("reply failed", extra={"room": self.id})
 
     def _fail(self, applied: list[_Applied]) -> None:
         for a in applied:
             if a.sub.conn:
                 a.sub.conn.drop("storage_error", INTERNAL.ja, INTERNAL.en)
         self.audiences.drop_all("storage_error", INTERNAL)
+        waiting: list[Item] = []
+        while not self.inbox.empty():
+            waiting.append(self.inbox.get_nowait())
+        self._abandon(waiting)
         if self.on_fail is not None:
             self.on_fail(self.id)
         self.task.cancel()
@@ -236,11 +303,12 @@ class Room:
                 self.audiences.push_prompt(str(p.data["prompt"]))
 
     def _refused(self, sub: Submit, r: Refusal) -> None:
-        reject = {"type": "reject", "id": sub.msg_id, "code": r.code, "rule": r.rule,
-                  "reason": {"ja": r.ja, "en": r.en}, "version": self.version,
-                  "details": to_jsonable_python(r.details)}
-        if sub.conn:
-            sub.conn.send_msg(reject)
+        if sub.conn:  # built only from what the sender may see; the GM's notice keeps all
+            told = refusal_for(r, self.engine.state, sub.conn.audience)
+            sub.conn.send_msg({"type": "reject", "id": sub.msg_id, "code": told.code,
+                               "rule": told.rule, "reason": {"ja": told.ja, "en": told.en},
+                               "version": self.version,
+                               "details": to_jsonable_python(told.details)})
         who = sub.conn.label if sub.conn else "server"
         log.info("refused", extra={"room": self.id, "code": r.code, "rule": r.rule,
                                    "client": who, "kind": getattr(sub.action, "kind", None)})

@@ -21,13 +21,15 @@ from ..engine.control import AddPlayer, Answer
 from ..engine.errors import Text
 from ..engine.registry import ACTIONS
 from ..engine.tx import Actor
-from .connection import Connection
+from .connection import Connection, Peer
 from .errors import (
     E_AGAIN,
     E_AUTH_FIRST,
     E_BIG,
     E_BINARY,
+    E_BRIDGE_ONLY,
     E_GM_ONLY,
+    E_INTERNAL,
     E_JSON,
     E_KIND,
     E_RATE,
@@ -47,6 +49,21 @@ __all__ = ["Session"]
 log = logging.getLogger("komasync.server")
 
 
+def _id_of(raw: Any) -> str | None:
+    """The message's `id`, if it has one of the protocol's shape."""
+    msg_id = raw.get("id") if isinstance(raw, dict) else None
+    return msg_id if isinstance(msg_id, str) and 0 < len(msg_id) <= 64 else None
+
+
+def _message_id(text: str) -> str | None:
+    """The id of a frame that is refused before it is read (parsing only, no validation:
+    the frame is already within the size limit)."""
+    try:
+        return _id_of(orjson.loads(text))
+    except orjson.JSONDecodeError:
+        return None
+
+
 async def _pong(conn: Connection, room: Room, t: Any) -> None:
     """Answered in the room's order: a pong comes after every reply to what came before."""
     conn.send_msg({"type": "pong", "t": t, "version": room.version})
@@ -55,9 +72,10 @@ async def _pong(conn: Connection, room: Room, t: Any) -> None:
 class Session:
     """One WebSocket's lifetime: auth first, then messages routed to the room."""
 
-    def __init__(self, server: Komasync, ws: web.WebSocketResponse) -> None:
+    def __init__(self, server: Komasync, ws: web.WebSocketResponse, peer: Peer) -> None:
         self.server = server
         self.ws = ws
+        self.peer = peer
         self.room: Room | None = None
         self.conn: Connection | None = None
 
@@ -85,7 +103,12 @@ class Session:
             if frame.type != WSMsgType.TEXT:
                 await self.send(error_frame("binary_frame", E_BINARY))
                 continue
-            await self.handle(frame.data)
+            try:
+                await self.handle(frame.data)
+            except Exception:  # a bug answers that message; it never silently kills the socket
+                log.exception("message failed", extra={"client": self.conn and self.conn.label})
+                await self.send(error_frame("internal_error", E_INTERNAL,
+                                            _message_id(frame.data)))
             if self.conn is not None and self.conn.closed:
                 return
 
@@ -96,14 +119,14 @@ class Session:
                                  limit=limits.max_frame))
             return
         if self.conn is not None and not self.conn.bucket.take():
-            await self.send(error_frame("rate_limited", E_RATE))
+            await self.send(error_frame("rate_limited", E_RATE, _message_id(text)))
             return
         try:
             raw = orjson.loads(text)
         except orjson.JSONDecodeError:
             await self.send(error_frame("bad_json", E_JSON))
             return
-        msg_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        msg_id = _id_of(raw)
         try:
             msg = client_adapter.validate_python(raw)
         except ValidationError as e:
@@ -130,7 +153,7 @@ class Session:
         if msg.type != "auth":
             await self.send(error_frame("auth_required", E_AUTH_FIRST, getattr(msg, "id", None)))
             return
-        result = await self.server.authenticate(self.ws, msg)
+        result = await self.server.authenticate(self.ws, msg, self.peer)
         if isinstance(result, dict):
             await self.send(result)
             return
@@ -157,9 +180,8 @@ class Session:
                 await room.inbox.put(Submit(conn, msg.id, action))
             case "table.event" if conn.role == "bridge":
                 await room.inbox.put(Submit(conn, msg.id, None, event=msg.event))
-            case "table.event":
-                conn.send_msg(error_frame("bridge_only", Text("ブリッジだけが送れます。",
-                                                    "Only a bridge may send this."), msg.id))
+            case "table.event" | "bridge.status" if conn.role != "bridge":
+                conn.send_msg(error_frame("bridge_only", E_BRIDGE_ONLY, getattr(msg, "id", None)))
             case "bridge.status":
                 conn.platform = msg.platform
                 conn.bridge_version = msg.version
@@ -174,6 +196,8 @@ class Session:
                 await self._invite(msg)
             case "invite.revoke":
                 ok = await self._store(self._storage.revoke_invite, room.id, msg.invite)
+                if ok:
+                    room.audiences.revoke("inv:" + msg.invite)
                 conn.send_msg({"type": "invites", "id": msg.id,
                                "invites": await self._invites()} if ok else
                               error_frame("unknown_invite", Text("その招待はありません。",
@@ -227,9 +251,13 @@ class Session:
         return [{"version": r.version, "actor": r.actor, "action": r.action, "rolls": r.rolls,
                  "log": r.log, "warnings": r.warnings, "at": r.at} for r in records]
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """The socket's session is over: leave the room; a dropped connection's `bye`
+        and close go out before the handler returns (or its transport is aborted)."""
         if self.conn is not None:
             self.conn.closed = True
             self.conn.writer.cancel()
             if self.room is not None:
                 self.room.leave(self.conn)
+            if self.conn.closer is not None:
+                await self.conn.closer

@@ -21,8 +21,10 @@ from typing import Any, Literal, TypeVar
 
 import orjson
 
-__all__ = ["ActionRecord", "AsyncStorage", "InviteRow", "RoomRow", "Storage", "hash_secret",
-           "new_secret"]
+from ..engine.errors import Text
+
+__all__ = ["ActionRecord", "ActionRow", "AsyncStorage", "InviteRow", "RoomRow", "RoomSummary",
+           "Storage", "StorageError", "encode", "hash_secret", "new_secret"]
 
 T = TypeVar("T")
 
@@ -48,6 +50,23 @@ CREATE TABLE IF NOT EXISTS invites (
   revoked INTEGER NOT NULL DEFAULT 0
 );
 """
+
+
+NOT_SQLITE = Text("{path} はSQLiteデータベースとして読めません（{why}）。"
+                  "別のファイルを --db で指定してください。",
+                  "{path} cannot be read as an SQLite database ({why}); name another file with --db.")
+FOREIGN = Text("{path} は komasync のデータベースではありません（別のアプリのデータ）。"
+               "別のファイルを --db で指定してください。",
+               "{path} is not a komasync database (it holds another program's data); "
+               "name another file with --db.")
+
+
+class StorageError(Exception):
+    """The database file cannot be used; `text` says why in Japanese and English."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
 
 
 def new_secret() -> str:
@@ -81,6 +100,17 @@ class InviteRow:
     revoked: bool
 
 
+@dataclass(frozen=True)
+class RoomSummary:
+    """A room as `komasync room list` shows it."""
+
+    id: str
+    name: str
+    scenario: str | None
+    created_at: float
+    version: int
+
+
 @dataclass
 class ActionRecord:
     """One logged action with everything it produced."""
@@ -100,16 +130,31 @@ def _dumps(value: Any) -> bytes:
     return orjson.dumps(value)
 
 
+ActionRow = tuple[int, str | None, bytes, bytes, bytes, bytes, bytes, bytes, float]
+"""An `ActionRecord` as the log stores it (serialised before the action counts as applied)."""
+
+
+def encode(record: ActionRecord) -> ActionRow:
+    """The record serialised for `Storage.append`; raises if any part cannot be written."""
+    r = record
+    return (r.version, r.client_key, _dumps(r.actor), _dumps(r.action), _dumps(r.ops),
+            _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
+
+
 class Storage:
     """Blocking SQLite access; one instance per thread that uses it."""
 
     def __init__(self, path: str | Path, durability: Literal["full", "normal"] = "full") -> None:
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={durability.upper()}")
-        self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.executescript(SCHEMA)
+        try:
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            _refuse_foreign(self.db, self.path)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={durability.upper()}")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as e:
+            raise StorageError(NOT_SQLITE.format(path=self.path, why=e)) from e
 
     def close(self) -> None:
         self.db.close()
@@ -138,6 +183,27 @@ class Storage:
     def room_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM rooms ORDER BY created_at")]
 
+    def room_summaries(self) -> list[RoomSummary]:
+        rows = self.db.execute(
+            "SELECT r.id, r.name, r.scenario_name, r.created_at, "
+            "(SELECT COALESCE(MAX(version), 0) FROM actions a WHERE a.room = r.id) "
+            "FROM rooms r ORDER BY r.created_at")
+        return [RoomSummary(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
+
+    def delete_room(self, room_id: str) -> bool:
+        """Remove a room with its log, snapshots and invites."""
+        with self._tx():
+            for table in ("actions", "snapshots", "invites"):
+                self.db.execute(f"DELETE FROM {table} WHERE room=?", (room_id,))
+            return self.db.execute("DELETE FROM rooms WHERE id=?", (room_id,)).rowcount == 1
+
+    def reset_room(self, room_id: str) -> int:
+        """Back to the scenario's initial state: the log and snapshots go, invites stay."""
+        with self._tx():
+            gone = self.db.execute("DELETE FROM actions WHERE room=?", (room_id,)).rowcount
+            self.db.execute("DELETE FROM snapshots WHERE room=?", (room_id,))
+        return int(gone)
+
     def rooms_for_secret(self, secret: str) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT id, name, created_at FROM rooms WHERE gm_secret_hash=? ORDER BY created_at",
@@ -146,16 +212,12 @@ class Storage:
         return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
 
     # -- the log ----------------------------------------------------------------------
-    def append(self, room_id: str, records: list[ActionRecord],
+    def append(self, room_id: str, rows: list[ActionRow],
                snapshot: tuple[int, dict[str, Any]] | None = None) -> None:
         """Commit a batch of actions (and maybe a snapshot) in one transaction."""
         with self._tx():
-            self.db.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(room_id, r.version, r.client_key, _dumps(r.actor), _dumps(r.action),
-                  _dumps(r.ops), _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
-                 for r in records],
-            )
+            self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                [(room_id, *row) for row in rows])
             if snapshot is not None:
                 self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
                                 (room_id, snapshot[0], _dumps(snapshot[1])))
@@ -220,6 +282,13 @@ class Storage:
 
     def _tx(self) -> _Transaction:
         return _Transaction(self.db)
+
+
+def _refuse_foreign(db: sqlite3.Connection, path: str) -> None:
+    """A database that already holds tables, none of them ours, is another program's."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if tables and "rooms" not in tables:
+        raise StorageError(FOREIGN.format(path=path))
 
 
 def _record(r: Any) -> ActionRecord:

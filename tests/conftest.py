@@ -229,9 +229,9 @@ class Demo:
     proc: subprocess.Popen[str]
 
 
-def serve_demo(db: Path, scenario: Path | None = None) -> Demo:
+def serve_demo(db: Path, scenario: Path | None = None, *more: str) -> Demo:
     cmd = [sys.executable, "-c", "import sys; from komasync.server.cli import main; sys.exit(main())",
-           "serve", "--demo", "--port", "0", "--db", str(db), "--log", "text"]
+           "serve", "--demo", "--port", "0", "--db", str(db), "--log", "text", *more]
     if scenario is not None:
         cmd += ["--demo-scenario", str(scenario)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Installed package → source folder (pyproject's package-dir).
-PACKAGES = {"komasync.engine": "engine", "komasync.server": "server",
+PACKAGES = {"komasync.engine": "engine", "komasync.server": "server", "komasync.client": "client",
             "komasync.adapters": "adapters"}
 
 Graph = dict[str, set[str]]

@@ -7,14 +7,16 @@ from typing import Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Count, Id, Number
 from ..errors import Refusal, Text
 from ..tx import Role, Tx
 from .blocks import REPORTABLE, Block, ReportKind, normalize, sides_of
 from .effects import run_effects
 from .end import end_battle
 from .fire import check_fire, fire
-from .lookup import Located, battle, find_base, find_element, side_of
+from .lookup import Located, battle, find_base, find_element
 from .model import BattleOutcome, ConstantEffect, Effect, SideCount
+from .players import doer_side, unknown_side
 from .reveal import reveal_base, reveal_element
 from .states import CharSide
 from .trigger import ADVANCE
@@ -33,8 +35,6 @@ __all__ = [
     "TriggerEvent",
 ]
 
-UNKNOWN_SIDE = Text("キャラクター「{name}」の陣営（pc / enemy）を指定してください。",
-                    "Say which side (pc / enemy) character '{name}' is on.")
 BATTLE_OVER = Text("拠点戦闘は終了しています。", "The base battle is over.")
 NOT_ACTIVE = Text("イベント「{name}」に【能動誘発】の条件はありません。",
                   "Event '{name}' has no 【能動誘発】 condition.")
@@ -46,16 +46,15 @@ NEEDS_GM = Text("「{name}」の条件には判断が必要な文があります
                 "The condition of '{name}' needs the GM's judgement; the GM fires it.")
 
 
-def _doer_side(tx: Tx, side: CharSide | None, character: str | None) -> CharSide | None:
-    """The side an action names, else the roster's; a player's unknown character is a PC."""
-    bs = battle(tx)  # refuses first in a room without a base battle
-    side = side or side_of(bs, {"character": character})
-    return side or ("pc" if tx.actor.role == "player" else None)
+def _bound(player: str | None) -> dict[str, str]:
+    """Happening data naming the player a new roster entry is bound to (bases_trigger)."""
+    return {"player": player} if player is not None else {}
 
 
 class ReportHappening(ActionBase):
-    """Report a happening of the vocabulary (BASE-COND-5); side defaults to the roster's,
-    or `pc` for a player. Counts on the field follow entered/incapacitated/recovered/left."""
+    """Report a happening of the vocabulary (BASE-COND-5); side defaults to the roster's.
+    A player reports only for their own character (bases_players); a bridge names the
+    player in `by`. Counts on the field follow entered/incapacitated/recovered/left."""
 
     kind: Literal["bases.report"] = "bases.report"
     roles = frozenset[Role]({"gm", "player", "bridge"})
@@ -63,15 +62,17 @@ class ReportHappening(ActionBase):
     character: str | None = Field(default=None, max_length=100)
     side: CharSide | None = None
     timing: str | None = Field(default=None, max_length=100)
-    amount: int | None = None
+    amount: Number | None = None
     action: str | None = Field(default=None, max_length=200)
+    by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
-        side = _doer_side(tx, self.side, self.character)
+        side, player = doer_side(tx, self.side, self.character, "BASE-COND-5")
         if side is None:
-            raise Refusal("unknown_side", UNKNOWN_SIDE.format(name=self.character or "?"))
+            raise unknown_side(self.character)
         tx.emit(self.happening, character=self.character, side=side, timing=self.timing,
-                amount=self.amount, action=self.action, by=tx.actor.player or tx.actor.role)
+                amount=self.amount, action=self.action, by=tx.actor.player or tx.actor.role,
+                **_bound(player))
 
 
 class NextRound(ActionBase):
@@ -92,7 +93,7 @@ class FireElement(ActionBase):
     Still checked: BASE-ST-2, BASE-EL-1 count, some block's tags; `warn`/`off` force it."""
 
     kind: Literal["bases.fire"] = "bases.fire"
-    element: str
+    element: Id
     triggerer: str | None = Field(default=None, max_length=100)
     active: bool = True
 
@@ -111,28 +112,30 @@ class TriggerEvent(ActionBase):
 
     kind: Literal["bases.trigger"] = "bases.trigger"
     roles = frozenset[Role]({"gm", "player", "bridge"})
-    event: str
+    event: Id
     character: str = Field(min_length=1, max_length=100)
     action: str = Field(min_length=1, max_length=200)
     side: CharSide | None = None
     timing: str | None = Field(default=None, max_length=100)
+    by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
         loc = find_element(tx, self.event)
-        name = getattr(loc.element, "name", self.event)
+        name, about = loc.label, loc.about("conditions")  # hidden parts stay unnamed
         blocks = [b for b in loc.element.conditions if b.active is not None]
         tx.check(bool(blocks), Refusal("not_active_trigger", NOT_ACTIVE.format(name=name),
-                                       rule="BASE-COND-3"))
-        side = _doer_side(tx, self.side, self.character)
+                                       rule="BASE-COND-3", about=about))
+        side, player = doer_side(tx, self.side, self.character, "BASE-COND-3")
         mine = [b for b in blocks if self._matches(b, loc, side)]
         want = " / ".join(f"（{b.active.who or b.active.character}/{b.active.action}）"
                           for b in blocks if b.active is not None)
         tx.check(bool(mine), Refusal("wrong_trigger", WRONG_DOER.format(name=name, want=want),
-                                     rule="BASE-COND-3"))
+                                     rule="BASE-COND-3", about=about))
         if tx.actor.role != "gm" and any(b.manual for b in mine):
-            raise Refusal("needs_gm", NEEDS_GM.format(name=name), rule="BASE-COND-5")
+            raise Refusal("needs_gm", NEEDS_GM.format(name=name), rule="BASE-COND-5",
+                          about=about)
         check_fire(tx, loc, mine or blocks, full=True)
-        self._report(tx, side, loc)
+        self._report(tx, side, player, loc)
         fire(tx, loc, self.character)
 
     def _matches(self, block: Block, loc: Located, side: CharSide | None) -> bool:
@@ -150,7 +153,7 @@ class TriggerEvent(ActionBase):
         return said == normalize(spec.action) or (
             spec.kind is not None and spec.kind in (self.action, action_kind(said)))
 
-    def _report(self, tx: Tx, side: CharSide | None, loc: Located) -> None:
+    def _report(self, tx: Tx, side: CharSide | None, player: str | None, loc: Located) -> None:
         """The action really happened: plain conditions see it too (BASE-COND-3)."""
         kind = self.action if self.action in REPORTABLE else action_kind(self.action)
         if self.action in ("宣言", "declare"):
@@ -158,7 +161,7 @@ class TriggerEvent(ActionBase):
                     timing=self.timing)
         elif kind is not None:
             tx.emit(kind, character=self.character, side=side, timing=self.timing,
-                    purpose=loc.element.id)
+                    purpose=loc.element.id, **_bound(player))
 
 
 class ApplyEffect(ActionBase):
@@ -166,7 +169,7 @@ class ApplyEffect(ActionBase):
 
     kind: Literal["bases.effect"] = "bases.effect"
     effect: Effect
-    source: str | None = None
+    source: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         source = find_base(tx, self.source).id if self.source else None
@@ -177,8 +180,8 @@ class RevealBases(ActionBase):
     """GM: reveal a base (`what`: all, base = existence only, gp) or one element (BASE-OPT-2)."""
 
     kind: Literal["bases.reveal"] = "bases.reveal"
-    base: str | None = None
-    element: str | None = None
+    base: Id | None = None
+    element: Id | None = None
     what: Literal["all", "base", "gp"] = "all"
 
     def apply(self, tx: Tx) -> None:
@@ -196,8 +199,8 @@ class SetFieldCount(ActionBase):
     kind: Literal["bases.count"] = "bases.count"
     roles = frozenset[Role]({"gm", "bridge"})
     side: CharSide
-    on_field: int | None = Field(default=None, ge=0)
-    incapacitated: int | None = Field(default=None, ge=0)
+    on_field: Count | None = None
+    incapacitated: Count | None = None
 
     def apply(self, tx: Tx) -> None:
         old = battle(tx).sides.get(self.side, SideCount())
@@ -212,7 +215,7 @@ class SetSummary(ActionBase):
     """GM: the plain-language summary of the battle or of one base (BASE-OPT-4)."""
 
     kind: Literal["bases.summary"] = "bases.summary"
-    base: str | None = None
+    base: Id | None = None
     text: str = Field(max_length=4000)
 
     def apply(self, tx: Tx) -> None:
@@ -227,7 +230,7 @@ class EndBattle(ActionBase):
     """GM: end the battle by a GM-defined or manual end condition (BASE-TYPE-5)."""
 
     kind: Literal["bases.end"] = "bases.end"
-    losers: list[CharSide] = Field(default_factory=list)
+    losers: list[CharSide] = Field(default_factory=list, max_length=2)
     reason: str = Field(min_length=1, max_length=500)
 
     def apply(self, tx: Tx) -> None:

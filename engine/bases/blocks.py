@@ -17,6 +17,7 @@ from typing import Annotated, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..bounds import Count, Name, Number, Sentence
 from .states import CharSide, Side, Status
 
 __all__ = [
@@ -79,10 +80,10 @@ class Target(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     this: bool = False
-    name: str | None = None
+    name: Name | None = None
     side: Literal["ally", "foe", "pc", "enemy", "none", "any"] | None = None
-    attribute: str | None = None
-    without: str | None = None
+    attribute: Name | None = None
+    without: Name | None = None
     others: bool = False
 
     @field_validator("attribute", "without")
@@ -98,16 +99,16 @@ class Target(BaseModel):
 class HappeningReq(BaseModel):
     """One happening a block waits for (`character.incapacitated`, `round.ended`…)."""
 
-    kind: str
+    kind: Name
     who: Who | None = None
-    character: str | None = None
+    character: Name | None = None
     base: Target | None = None
     to: Status | None = None
     came_from: Status | None = None
     sign: Literal[-1, 1] | None = None
     op: Op | None = None
-    n: int | None = None
-    name: str | None = None
+    n: Number | None = None
+    name: Name | None = None
 
 
 class CountPred(BaseModel):
@@ -117,7 +118,7 @@ class CountPred(BaseModel):
     who: Who
     what: Literal["on_field", "incapacitated"] = "on_field"
     op: Op
-    n: int
+    n: Number
     others: bool = False
 
 
@@ -132,7 +133,7 @@ class GpPred(BaseModel):
     kind: Literal["gp"] = "gp"
     base: Target = Field(default_factory=Target)
     op: Op
-    n: int
+    n: Number
 
 
 class StatePred(BaseModel):
@@ -147,16 +148,16 @@ class StatePred(BaseModel):
 class RoundPred(BaseModel):
     kind: Literal["round"] = "round"
     op: Op
-    n: int
+    n: Number
 
 
 class FiredPred(BaseModel):
     """An event (by name) has fired `op n` times this battle."""
 
     kind: Literal["fired"] = "fired"
-    name: str
+    name: Name
     op: Op
-    n: int
+    n: Number
 
 
 Predicate = Annotated[
@@ -169,19 +170,19 @@ class ActiveSpec(BaseModel):
     """`【能動誘発】（character/action）` (BASE-COND-3); `timing` set for 宣言(timing)."""
 
     who: Who | None = None
-    character: str | None = None
-    action: str
-    kind: str | None = None
-    timing: str | None = None
+    character: Name | None = None
+    action: Name
+    kind: Name | None = None
+    timing: Name | None = None
 
 
 class Block(BaseModel):
     """One condition block (AND of everything in it, BASE-COND-4), with its text."""
 
-    text: str
+    text: Sentence
     state: list[Status] = Field(default_factory=list)
-    from_round: int | None = None
-    per_round: int | None = None
+    from_round: Count | None = None
+    per_round: Count | None = None
     becomes: list[Status] = Field(default_factory=list)
     active: ActiveSpec | None = None
     happening: HappeningReq | None = None
@@ -189,8 +190,8 @@ class Block(BaseModel):
     always: bool = False
     once: bool = False
     exempt: bool = False
-    manual: str | None = None
-    defined: list[str] = Field(default_factory=list)
+    manual: Sentence | None = None
+    defined: list[Name] = Field(default_factory=list)
 
     @property
     def mode(self) -> Mode:

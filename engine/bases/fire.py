@@ -16,7 +16,7 @@ from .blocks import Block
 from .effects import run_effects
 from .eval import Ctx, block_holds, can_fire, suppressed, tags_hold
 from .gp import change_gp
-from .lookup import Located, battle, say
+from .lookup import Located, base_path, battle, say
 from .model import Event, GpCondition
 from .reveal import reveal_element
 
@@ -66,19 +66,23 @@ def _fire_event(tx: Tx, loc: Located, event: Event, triggerer: str | None) -> No
 
 
 def check_fire(tx: Tx, loc: Located, blocks: Sequence[Block], full: bool = False) -> None:
-    """Checks before a GM/active firing: running, not stopped, count left, a block holds."""
-    element, base = loc.element, loc.base
-    name = getattr(element, "name", element.id)
+    """Checks before a GM/active firing: running, not stopped, count left, a block holds.
+
+    Each refusal names (in `about`) the parts it reveals, so a player or the table is told
+    only what they may see (BASE-OPT-2)."""
+    element, base, name = loc.element, loc.base, loc.label
     tx.check(battle(tx).running, Refusal("battle_not_running", NOT_RUNNING))
     tx.check(not suppressed(base, element),
-             Refusal("base_stopped", STOPPED_BASE.format(name=base.name), rule="BASE-ST-2"))
+             Refusal("base_stopped", STOPPED_BASE.format(name=base.name), rule="BASE-ST-2",
+                     about=[(*base_path(base), "name"), (*base_path(base), "state"),
+                            *loc.about("conditions")]))
     if isinstance(element, Event) and element.count is not None:
         tx.check(element.fired < element.count,
                  Refusal("event_exhausted", EXHAUSTED.format(name=name, n=element.count),
-                         rule="BASE-EL-1"))
+                         rule="BASE-EL-1", about=loc.about("count", "fired")))
     ctx = Ctx(battle(tx), base)
     holds = block_holds if full else tags_hold  # the GM judges a manual block's text
     ok = any(holds(ctx, b) and can_fire(element, b) for b in blocks)
     text = " / ".join(b.text for b in blocks)
     tx.check(ok, Refusal("condition_not_met", NOT_MET.format(name=name, text=text),
-                         rule="BASE-COND-4"))
+                         rule="BASE-COND-4", about=loc.about("conditions")))

@@ -85,6 +85,16 @@ class Located:
     def path(self) -> tuple[str | int, ...]:
         return (*base_path(self.base), self.field, self.index)
 
+    @property
+    def label(self) -> str:
+        """What a message calls the element: its name, or its id if it has none."""
+        return str(getattr(self.element, "name", self.element.id))
+
+    def about(self, *parts: str) -> list[tuple[str | int, ...]]:
+        """The state a refusal about this element reveals: its label and `parts`."""
+        label = "name" if hasattr(self.element, "name") else "id"
+        return [(*self.path, f) for f in (label, *parts)]
+
 
 def locations_of(base: Base, fields: Sequence[ElementField] = ALL_FIELDS) -> list[Located]:
     return [Located(base, f, i) for f in fields for i in range(len(getattr(base, f)))]

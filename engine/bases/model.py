@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
 from ..views import Audience, Entity
 from .blocks import Block, Target
 from .states import CharSide, Side, Status
@@ -35,10 +36,12 @@ __all__ = [
     "GridSize",
     "Part",
     "Presence",
+    "Reporters",
     "SideCount",
 ]
 
 Presence = Literal["on_field", "incapacitated", "off_field"]  # a character on the roster
+Reporters = Literal["own", "any"]  # players report for their own characters, or for anyone
 Part = Literal["element", "name", "condition", "effect", "delta", "count"]
 PARTS: Final[tuple[Part, ...]] = ("element", "name", "condition", "effect", "delta", "count")
 EffectDo = Literal["gp", "set_gp", "stop", "excite", "calm", "restart", "regenerate", "reveal",
@@ -52,13 +55,13 @@ class Effect(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     do: EffectDo
-    value: int | None = None
+    value: Number | None = None
     state: Literal["active", "excited", "stopped"] | None = None
     target: Target = Field(default_factory=Target)
-    choose: int | None = Field(default=None, ge=1)
+    choose: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
     chooser: Literal["players", "gm"] | None = None
-    element: str | None = None
-    text: str = ""
+    element: Id | None = None
+    text: Paragraph = ""
 
     @model_validator(mode="after")
     def _complete(self) -> Effect:
@@ -77,7 +80,7 @@ class Element(Entity):
         "delta": ("delta",), "count": ("count",),
     }
 
-    id: str
+    id: Id
     conditions: list[Block] = Field(default_factory=list)
     hidden: list[Part] = Field(default_factory=list)
     even_when_stopped: bool = False
@@ -107,15 +110,15 @@ class Element(Entity):
 class GpCondition(Element):
     """GP変化条件: every time a block holds, this base's GP changes by `delta` (BASE-EL-1)."""
 
-    delta: int
-    applied: int = 0
+    delta: Number
+    applied: Count = 0
 
 
 class ConstantEffect(Element):
     """常時効果: applies while a block holds; `manual_on` is the GM's word for manual blocks."""
 
-    name: str
-    effect: str = ""
+    name: Name
+    effect: Paragraph = ""
     active: bool = False
     manual_on: bool = False
 
@@ -123,13 +126,13 @@ class ConstantEffect(Element):
 class Event(Element):
     """イベント: fires every time a block holds, at most `count` times (None = ∞)."""
 
-    name: str
-    count: int | None = None
-    effect: str = ""
+    name: Name
+    count: Count | None = None
+    effect: Paragraph = ""
     effects: list[Effect] = Field(default_factory=list)
-    fired: int = 0
-    fired_round: int = 0
-    triggerer: str | None = None
+    fired: Count = 0
+    fired_round: Count = 0
+    triggerer: Name | None = None
 
     def can_fire(self, block: Block) -> bool:
         """BASE-EL-1 activation count, 【ラウンドX回】 (BASE-COND-1), はじめて… once."""
@@ -143,17 +146,17 @@ class Base(Entity):
 
     __secret__ = frozenset({"note"})
 
-    id: str
-    name: str
+    id: Id
+    name: Name
     side: Side = "none"
-    base_gp: int = Field(ge=0, json_schema_extra={"rule": "BASE-GP-1"})
-    gp: int = Field(ge=0, json_schema_extra={"rule": "BASE-GP-2"})
+    base_gp: int = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-1"})
+    gp: int = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-2"})
     state: Status = Status.ACTIVE
-    attributes: list[str] = Field(default_factory=list)
+    attributes: list[Name] = Field(default_factory=list)
     hidden: bool = False
     gp_hidden: bool = False
-    summary: str = ""
-    note: str = ""
+    summary: Paragraph = ""
+    note: Paragraph = ""
     gp_conditions: list[GpCondition] = Field(default_factory=list)
     constants: list[ConstantEffect] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
@@ -191,15 +194,15 @@ class EndCondition(BaseModel):
 class BattleType(Entity):
     """Battle type and its end rules (BASE-TYPE-1..5); published to everyone."""
 
-    key: str
-    name: str
-    rule: str
+    key: Name
+    name: Name
+    rule: Name
     core_defeat: list[CharSide] = Field(default_factory=list)
     wipe_defeat: list[CharSide] = Field(default_factory=list)
     core_required: list[CharSide] = Field(default_factory=list)
     core_forbidden: list[CharSide] = Field(default_factory=list)
     ends: list[EndCondition] = Field(default_factory=list)
-    text: str = ""
+    text: Paragraph = ""
 
 
 BATTLE_TYPES: Final[dict[str, BattleType]] = {
@@ -223,34 +226,37 @@ class BattleOutcome(Entity):
     """How the battle ended: who lost, by which rule, in both languages."""
 
     losers: list[CharSide] = Field(default_factory=list)
-    rule: str
-    ja: str
-    en: str
+    rule: Name
+    ja: Paragraph
+    en: Paragraph
     by: Literal["rule", "gm"] = "rule"
 
 
 class SideCount(Entity):
     """Characters of one side on the field / incapacitated (reported or GM-set)."""
 
-    on_field: int = Field(default=0, ge=0)
-    incapacitated: int = Field(default=0, ge=0)
+    on_field: Count = 0
+    incapacitated: Count = 0
 
 
 class FieldCharacter(Entity):
+    """A character on the roster; `player` plays it (None: the GM's, or bound by name)."""
+
     side: CharSide
     status: Presence = "on_field"
+    player: Id | None = None
 
 
 class DefinedCondition(Entity):
     """A named condition (BASE-OPT-3), usable as 【name】 in any element; public."""
 
-    text: str
+    text: Sentence
     block: Block
 
 
 class GridSize(BaseModel):
-    width: int
-    height: int
+    width: Count
+    height: Count
 
 
 def _both_sides() -> dict[CharSide, SideCount]:
@@ -263,17 +269,18 @@ class BasesState(Entity):
     __secret__ = frozenset({"notes"})
 
     battle: BattleType = Field(default_factory=lambda: BATTLE_TYPES["general"].model_copy(deep=True))
-    round: int = 0
+    round: Count = 0
     large_scale: bool = False
     battle_grid: GridSize | None = None
-    summary: str = ""
+    summary: Paragraph = ""
     defined: dict[str, DefinedCondition] = Field(default_factory=dict)
     bases: dict[str, Base] = Field(default_factory=dict)
     sides: dict[CharSide, SideCount] = Field(
         default_factory=lambda: _both_sides())
     characters: dict[str, FieldCharacter] = Field(default_factory=dict)
+    players_report: Reporters = "own"
     outcome: BattleOutcome | None = None
-    notes: list[str] = Field(default_factory=list)
+    notes: list[Paragraph] = Field(default_factory=list)
 
     @property
     def running(self) -> bool:

@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..bounds import Count, Number
 from .blocks import Block, ElementKind, normalize_attribute, uses_relative_sides
 from .model import (
     BATTLE_TYPES,
@@ -39,6 +40,7 @@ from .model import (
     GridSize,
     Part,
     Presence,
+    Reporters,
     SideCount,
 )
 from .states import CharSide, Side, Status
@@ -89,7 +91,7 @@ class GpConditionSpec(ElementSpec):
     """GP変化条件: 条件, 変化値 (BASE-EL-1)."""
 
     KIND: ClassVar[ElementKind] = "gp"
-    delta: int
+    delta: Number
 
     def build(self, element_id: str) -> GpCondition:
         return GpCondition(delta=self.delta, **self.common(element_id))
@@ -110,7 +112,7 @@ class EventSpec(ElementSpec):
     """イベント: 名称, 発動回数 (∞ or missing = unlimited), 条件, 効果 (BASE-EL-1)."""
 
     name: str
-    count: int | Literal["∞"] | None = Field(default=None)
+    count: Count | Literal["∞"] | None = Field(default=None)
     effect: str = ""
     effects: list[Effect] = Field(default_factory=list)
 
@@ -136,7 +138,7 @@ class BaseSpec(BaseModel):
     id: str = Field(pattern=_ID)
     name: str = Field(min_length=1)
     side: Side = "none"
-    gp: int = Field(ge=0)
+    gp: Count
     state: Literal["active", "stopped", "excited"] = "active"
     attributes: list[str] = Field(default_factory=list)
     hidden: bool = False
@@ -233,6 +235,7 @@ class CharacterSpec(BaseModel):
     name: str = Field(min_length=1)
     side: CharSide
     status: Presence = "on_field"
+    player: str | None = Field(default=None, min_length=1, max_length=64)
 
 
 BattleTypeKey = Literal["general", "important", "important_offensive", "important_defensive"]
@@ -248,6 +251,7 @@ class BasesScenario(BaseModel):
     summary: str = ""
     defined_conditions: dict[str, str] = Field(default_factory=dict)
     characters: list[CharacterSpec] = Field(default_factory=list)
+    players_report: Reporters = "own"
     counts: dict[CharSide, SideCount] = Field(default_factory=dict)
     bases: list[BaseSpec] = Field(default_factory=list)
     _defined: dict[str, Block] = PrivateAttr(default_factory=dict)
@@ -302,8 +306,9 @@ class BasesScenario(BaseModel):
                                             block=block.model_copy(deep=True))
                      for name, block in self._defined.items()},
             bases=bases, sides=self._sides(),
-            characters={c.name: FieldCharacter(side=c.side, status=c.status)
+            characters={c.name: FieldCharacter(side=c.side, status=c.status, player=c.player)
                         for c in self.characters},
+            players_report=self.players_report,
             notes=_core_permanent_notes(bases) + _guard_hidden_names(bases),
         )
 

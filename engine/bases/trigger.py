@@ -64,8 +64,10 @@ def _track(tx: Tx, bs: BasesState, h: Happening) -> bool:
         return True  # cannot be counted; conditions still see it
     if prev == new:
         return False  # a repeated report changes nothing
-    if name:
-        tx.set(("bases", "characters", str(name)), FieldCharacter(side=side, status=new))
+    if name:  # the binding to a player stays; a new character is its reporter's, if any
+        player = known.player if known is not None else h.data.get("player")
+        tx.set(("bases", "characters", str(name)),
+               FieldCharacter(side=side, status=new, player=player))
     count = bs.sides.get(side, SideCount())
     tx.set(("bases", "sides", side), SideCount(
         on_field=max(0, count.on_field + (new == "on_field") - (prev == "on_field")),

@@ -7,7 +7,7 @@ table display is drawn on. Rule IDs here are komasync's own (TABLE-*), not the s
 from __future__ import annotations
 
 from ..registry_types import Subsystem
-from .actions import ACTIONS, AddCounter, MovePiece, mover_of
+from .actions import ACTIONS, AddCounter, MovePiece, mover_of, not_yours
 from .model import Cell, Counter, Grid, Marker, Piece, TableState
 from .scenario import TableScenario
 
@@ -23,6 +23,7 @@ __all__ = [
     "TableScenario",
     "TableState",
     "mover_of",
+    "not_yours",
 ]
 
 SUBSYSTEM = Subsystem(name="table", actions=ACTIONS)

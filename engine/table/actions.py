@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from ..actions import ActionBase
+from ..bounds import MAX_NUMBER, Id, Number
 from ..errors import Refusal, Text
 from ..tx import Role, Tx
 from .model import Cell, Counter, Marker, Piece, TableState
@@ -24,6 +26,7 @@ __all__ = [
     "SetCounter",
     "check_on_grid",
     "mover_of",
+    "not_yours",
     "table_of",
 ]
 
@@ -33,6 +36,12 @@ NO_COUNTER = Text("カウンター「{id}」はありません。", "There is no
 NOT_YOURS = Text(
     "駒「{name}」はあなたの駒ではありません。自分の駒だけ動かせます。",
     "Piece '{name}' is not yours; you may move only your own pieces.",
+)
+FOR_NOBODY = Text(
+    "「{name}」はプレイヤーのものです。ブリッジからは、VTTがその持ち主と特定した操作でだけ"
+    "動かせます（GMはGMコンソールから操作できます）。",
+    "'{name}' belongs to a player: through a bridge it is moved only for its owner as the "
+    "VTT identified them (the GM can act in the GM console).",
 )
 OFF_GRID = Text(
     "マス({x}, {y})は盤面（{w}×{h}）の外です。",
@@ -74,13 +83,17 @@ def check_on_grid(tx: Tx, cell: Cell, size: int = 1) -> None:
         )
 
 
-def mover_of(tx: Tx, by: str | None) -> str | None:
-    """The player a move is made for: the player themself, or the one a bridge names."""
-    if tx.actor.role == "player":
-        return tx.actor.player
-    if tx.actor.role == "bridge":
-        return by
-    return None
+def mover_of(tx: Tx) -> str | None:
+    """The player a move is made for: the player themself, or the one a bridge acts for."""
+    return tx.actor.player if tx.actor.role in ("player", "bridge") else None
+
+
+def not_yours(tx: Tx, code: str, yours: Text, name: str, rule: str,
+              about: Sequence[Sequence[str | int]] = ()) -> Refusal:
+    """The refusal for acting on something of another's; the table (a bridge naming
+    no player) is told it must say who acts. `about`: what the reason names."""
+    text = yours if tx.actor.player is not None else FOR_NOBODY
+    return Refusal(code, text.format(name=name), rule=rule, about=about)
 
 
 class MovePiece(ActionBase):
@@ -88,21 +101,18 @@ class MovePiece(ActionBase):
 
     kind: Literal["table.move"] = "table.move"
     roles = frozenset[Role]({"gm", "player", "bridge"})
-    piece: str
+    piece: Id
     to: Cell
-    by: str | None = None
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         piece = _piece(tx, self.piece)
-        player = mover_of(tx, self.by)
-        if player is not None:
-            tx.check(
-                piece.owner == player or player in piece.movers,
-                Refusal("not_your_piece", NOT_YOURS.format(name=piece.name), rule="TABLE-MV-1"),
-            )
+        tx.check(tx.actor.acts_for(piece.owner, piece.movers),
+                 not_yours(tx, "not_your_piece", NOT_YOURS, piece.name, "TABLE-MV-1",
+                           about=[("table", "pieces", piece.id, "name")]))
         check_on_grid(tx, self.to, piece.size)
         tx.set(("table", "pieces", piece.id, "cell"), self.to)
-        tx.emit("piece.moved", piece=piece.id, to=self.to.model_dump(), by=player)
+        tx.emit("piece.moved", piece=piece.id, to=self.to.model_dump(), by=mover_of(tx))
 
 
 class PlacePiece(ActionBase):
@@ -119,7 +129,7 @@ class PlacePiece(ActionBase):
 
 class RemovePiece(ActionBase):
     kind: Literal["table.piece.remove"] = "table.piece.remove"
-    piece: str
+    piece: Id
 
     def apply(self, tx: Tx) -> None:
         _piece(tx, self.piece)
@@ -130,7 +140,7 @@ class RevealPiece(ActionBase):
     """GM: show (or hide again) a hidden piece."""
 
     kind: Literal["table.piece.reveal"] = "table.piece.reveal"
-    piece: str
+    piece: Id
     hidden: bool = False
 
     def apply(self, tx: Tx) -> None:
@@ -142,8 +152,8 @@ class AllowMove(ActionBase):
     """GM: let a player move a piece that is not theirs (TABLE-MV-1), or take it back."""
 
     kind: Literal["table.piece.allow"] = "table.piece.allow"
-    piece: str
-    player: str
+    piece: Id
+    player: Id
     allow: bool = True
 
     def apply(self, tx: Tx) -> None:
@@ -159,8 +169,8 @@ class SetCounter(ActionBase):
 
     kind: Literal["table.counter.set"] = "table.counter.set"
     roles = frozenset[Role]({"gm", "player"})
-    counter: str
-    value: int
+    counter: Id
+    value: Number
 
     def apply(self, tx: Tx) -> None:
         counter = _counter(tx, self.counter)
@@ -173,15 +183,23 @@ class AddCounter(ActionBase):
 
     kind: Literal["table.counter.add"] = "table.counter.add"
     roles = frozenset[Role]({"gm", "player"})
-    counter: str
-    delta: int
+    counter: Id
+    delta: Number
 
     def apply(self, tx: Tx) -> None:
         counter = _counter(tx, self.counter)
         _may_change(tx, counter)
-        tx.set(("table", "counters", counter.id, "value"), counter.clamp(counter.value + self.delta))
+        value = counter.clamp(counter.value + self.delta)
+        if abs(value) > MAX_NUMBER:  # TABLE-CT-2: repeated deltas never leave the bound
+            raise Refusal("out_of_range", OUT_OF_RANGE.format(name=counter.name, limit=MAX_NUMBER),
+                          rule="TABLE-CT-2", limit=MAX_NUMBER)
+        tx.set(("table", "counters", counter.id, "value"), value)
 
 
+OUT_OF_RANGE = Text(
+    "カウンター「{name}」の値は±{limit}を超えられません。",
+    "Counter '{name}' cannot go beyond ±{limit}.",
+)
 NOT_YOUR_COUNTER = Text(
     "カウンター「{name}」はGMだけが変更できます。",
     "Only the GM may change counter '{name}'.",
@@ -191,7 +209,7 @@ NOT_YOUR_COUNTER = Text(
 def _may_change(tx: Tx, counter: Counter) -> None:
     if tx.actor.role == "player" and counter.owner != tx.actor.player:
         raise Refusal("not_your_counter", NOT_YOUR_COUNTER.format(name=counter.name),
-                      rule="TABLE-CT-1")
+                      rule="TABLE-CT-1", about=[("table", "counters", counter.id, "name")])
 
 
 class PlaceCounter(ActionBase):
@@ -204,7 +222,7 @@ class PlaceCounter(ActionBase):
 
 class RemoveCounter(ActionBase):
     kind: Literal["table.counter.remove"] = "table.counter.remove"
-    counter: str
+    counter: Id
 
     def apply(self, tx: Tx) -> None:
         _counter(tx, self.counter)
@@ -222,7 +240,7 @@ class PlaceMarker(ActionBase):
 
 class RemoveMarker(ActionBase):
     kind: Literal["table.marker.remove"] = "table.marker.remove"
-    marker: str
+    marker: Id
 
     def apply(self, tx: Tx) -> None:
         if self.marker not in table_of(tx).markers:

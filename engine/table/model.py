@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..bounds import MAX_ITEMS, Id, Name, Number, Sentence
 from ..views import Audience, Entity
 
 __all__ = ["Cell", "Counter", "Grid", "Marker", "Piece", "TableState"]
@@ -16,8 +17,8 @@ class Cell(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    x: int
-    y: int
+    x: Number
+    y: Number
 
 
 class Grid(BaseModel):
@@ -30,15 +31,15 @@ class Grid(BaseModel):
 class Piece(Entity):
     """A piece on the board; `hidden` pieces are the GM's alone."""
 
-    id: str
-    name: str
-    owner: str | None = None
+    id: Id
+    name: Name
+    owner: Id | None = None
     cell: Cell | None = None
     size: int = Field(default=1, ge=1, le=20)
     hidden: bool = False
-    labels: dict[str, str] = Field(default_factory=dict)
-    movers: list[str] = Field(default_factory=list)
-    color: str | None = None
+    labels: dict[Id, Name] = Field(default_factory=dict, max_length=50)
+    movers: list[Id] = Field(default_factory=list, max_length=MAX_ITEMS)
+    color: Name | None = None
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden
@@ -47,13 +48,13 @@ class Piece(Entity):
 class Counter(Entity):
     """A named number (GP, 耐久力, a clock); `visibility` says who may see it."""
 
-    id: str
-    name: str
-    value: int = 0
-    min: int | None = None
-    max: int | None = None
+    id: Id
+    name: Name
+    value: Number = 0
+    min: Number | None = None
+    max: Number | None = None
     visibility: Literal["all", "gm", "owner"] = "all"
-    owner: str | None = None
+    owner: Id | None = None
 
     def visible_to(self, audience: Audience) -> bool:
         if audience.is_gm or self.visibility == "all":
@@ -71,11 +72,11 @@ class Counter(Entity):
 class Marker(Entity):
     """A text panel on the board (a trap, a zone, a note)."""
 
-    id: str
-    text: str
+    id: Id
+    text: Sentence
     cell: Cell
-    width: int = Field(default=1, ge=1)
-    height: int = Field(default=1, ge=1)
+    width: int = Field(default=1, ge=1, le=500)
+    height: int = Field(default=1, ge=1, le=500)
     hidden: bool = False
 
     def visible_to(self, audience: Audience) -> bool:

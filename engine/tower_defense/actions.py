@@ -9,11 +9,12 @@ TD-ATK-3 (no move and shoot in one phase; reloading takes the phase) is enforced
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import MAX_NUMBER, Id, Name
 from ..errors import Refusal, Text
 from ..tx import Role, Tx
 from .map import adjacent, reaches
@@ -22,6 +23,7 @@ from .phases import NEXT, SAN_RESUME, enter, place_entry
 from .rules import (
     LEVEL_JA,
     PATH,
+    at,
     check_roll,
     damage_group,
     fort_of,
@@ -41,7 +43,7 @@ __all__ = ["ACTIONS", "AddGroup", "Attack", "Declare", "Melee", "Move", "NextPha
            "PlacePC", "Reload", "RemoveIndividual", "SetTrap", "Special"]
 
 PC_ROLES = frozenset[Role]({"gm", "player", "bridge"})
-Results = list[str]
+Results = list[Annotated[str, Field(max_length=2000)]]
 
 STALE = Text("フェイズはすでに{now}です。", "The phase is already {now}.")
 NO_FORT = Text("「{name}」の初期位置の砦が決まっていません。", "'{name}' has no starting fort yet.")
@@ -81,11 +83,13 @@ class NextPhase(ActionBase):
         td = td_of(tx)
         not_over(td)
         if self.expect is not None and self.expect != td.phase:
-            raise Refusal("stale_phase", STALE.format(now=td.phase), rule="TD-RND")
+            raise Refusal("stale_phase", STALE.format(now=td.phase), rule="TD-RND",
+                          about=[at("phase")])
         if td.phase == "setup":
             for pc in td.pcs.values():  # TD-PRE-1 every PC picks a starting fort
                 tx.check(pc.fort is not None, Refusal(
-                    "pc_without_fort", NO_FORT.format(name=pc.name), rule="TD-PRE-1"))
+                    "pc_without_fort", NO_FORT.format(name=pc.name), rule="TD-PRE-1",
+                    about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "fort")]))
         if td.phase == "reinforcement":
             pending = any(p.resume == SAN_RESUME for p in tx.state.prompts.values())
             tx.check(not pending, Refusal("san_pending", SAN_PENDING, rule="TD-REIN-1"))
@@ -109,9 +113,9 @@ class AddGroup(ActionBase):
 
     kind: Literal["td.group.add"] = "td.group.add"
     name: str = Field(min_length=1, max_length=100)
-    count: int = Field(ge=1)
-    direction: str
-    tag: str | None = None
+    count: int = Field(ge=1, le=MAX_NUMBER)
+    direction: Id
+    tag: Name | None = None
 
     def apply(self, tx: Tx) -> None:
         td = td_of(tx)
@@ -125,7 +129,7 @@ class RemoveIndividual(ActionBase):
     """GM: a 特異個体 is defeated by normal combat (TD-OPT-2); its field effects end."""
 
     kind: Literal["td.individual.remove"] = "td.individual.remove"
-    individual: str
+    individual: Id
     reason: Literal["destroyed", "left"] = "destroyed"
 
     def apply(self, tx: Tx) -> None:
@@ -139,15 +143,16 @@ class RemoveIndividual(ActionBase):
 
 
 class _PCAction(ActionBase):
-    """A PC's action: `pc` acts; a bridge names the acting player in `by`."""
+    """A PC's action: `pc` acts; a bridge names the player it acts for in `by`
+    (`Actor.bind`)."""
 
     roles = PC_ROLES
-    pc: str
-    by: str | None = None
+    pc: Id
+    by: Id | None = None
 
     def _pc(self, tx: Tx) -> PC:
         pc = pc_of(td_of(tx), self.pc)
-        may_act_for(tx, pc, self.by)
+        may_act_for(tx, pc)
         return pc
 
     def _acted(self, tx: Tx, pc: PC, what: str) -> None:
@@ -159,14 +164,15 @@ class _PCAction(ActionBase):
         if done:
             ja, en = ACT_WORDS[done[0]]
             tx.check(False, Refusal("already_acted", MOVED.format(what=ja, what_en=en),
-                                    rule="TD-ATK-3", done=done[0]))
+                                    rule="TD-ATK-3", done=done[0],
+                                    about=[at("pcs", pc.id, "acted")]))
 
 
 class PlacePC(_PCAction):
     """TD-PRE-1: before round 1 each PC picks the fort it starts at."""
 
     kind: Literal["td.pc.place"] = "td.pc.place"
-    fort: str
+    fort: Id
 
     def apply(self, tx: Tx) -> None:
         pc = self._pc(tx)
@@ -182,9 +188,9 @@ class SetTrap(_PCAction):
     rolled, or `result` a reported BCDice line). The GM may place one with `check: false`."""
 
     kind: Literal["td.trap.set"] = "td.trap.set"
-    passage: str
+    passage: Id
     trap: TrapKind
-    skill: str = "手さばき"
+    skill: Name = "手さばき"
     result: str | None = Field(default=None, max_length=2000)
     check: bool = True
 
@@ -196,15 +202,17 @@ class SetTrap(_PCAction):
         limit = td.settings.trap_limit
         placed = len(td.traps)
         tx.check(limit is None or placed < limit, Refusal(
-            "trap_limit", TRAP_LIMIT.format(left=max((limit or 0) - placed, 0)), rule="TD-PRE-1"))
+            "trap_limit", TRAP_LIMIT.format(left=max((limit or 0) - placed, 0)), rule="TD-PRE-1",
+            about=[at("traps"), at("settings", "trap_limit")]))
         if not self.check:
             if tx.actor.role != "gm":
                 raise Refusal("gm_only", GM_ONLY, rule="TD-PRE-1")
             return self._lay(tx, pc)
         skills = td.settings.trap_skills
         tx.check(self.skill in skills, Refusal(
-            "trap_skill", TRAP_SKILL.format(skills="・".join(skills)), rule="TD-PRE-1"))
-        level = check_roll(tx, pc, self.skill, f"td.trap {pc.id}", self.result, self.by)
+            "trap_skill", TRAP_SKILL.format(skills="・".join(skills)), rule="TD-PRE-1",
+            about=[at("settings", "trap_skills")]))
+        level = check_roll(tx, pc, self.skill, f"td.trap {pc.id}", self.result)
         if level in ("critical", "extreme", "hard", "regular"):
             return self._lay(tx, pc)
         tx.emit("td.trap.failed", pc=pc.id, passage=self.passage, level=level)
@@ -231,7 +239,7 @@ class Move(_PCAction):
     not after shooting or reloading, TD-ATK-3)."""
 
     kind: Literal["td.move"] = "td.move"
-    to: str
+    to: Id
 
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)
@@ -247,7 +255,9 @@ def _move(tx: Tx, pc: PC, to: str) -> None:
     here = pc.fort
     tx.check(here is not None and adjacent(td, here, to), Refusal(
         "not_adjacent", NOT_ADJACENT.format(a=td.forts[here].name if here else "?",
-                                            b=td.forts[to].name), rule="TD-ATK-1"))
+                                            b=td.forts[to].name), rule="TD-ATK-1",
+        about=[at("forts", to, "name"), at("passages"), at("pcs", pc.id, "fort"),
+               *([at("forts", here, "name")] if here else [])]))
     tx.set((PATH, "pcs", pc.id, "fort"), to)
     tx.emit("td.pc.moved", pc=pc.id, **{"from": here}, to=to, cell=td.forts[to].cell.model_dump())
     tx.say(Text(f"{pc.name}が{td.forts[to].name}へ移動", f"{pc.name} moves to {td.forts[to].name}"))
@@ -259,8 +269,8 @@ class Attack(_PCAction):
     `ammo: special` fires the weapon's special rounds (SDASS grenades)."""
 
     kind: Literal["td.attack"] = "td.attack"
-    weapon: str
-    group: str
+    weapon: Id
+    group: Id
     shots: int | None = Field(default=None, ge=1, le=20)
     results: Results | None = Field(default=None, min_length=1, max_length=20)
     ammo: Literal["normal", "special"] = "normal"
@@ -272,7 +282,8 @@ class Attack(_PCAction):
         need_phase(tx, ("pc_attack",), "TD-ATK-1")
         if weapon.kind != "firearm":
             raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="射撃", want_en="shooting"), rule="TD-ATK-3")
+                weapon=weapon.name, want="射撃", want_en="shooting"), rule="TD-ATK-3",
+                about=[at("weapons", weapon.id)])
         shots = self._shots()
         self._not_after(tx, pc, "move", "reload", "melee")
         _in_range(tx, pc, weapon, group)
@@ -280,7 +291,7 @@ class Attack(_PCAction):
         damage = self._spend(tx, pc, weapon, shots)
         self._acted(tx, pc, "attack")
         reported: Sequence[str | None] = self.results or [None] * shots
-        _resolve(tx, pc, weapon, group, damage, reported, self.by)
+        _resolve(tx, pc, weapon, group, damage, reported)
 
     def _shots(self) -> int:
         if self.results is not None and self.shots not in (None, len(self.results)):
@@ -296,12 +307,14 @@ class Attack(_PCAction):
             if special is None:
                 raise unknown("ammo", "special")
             tx.check(state.special_left >= shots, Refusal("out_of_special", NO_SPECIAL.format(
-                ammo=special.name, left=state.special_left), rule="TD-DATA"))
+                ammo=special.name, left=state.special_left), rule="TD-DATA",
+                about=[at("weapons", weapon.id), (*base, "special_left")]))
             tx.set((*base, "special_left"), max(state.special_left - shots, 0))
             return special.damage
         if state.loaded is not None:
             tx.check(state.loaded >= shots, Refusal("out_of_ammo", NO_AMMO.format(
-                weapon=weapon.name, left=state.loaded), rule="TD-ATK-3"))
+                weapon=weapon.name, left=state.loaded), rule="TD-ATK-3",
+                about=[at("weapons", weapon.id), (*base, "loaded")]))
             tx.set((*base, "loaded"), max(state.loaded - shots, 0))
         return weapon.damage
 
@@ -310,7 +323,11 @@ def _in_range(tx: Tx, pc: PC, weapon: WeaponSpec, target: Walker) -> None:
     """TD-ATK-4: the target must be within the weapon's range from the PC's fort."""
     tx.check(reaches(td_of(tx), weapon, pc.fort, target), Refusal(
         "out_of_range", OUT_OF_RANGE.format(group=target.name, weapon=weapon.name),
-        rule="TD-ATK-4"))
+        rule="TD-ATK-4", about=[at("weapons", weapon.id), at(_walkers(target), target.id)]))
+
+
+def _walkers(walker: Walker) -> str:
+    return "groups" if isinstance(walker, Group) else "individuals"
 
 
 def _within_limit(tx: Tx, pc: PC, weapon: WeaponSpec, n: int) -> None:
@@ -318,16 +335,17 @@ def _within_limit(tx: Tx, pc: PC, weapon: WeaponSpec, n: int) -> None:
     state = pc.weapons[weapon.id]
     left = weapon.attacks_per_round - state.used
     tx.check(n <= left, Refusal("too_many_attacks", TOO_MANY.format(
-        weapon=weapon.name, left=max(left, 0)), rule="TD-ATK-3"))
+        weapon=weapon.name, left=max(left, 0)), rule="TD-ATK-3",
+        about=[at("weapons", weapon.id), at("pcs", pc.id, "weapons", weapon.id)]))
     tx.set((PATH, "pcs", pc.id, "weapons", weapon.id, "used"), state.used + n)
 
 
 def _resolve(tx: Tx, pc: PC, weapon: WeaponSpec, group: Group, damage: int,
-             reported: Sequence[str | None], by: str | None) -> None:
+             reported: Sequence[str | None]) -> None:
     """TD-ATK-2: each success removes removal(level) × damage (× 魔眼); sum, then apply."""
     td = td_of(tx)
     skill = weapon.skill
-    levels = [check_roll(tx, pc, skill, f"td.attack {pc.id}→{group.id}", line, by)
+    levels = [check_roll(tx, pc, skill, f"td.attack {pc.id}→{group.id}", line)
               for line in reported]
     factor = td.settings.eye_multiplier if group.id in td.marks else 1
     removed = [td.settings.removal.of(lv) * damage * factor for lv in levels]
@@ -345,14 +363,15 @@ class Reload(_PCAction):
     """TD-ATK-3: reloading a firearm takes the PC's whole phase; melee never reloads."""
 
     kind: Literal["td.reload"] = "td.reload"
-    weapon: str
+    weapon: Id
 
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)
         weapon = weapon_of(td, pc, self.weapon)
         need_phase(tx, ("pc_attack",), "TD-ATK-1")
         if weapon.kind != "firearm" or weapon.magazine is None:
-            raise Refusal("no_reload", EMPTY_MAG.format(weapon=weapon.name), rule="TD-ATK-3")
+            raise Refusal("no_reload", EMPTY_MAG.format(weapon=weapon.name), rule="TD-ATK-3",
+                          about=[at("weapons", weapon.id)])
         self._not_after(tx, pc, "attack", "move", "melee", "reload")
         tx.set((PATH, "pcs", pc.id, "weapons", weapon.id, "loaded"), weapon.magazine)
         self._acted(tx, pc, "reload")
@@ -365,9 +384,9 @@ class Melee(_PCAction):
     phase; `result` is a reported BCDice line, else the engine rolls."""
 
     kind: Literal["td.melee"] = "td.melee"
-    weapon: str
-    group: str
-    to: str | None = None
+    weapon: Id
+    group: Id
+    to: Id | None = None
     result: str | None = Field(default=None, max_length=2000)
 
     def apply(self, tx: Tx) -> None:
@@ -379,7 +398,8 @@ class Melee(_PCAction):
         need_phase(tx, ("pc_attack",), "TD-ATK-1")
         if weapon.kind != "melee":
             raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="近接攻撃", want_en="melee"), rule="TD-ATK-3")
+                weapon=weapon.name, want="近接攻撃", want_en="melee"), rule="TD-ATK-3",
+                about=[at("weapons", weapon.id)])
         moving = self.to is not None and self.to != pc.fort
         self._not_after(tx, pc, "attack", "reload", "melee", *(("move",) if moving else ()))
         if self.to is not None and moving:
@@ -388,7 +408,7 @@ class Melee(_PCAction):
         _in_range(tx, pc, weapon, group)
         _within_limit(tx, pc, weapon, 1)
         self._acted(tx, pc, "melee")
-        _resolve(tx, pc, weapon, group, weapon.damage, [self.result], self.by)
+        _resolve(tx, pc, weapon, group, weapon.damage, [self.result])
 
 
 class Special(_PCAction):
@@ -396,8 +416,8 @@ class Special(_PCAction):
     for the rest of this round; `result` is a reported BCDice line, else rolled."""
 
     kind: Literal["td.special"] = "td.special"
-    group: str
-    weapon: str | None = None
+    group: Id
+    weapon: Id | None = None
     result: str | None = Field(default=None, max_length=2000)
 
     def apply(self, tx: Tx) -> None:
@@ -409,12 +429,13 @@ class Special(_PCAction):
         need_phase(tx, ("pc_attack",), "TD-ATK-1")
         if weapon.kind != "eye":
             raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="魔眼", want_en="the evil eye"), rule="TD-DATA")
+                weapon=weapon.name, want="魔眼", want_en="the evil eye"), rule="TD-DATA",
+                about=[at("weapons", weapon.id)])
         _in_range(tx, pc, weapon, group)
         _within_limit(tx, pc, weapon, 1)
         self._acted(tx, pc, "special")
         level = check_roll(tx, pc, weapon.skill or "目星", f"td.special {pc.id}→{group.id}",
-                           self.result, self.by)
+                           self.result)
         ok = level in ("critical", "extreme", "hard", "regular")
         x = td.settings.eye_multiplier
         tx.emit("td.special.used", pc=pc.id, weapon=wid, group=group.id, level=level,

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ..bcdice import Level
+from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
 from ..table import Cell
 from ..tx import Role
 from ..views import Entity
@@ -49,7 +50,9 @@ def _infinite(value: Any) -> Any:
     return value
 
 
-Unlimited = Annotated[int | None, BeforeValidator(_infinite)]
+# Scenario files may write ∞ for "unlimited"; the JSON Schema for editors says so too.
+Unlimited = Annotated[Count | None, BeforeValidator(
+    _infinite, json_schema_input_type=Count | Literal["∞", "inf", "infinite"] | None)]
 
 #: TD-RND: the four phases of a round, after the one-off setup (TD-PRE-1).
 Phase = Literal["setup", "reinforcement", "advance", "pc_attack", "enemy_attack"]
@@ -78,10 +81,10 @@ class LevelRemoval(_Spec):
     counts as regular (1) by default.
     """
 
-    critical: int = Field(default=3, ge=0)
-    extreme: int = Field(default=2, ge=0)
-    hard: int = Field(default=1, ge=0)
-    regular: int = Field(default=1, ge=0)
+    critical: Count = 3
+    extreme: Count = 2
+    hard: Count = 1
+    regular: Count = 1
 
     def of(self, level: Level) -> int:
         return int(getattr(self, level, 0)) if level in ("critical", "extreme", "hard",
@@ -98,10 +101,10 @@ class TDSettings(_Spec):
     #: TD-ATK-2 removals per level (hard = regular unless changed).
     removal: LevelRemoval = Field(default_factory=LevelRemoval)
     #: TD-DATA 魔眼: damage multiplier on the marked group for the rest of the round.
-    eye_multiplier: int = Field(default=2, ge=1)
+    eye_multiplier: int = Field(default=2, ge=1, le=1000)
     #: Groups that may stand at one fort (None = no limit; the seed sets none). A group
     #: reaching a full, intact fort waits at the end of its passage.
-    max_groups_per_fort: int | None = Field(default=None, ge=1)
+    max_groups_per_fort: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
     #: TD-ADV-1 when every fort on a group's path is broken: `stay_at_last` (default) the
     #: group stands at the innermost fort of its path; `remove` it leaves the board.
     when_all_broken: Literal["stay_at_last", "remove"] = "stay_at_last"
@@ -112,9 +115,9 @@ class TDSettings(_Spec):
     #: are then spent (default), or keep firing every advance phase (`true`).
     traps_persist: bool = False
     #: TD-PRE-1 how many traps the GM allows in total (None = no limit).
-    trap_limit: int | None = Field(default=None, ge=0)
+    trap_limit: Count | None = None
     #: TD-PRE-1 skills a trap may be set with.
-    trap_skills: list[str] = Field(default_factory=lambda: ["手さばき", "科学"])
+    trap_skills: list[Name] = Field(default_factory=lambda: ["手さばき", "科学"])
     #: Who may send BCDice result lines instead of letting the engine roll.
     reported_results_from: list[Role] = Field(default_factory=_all_reporters)
     #: CoC 7th caps bonus/penalty dice at 2.
@@ -127,38 +130,38 @@ class TDSettings(_Spec):
 class SpecialAmmo(_Spec):
     """Limited special rounds (SDASS 特殊グレネード弾: damage 5, 2 uses)."""
 
-    name: str
-    damage: int = Field(ge=0)
-    uses: int = Field(ge=0)
+    name: Name
+    damage: Count
+    uses: Count
 
 
 class WeaponSpec(_Spec):
     """An attack means (TD-ATK-3/4, TD-DATA). `range`/`magazine` None = ∞."""
 
-    id: str
-    name: str
+    id: Id
+    name: Name
     kind: WeaponKind = "firearm"
-    skill: str = ""
+    skill: Name = ""
     magazine: Unlimited = None
-    attacks_per_round: int = Field(default=1, ge=1)
+    attacks_per_round: int = Field(default=1, ge=1, le=MAX_NUMBER)
     range: Unlimited = 1
-    damage: int = Field(default=1, ge=0)
+    damage: Count = 1
     special_ammo: SpecialAmmo | None = None
 
 
 class WaveEntry(_Spec):
     """One group (or, with `special`, one 特異個体) appearing at a direction (TD-SET-1)."""
 
-    name: str
-    direction: str
-    count: int = Field(default=0, ge=0)
+    name: Name
+    direction: Id
+    count: Count = 0
     special: SpecialKind | None = None
-    tag: str | None = None
-    san: str | None = None
-    fort_damage: int | None = Field(default=None, ge=0)
+    tag: Name | None = None
+    san: Name | None = None
+    fort_damage: Count | None = None
     penalty_dice: int | None = Field(default=None, ge=0, le=2)
     doubles_attack: bool | None = None
-    hp: int | None = None
+    hp: Number | None = None
 
 
 class WavePlan(Entity):
@@ -186,11 +189,11 @@ class Victory(Entity):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["survive", "destroy", "gm"] = "survive"
-    rounds: int = Field(default=6, ge=1)
-    tag: str | None = None
+    rounds: int = Field(default=6, ge=1, le=MAX_NUMBER)
+    tag: Name | None = None
     defeat_on_final_fort: bool = True
-    ja: str = ""
-    en: str = ""
+    ja: Paragraph = ""
+    en: Paragraph = ""
 
 
 # -- state --------------------------------------------------------------------------------
@@ -199,11 +202,11 @@ class Victory(Entity):
 class Fort(Entity):
     """A 砦 with its 耐久力 (TD-MAP-1); `final` forts decide defeat."""
 
-    id: str
-    name: str
-    tier: int = Field(ge=1)
-    durability: int
-    max_durability: int
+    id: Id
+    name: Name
+    tier: int = Field(ge=1, le=MAX_NUMBER)
+    durability: Number
+    max_durability: Number
     cell: Cell
     final: bool = False
 
@@ -211,17 +214,17 @@ class Fort(Entity):
 class Direction(Entity):
     """A 方角 enemies enter from (TD-MAP-1)."""
 
-    id: str
-    name: str
+    id: Id
+    name: Name
     cell: Cell
 
 
 class Passage(Entity):
     """A 通路 from `outer` (a direction or fort) to `inner`; `lateral` joins one tier."""
 
-    id: str
-    outer: str
-    inner: str
+    id: Id
+    outer: Id
+    inner: Id
     cells: list[Cell] = Field(default_factory=list)
     lateral: bool = False
 
@@ -233,17 +236,17 @@ class Walker(Entity):
     direction or while `waiting` at the end of passage `route[at]` for room at a fort).
     """
 
-    id: str
-    name: str
-    direction: str
-    route: list[str] = Field(default_factory=list)
-    at: int = 0
-    fort: str | None = None
+    id: Id
+    name: Name
+    direction: Id
+    route: list[Id] = Field(default_factory=list)
+    at: Count = 0
+    fort: Id | None = None
     cell: Cell
     waiting: bool = False
-    tag: str | None = None
-    san: str | None = None
-    round: int = 0
+    tag: Name | None = None
+    san: Name | None = None
+    round: Count = 0
 
 
 class Group(Walker):
@@ -251,8 +254,8 @@ class Group(Walker):
 
     `max_count` is the count it arrived with (for a 個体数 bar's maximum)."""
 
-    count: int
-    max_count: int | None = None
+    count: Count
+    max_count: Count | None = None
     snared: bool = False
 
 
@@ -260,19 +263,19 @@ class Individual(Walker):
     """A 特異個体 (TD-OPT-2), kept with normal data; its field effects apply while it is here."""
 
     special: SpecialKind
-    fort_damage: int = 0
-    penalty_dice: int = 0
+    fort_damage: Count = 0
+    penalty_dice: Count = 0
     doubles_attack: bool = False
-    hp: int | None = None
+    hp: Number | None = None
 
 
 class Trap(Entity):
     """A trap on a passage (TD-OPT-1); `spent` once it has fired (unless traps persist)."""
 
-    id: str
-    passage: str
+    id: Id
+    passage: Id
     kind: TrapKind
-    pc: str | None = None
+    pc: Id | None = None
     cell: Cell | None = None
     spent: bool = False
 
@@ -280,22 +283,22 @@ class Trap(Entity):
 class WeaponState(Entity):
     """A PC's weapon: rounds loaded (None = ∞), special rounds left, attacks this round."""
 
-    weapon: str
-    loaded: int | None = None
-    special_left: int = 0
-    used: int = 0
+    weapon: Id
+    loaded: Count | None = None
+    special_left: Count = 0
+    used: Count = 0
 
 
 class PC(Entity):
     """A PC (or NPC, `player` None = the GM's) at a fort, with weapons and skill values."""
 
-    id: str
-    name: str
-    player: str | None = None
-    fort: str | None = None
-    skills: dict[str, int] = Field(default_factory=dict)
-    weapons: dict[str, WeaponState] = Field(default_factory=dict)
-    acted: list[str] = Field(default_factory=list)
+    id: Id
+    name: Name
+    player: Id | None = None
+    fort: Id | None = None
+    skills: dict[Name, Number] = Field(default_factory=dict)
+    weapons: dict[Id, WeaponState] = Field(default_factory=dict)
+    acted: list[Name] = Field(default_factory=list)
 
 
 class TowerDefenseState(Entity):
@@ -306,10 +309,10 @@ class TowerDefenseState(Entity):
 
     __secret__ = frozenset({"waves"})
 
-    round: int = 0
+    round: Count = 0
     phase: Phase = "setup"
     outcome: Outcome = "none"
-    outcome_reason: str = ""
+    outcome_reason: Sentence = ""
     victory: Victory = Field(default_factory=Victory)
     settings: TDSettings = Field(default_factory=TDSettings)
     weapons: dict[str, WeaponSpec] = Field(default_factory=dict)
@@ -320,6 +323,6 @@ class TowerDefenseState(Entity):
     individuals: dict[str, Individual] = Field(default_factory=dict)
     pcs: dict[str, PC] = Field(default_factory=dict)
     traps: dict[str, Trap] = Field(default_factory=dict)
-    marks: dict[str, str] = Field(default_factory=dict)
-    destroyed_tags: list[str] = Field(default_factory=list)
+    marks: dict[Id, Id] = Field(default_factory=dict)
+    destroyed_tags: list[Name] = Field(default_factory=list)
     waves: WavePlan = Field(default_factory=WavePlan)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from ..bcdice import CocCheck, Level, coc_level, parse
 from ..errors import Refusal, Text
 from ..rng import Roll
-from ..table import mover_of
+from ..table import mover_of, not_yours
 from ..tx import Tx
 from .model import (
     PC,
@@ -29,6 +29,7 @@ from .model import (
 __all__ = [
     "DEGREES",
     "PATH",
+    "at",
     "check_roll",
     "damage_fort",
     "damage_group",
@@ -79,6 +80,11 @@ LEVEL_JA: dict[str, str] = {
 }
 
 
+def at(*parts: str | int) -> tuple[str | int, ...]:
+    """A path in the tower defense state, for what a refusal reveals (`about`)."""
+    return (PATH, *parts)
+
+
 def td_of(tx: Tx) -> TowerDefenseState:
     """The room's tower defense, or a refusal if it has none."""
     td = tx.part("tower_defense", TowerDefenseState)
@@ -122,7 +128,8 @@ def phase_text(phase: str) -> tuple[str, str]:
 def not_over(td: TowerDefenseState) -> None:
     """TD-RND: rounds repeat until victory or defeat; after that nothing moves on."""
     if td.outcome != "none":
-        raise Refusal("td_over", OVER.format(outcome=td.outcome), rule="TD-RND")
+        raise Refusal("td_over", OVER.format(outcome=td.outcome), rule="TD-RND",
+                      about=[at("outcome")])
 
 
 def need_phase(tx: Tx, phases: Iterable[Phase], rule: str) -> None:
@@ -134,17 +141,16 @@ def need_phase(tx: Tx, phases: Iterable[Phase], rule: str) -> None:
     need = [phase_text(p) for p in wanted]
     tx.check(td.phase in wanted, Refusal("wrong_phase", WRONG_PHASE.format(
         now=now[0], now_en=now[1], need="・".join(n[0] for n in need),
-        need_en="/".join(n[1] for n in need)), rule=rule, phase=td.phase))
+        need_en="/".join(n[1] for n in need)), rule=rule, phase=td.phase, about=[at("phase")]))
 
 
-def may_act_for(tx: Tx, pc: PC, by: str | None) -> str | None:
-    """A player acts only for a PC they own (TD-ATK-1); the GM (and an anonymous bridge,
-    as with `table.move`) for any. Returns the acting player id, if any."""
-    player = mover_of(tx, by)
-    if player is not None:
-        tx.check(pc.player == player,
-                 Refusal("not_your_pc", NOT_YOURS.format(name=pc.name), rule="TD-ATK-1"))
-    return player
+def may_act_for(tx: Tx, pc: PC) -> str | None:
+    """A player (or a bridge acting for one) acts only for a PC they own (TD-ATK-1); the
+    GM for any; the table only for a PC no player owns. Returns the acting player id."""
+    tx.check(tx.actor.acts_for(pc.player),
+             not_yours(tx, "not_your_pc", NOT_YOURS, pc.name, "TD-ATK-1",
+                       about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "player")]))
+    return mover_of(tx)
 
 
 def penalty_dice(td: TowerDefenseState) -> int:
@@ -153,15 +159,15 @@ def penalty_dice(td: TowerDefenseState) -> int:
     return min(n, td.settings.max_penalty_dice)
 
 
-def check_roll(tx: Tx, pc: PC, skill: str, purpose: str, reported: str | None,
-               by: str | None = None) -> Level:
+def check_roll(tx: Tx, pc: PC, skill: str, purpose: str, reported: str | None) -> Level:
     """A CoC 7th check of `pc`'s `skill`: rolled (seeded) or read from a BCDice line."""
     td = td_of(tx)
     n = penalty_dice(td) if td.phase == "pc_attack" else 0
     if reported is not None:
-        return _reported(tx, pc, skill, purpose, reported, n, by)
+        return _reported(tx, pc, skill, purpose, reported, n)
     if skill not in pc.skills:
-        raise Refusal("no_skill", NO_SKILL.format(name=pc.name, skill=skill))
+        raise Refusal("no_skill", NO_SKILL.format(name=pc.name, skill=skill),
+                      about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "skills")])
     return _rolled(tx, pc.skills[skill], purpose, n)
 
 
@@ -181,12 +187,13 @@ def _rolled(tx: Tx, target: int, purpose: str, penalty: int) -> Level:
     return level
 
 
-def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int,
-              by: str | None) -> Level:
+def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int) -> Level:
     """A reported BCDice line: understood, degree known, consistent; kept with provenance."""
     td = td_of(tx)
+    tx.check_reported_roll()  # before reading the line: a typed one is not read at all
     if tx.actor.role not in td.settings.reported_results_from:
-        raise Refusal("no_reported_results", NOT_REPORTER.format(role=tx.actor.role))
+        raise Refusal("no_reported_results", NOT_REPORTER.format(role=tx.actor.role),
+                      about=[at("settings", "reported_results_from")])
     result = parse(line)
     if result.kind == "not_understood":
         raise Refusal("bad_result", BAD_LINE.format(line=line[:80], reason=result.reason))
@@ -197,13 +204,14 @@ def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int,
     want = pc.skills.get(skill)
     tx.check(want is None or want == target, Refusal(
         "result_target_mismatch",
-        TARGET_MISMATCH.format(got=target, want=want, skill=skill), rule="TD-ATK-2"))
+        TARGET_MISMATCH.format(got=target, want=want, skill=skill), rule="TD-ATK-2",
+        about=[at("pcs", pc.id, "skills")]))
     tx.check(coc_level(result.value, target) == level,
              Refusal("result_inconsistent", INCONSISTENT.format(line=line[:80]), rule="TD-ATK-2"))
     tx.check(result.bonus <= -penalty, Refusal(
         "penalty_die_missing", PENALTY_MISSING.format(n=penalty, bonus=result.bonus),
-        rule="TD-OPT-2"))
-    reporter = mover_of(tx, by) or tx.actor.label or tx.actor.role
+        rule="TD-OPT-2", about=[at("individuals"), at("settings", "max_penalty_dice")]))
+    reporter = mover_of(tx) or tx.actor.label or tx.actor.role
     tx.record_roll(Roll(dice="1D100", results=list(result.dice), total=result.value,
                         purpose=purpose, source="external", raw=line, reporter=reporter,
                         level=level, target=target))

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..bounds import MAX_NUMBER, Count, Name, Number
 from ..table import Cell
 from .map import inward_passages, route_from
 from .model import (
@@ -42,8 +43,8 @@ class FortSpec(_Spec):
 
     id: str
     name: str
-    tier: int = Field(ge=1)
-    durability: int = Field(ge=0)
+    tier: int = Field(ge=1, le=MAX_NUMBER)
+    durability: Count
     cell: Cell
     final: bool | None = None
 
@@ -71,7 +72,7 @@ class PCSpec(_Spec):
     player: str | None = None
     fort: str | None = None
     weapons: list[str] = Field(default_factory=list)
-    skills: dict[str, int] = Field(default_factory=dict)
+    skills: dict[Name, Number] = Field(default_factory=dict)
 
 
 class TrapSpec(_Spec):
@@ -157,7 +158,8 @@ def _unique(s: TowerDefenseScenario) -> list[str]:
                       ("trap", [t.id for t in s.traps])):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
-            out.append(f"duplicate {what} id(s): {', '.join(dupes)}")
+            out.append(f"{what} の id が重複しています: {', '.join(dupes)} / duplicate {what} id(s): "
+                       f"{', '.join(dupes)}")
     return out
 
 
@@ -167,46 +169,51 @@ def _map_problems(s: TowerDefenseScenario) -> list[str]:
     out: list[str] = []
     for p in s.passages:
         if p.outer not in forts | directions or p.inner not in forts:
-            out.append(f"passage {p.id}: outer must be a direction or fort, inner a fort")
+            out.append(f"通路 {p.id}: outer は方向か砦、inner は砦の id です / passage {p.id}: outer must "
+                       "be a direction or fort, inner a fort")
         elif _tier(s, p.inner) < _tier(s, p.outer):
-            out.append(f"passage {p.id}: goes outward (tier {_tier(s, p.outer)} → "
-                       f"{_tier(s, p.inner)}); list passages from outer to inner")
+            out.append(f"通路 {p.id} が外向きです（段 {_tier(s, p.outer)} → {_tier(s, p.inner)}）。"
+                       f"外側から内側の順に書きます / passage {p.id}: goes outward (tier "
+                       f"{_tier(s, p.outer)} → {_tier(s, p.inner)}); list passages from outer to inner")
     if out:
         return out
     built = {p.id: Passage(id=p.id, outer=p.outer, inner=p.inner, lateral=_lateral(s, p))
              for p in s.passages}
     for node in sorted(forts | directions):
         if len(inward_passages(built, node)) > 1:
-            out.append(f"{node}: more than one inward passage (a group's way must be unique)")
+            out.append(f"{node}: 内向きの通路が複数あります（群れの道は一本です） / {node}: more than one "
+                       "inward passage (a group's way must be unique)")
     for d in s.directions:
         if not route_from(built, d.id):
-            out.append(f"direction {d.id}: no passage leads inward from it")
+            out.append(f"方向 {d.id}: 内側へ向かう通路がありません / direction {d.id}: no passage leads "
+                       "inward from it")
     return out
 
 
 def _reference_problems(s: TowerDefenseScenario) -> list[str]:
     forts, directions = {f.id for f in s.forts}, {d.id for d in s.directions}
     weapons, passages = {w.id for w in s.weapons}, {p.id for p in s.passages}
-    out = [f"pc {p.id}: unknown weapon {w}" for p in s.pcs for w in p.weapons
-           if w not in weapons]
-    out += [f"pc {p.id}: unknown fort {p.fort}" for p in s.pcs
-            if p.fort is not None and p.fort not in forts]
-    out += [f"trap {t.id}: unknown passage {t.passage}" for t in s.traps
-            if t.passage not in passages]
+    out = [f"PC {p.id}: 武器 {w} はありません / pc {p.id}: unknown weapon {w}"
+           for p in s.pcs for w in p.weapons if w not in weapons]
+    out += [f"PC {p.id}: 砦 {p.fort} はありません / pc {p.id}: unknown fort {p.fort}"
+            for p in s.pcs if p.fort is not None and p.fort not in forts]
+    out += [f"罠 {t.id}: 通路 {t.passage} はありません / trap {t.id}: unknown passage {t.passage}"
+            for t in s.traps if t.passage not in passages]
     out += _wave_problems(s, directions)
     return out
 
 
 def _wave_problems(s: TowerDefenseScenario, directions: set[str]) -> list[str]:
     entries = s.waves.entries()
-    out = [f"wave entry {e.name}: unknown direction {e.direction}" for e in entries
-           if e.direction not in directions]
-    out += [f"wave entry {e.name}: a group needs count ≥ 1" for e in entries
-            if e.special is None and e.count < 1]
+    out = [f"ウェーブ「{e.name}」: 方向 {e.direction} はありません / wave entry {e.name}: "
+           f"unknown direction {e.direction}" for e in entries if e.direction not in directions]
+    out += [f"ウェーブ「{e.name}」: 群れの個体数は1以上です / wave entry {e.name}: a group needs "
+            "count ≥ 1" for e in entries if e.special is None and e.count < 1]
     if s.waves.mode == "random" and not s.waves.table:
-        out.append("waves: mode random needs a table")
+        out.append("waves: mode random には table が必要です / waves: mode random needs a table")
     if s.victory.kind == "destroy":
         tags: set[Any] = {e.tag for e in entries}
         if s.victory.tag is None or s.victory.tag not in tags:
-            out.append("victory: kind destroy needs a tag that a wave entry carries")
+            out.append("victory: kind destroy には、ウェーブの項目が持つ tag が必要です / "
+                       "victory: kind destroy needs a tag that a wave entry carries")
     return out

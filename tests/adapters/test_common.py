@@ -1,17 +1,15 @@
 """The neutral render (adapters/render.py, board.py, geometry.py): what the table shows,
-settings, geometry, bases."""
+settings, geometry. Each subsystem's objects: tests/adapters/subsystems/."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
-from adapter_support import FakeCcfolia, FakeFoundry, Room
+from adapter_support import FakeFoundry, Room
 
 from komasync.adapters import exports
 from komasync.adapters.base import Calibration
-from komasync.adapters.board import board as render_board
 from komasync.adapters.ccfolia.adapter import CcfoliaAdapter, CcfoliaSettings, ccfolia_settings
 from komasync.adapters.foundry import FoundryAdapter
 from komasync.adapters.geometry import Geometry
@@ -35,28 +33,6 @@ def test_hidden_things_never_appear() -> None:
                for op in out["foundry"] if op["op"] == "create" for d in op["data"])
 
 
-def test_generic_table_objects() -> None:
-    objs = render(Room.build("demo_table.yaml").tree)
-    assert objs["ks-piece-knight"]["cell"] == {"x": 1, "y": 1}
-    assert objs["ks-piece-knight"]["owner"] == "alice"
-    assert objs["ks-counter-clock"]["max"] == 6
-    assert objs["ks-marker-gate"]["width"] == 2
-
-
-def test_counters_are_bars_on_the_board_and_drawing_text() -> None:
-    room = Room.build("demo_table.yaml")
-    resets = room.attach()
-    board = next(op for op in resets["ccfolia"] if op.get("id") == "ks-board")
-    assert {"label": "時計 / Clock", "value": 0, "max": 6} in board["data"]["status"]
-    drawing = next(d for op in resets["foundry"] if op["op"] == "create" and op["type"] == "Drawing"
-                   for d in op["data"] if d["flags"]["komasync"]["id"] == "ks-board")
-    assert "時計 / Clock: 0/6" in drawing["text"]
-    _o, out = room.act({"kind": "table.counter.add", "counter": "clock", "delta": 2})
-    assert [op["op"] for op in out["ccfolia"]] == ["character.update"]
-    assert out["ccfolia"][0]["status_commands"] == [":時計 / Clock=2"]
-    assert [(op["op"], op["type"]) for op in out["foundry"]] == [("update", "Drawing")]
-
-
 def test_things_on_one_square_are_stacked() -> None:
     room = Room.build()
     room.attach()
@@ -67,13 +43,6 @@ def test_things_on_one_square_are_stacked() -> None:
     assert slots == {"ks-fort-f_left": 0, "ks-pc-pc1": 1, "ks-pc-pc2": 2}
     foundry = room.adapters["foundry"]
     assert foundry.shown["ks-pc-pc2"].data["x"] == 2 * 100 + 2 * 25
-
-
-def test_unplaced_pcs_wait_beside_the_board() -> None:
-    objs = render(Room.build().tree)  # TD-PRE-1: nobody has picked a fort yet
-    width = Room.build().tree["table"]["grid"]["width"]
-    assert objs["ks-pc-pc1"]["cell"] == {"x": width + 1, "y": 2}
-    assert objs["ks-pc-pc2"]["cell"] == {"x": width + 1, "y": 3}
 
 
 # -- calibration -------------------------------------------------------------------------------
@@ -147,39 +116,6 @@ def test_settings_change_at_runtime_moves_everything() -> None:
     fake = FakeFoundry()
     fake.apply(room.adapters["foundry"].reset(room.tree), reset=True)
     assert fake.by_ks()["ks-fort-f_left"]["data"]["x"] == 2 * 50
-
-
-# -- bases: GP as counters, state as text -----------------------------------------------------
-
-
-def test_base_battle_shows_each_bases_gp_and_state() -> None:
-    room = Room.build("base_battle.yaml")
-    resets = room.attach()
-    board = next(op for op in resets["ccfolia"] if op.get("id") == "ks-board")["data"]
-    names = {b["name"] for b in room.tree["bases"]["bases"].values()}
-    for base in room.tree["bases"]["bases"].values():
-        bar = next(s for s in board["status"] if s["label"] == f"{base['name']} GP")
-        assert (bar["value"], bar["max"]) == (base["gp"], base["base_gp"])
-    assert {p["label"] for p in board["params"]} >= names
-    drawing = next(d for op in resets["foundry"] if op["op"] == "create" and op["type"] == "Drawing"
-                   for d in op["data"] if d["flags"]["komasync"]["id"] == "ks-board")
-    assert "活動 / active" in drawing["text"]
-
-
-def test_bases_are_read_defensively() -> None:
-    # a hidden GP (BASE-OPT-2) has no `gp`; unknown keys and states pass through
-    tree: dict[str, Any] = {"meta": {}, "table": {"grid": {"width": 5, "height": 5}}, "bases": {
-        "round": 2, "battle": {"name": "戦闘"}, "extra": [1, 2],
-        "bases": {"a": {"name": "A", "state": "stopped", "gp": 3, "base_gp": 5},
-                  "b": {"name": "B", "state": "mystery"}, "c": "not a dict"}}}
-    objs = render(tree)
-    assert objs["ks-base-b"]["gp"] is None and objs["ks-base-b"]["state_ja"] == "mystery"
-    b = render_board(objs)
-    assert {"label": "A GP", "value": 3, "max": 5} in b.bars
-    assert {"label": "B", "value": "mystery GP ?"} in b.params
-    fake = FakeCcfolia()
-    fake.apply(CcfoliaAdapter.from_tree(tree).reset(tree), reset=True)
-    assert fake.objects["ks-board"]["data"]["params"][0]["value"] == "戦闘 第2ラウンド"
 
 
 def test_render_survives_a_sparse_projection() -> None:

@@ -5,8 +5,8 @@ mouse-dragged pieces, a React-controlled chat form, a data layer for direct writ
 served by this test; the userscript is injected as Tampermonkey would (`@grant none`:
 the page's own world) and connects to a REAL `komasync serve` process with a bridge
 invite. The test then plays the loop the Node suites play: a legal drag round-trips, an
-illegal one snaps back with its reason, a BCDice line typed in the chat box becomes a
-`td.attack`, and a dropped socket and a server restart lose nothing.
+illegal one snaps back with its reason, a BCDice line typed in the chat box becomes the
+attack's result, and a dropped socket and a server restart lose nothing.
 """
 
 from __future__ import annotations
@@ -319,18 +319,19 @@ def test_userscript_plays_the_loop_in_chromium(site: str, server: Server) -> Non
             refusal = page.locator('[data-komasync="refusal"]').inner_text()
             assert "最終砦" in refusal, refusal
 
-            # 4. a BCDice line typed in the chat box becomes the attack result
-            count = gm.get("tower_defense", "groups", "r1-left_end", "count")
-            page.evaluate("line => window.__fake.rolls.push(line)", HARD_80)
-            page.fill('input[name="name"]', "カルロス・ベガ")
-            page.fill('textarea[name="text"]', "CC<=80 デザートイーグル")
+            # 4. a BCDice line typed in the chat box becomes the attack result (this page's
+            # user is the GM, who acts as the table: for the NPC, which no player owns)
+            count = gm.get("tower_defense", "groups", "r1-right_end", "count")
+            page.evaluate("line => window.__fake.rolls.push(line)", REGULAR_60)
+            page.fill('input[name="name"]', "猟師ウォルト")
+            page.fill('textarea[name="text"]', "CC<=60 消防斧 r1-right_end")
             page.click('button[type="submit"]')
-            gm.until(lambda: gm.get("tower_defense", "groups", "r1-left_end", "count") == count - 1,
-                     "one coyote removed")
-            assert gm.changes[-1]["info"]["action"]["kind"] == "td.attack"
-            assert gm.changes[-1]["info"]["action"]["results"] == [HARD_80]
+            gm.until(lambda: gm.get("tower_defense", "groups", "r1-right_end", "count")
+                     == count - 1, "one coyote removed")
+            assert gm.changes[-1]["info"]["action"]["kind"] == "td.melee"  # an axe
+            assert gm.changes[-1]["info"]["action"]["result"] == REGULAR_60
             _wait(page, CAUGHT_UP.format(v=gm.version), "the count on the page")
-            status = page.evaluate("window.__fake.characters()['ks-group-r1-left_end'].status")
+            status = page.evaluate("window.__fake.characters()['ks-group-r1-right_end'].status")
             assert status[0]["value"] == count - 1
 
             # 5. the socket drops: the GM's change meanwhile arrives by the reset
@@ -341,21 +342,22 @@ def test_userscript_plays_the_loop_in_chromium(site: str, server: Server) -> Non
             assert page.evaluate("Object.values(window.__fake.characters())"
                                  ".some(c => c.name === 'はぐれコヨーテ')")
 
-            # 6. the server restarts: a roll made while it is down is delivered once
-            count = gm.get("tower_defense", "groups", "r1-right_end", "count")
+            # 6. the server restarts: a roll made while it is down (by player 1, whose
+            # message reaches this page with their uid) is delivered once
+            count = gm.get("tower_defense", "groups", "r1-left_end", "count")
             gm.close()
             server.stop()
             _wait(page, "window.komasync.bridge.client.state !== 'live'", "the bridge noticed")
-            page.evaluate("line => window.__fake.rolls.push(line)", REGULAR_60)
-            page.evaluate("window.__fake.say('CC<=60 消防斧 r1-right_end', '猟師ウォルト', "
-                          "'uidGM0001')")
+            page.evaluate("line => window.__fake.rolls.push(line)", HARD_80)
+            page.evaluate("window.__fake.say('CC<=80 デザートイーグル', 'カルロス・ベガ', "
+                          "'uidP1')")
             assert page.evaluate("window.komasync.bridge.client.pending.size") == 1  # queued
             server.start()
             gm = GMClient(server.url, server.secret)
-            gm.until(lambda: gm.get("tower_defense", "groups", "r1-right_end", "count") == count - 1,
+            gm.until(lambda: gm.get("tower_defense", "groups", "r1-left_end", "count") == count - 1,
                      "the queued roll applied")
             _wait(page, CAUGHT_UP.format(v=gm.version), "caught up after the restart", 30000)
-            assert gm.get("tower_defense", "groups", "r1-right_end", "count") == count - 1
+            assert gm.get("tower_defense", "groups", "r1-left_end", "count") == count - 1
             assert page.evaluate("window.komasync.bridge.client.connects") >= 3
             assert errors == [], errors
         finally:

@@ -198,8 +198,7 @@ async def test_sign_in_keeps_the_secret_out_of_urls(browser: Browser, demo: Demo
     await page.goto(demo.url)
     await page.fill("#secret", "not-the-secret")
     await page.click(".signin button[type=submit]")
-    await pw_expect(page.locator(".signin .form-error")).to_have_text(
-        "この秘密鍵で開けるルームはありません。")
+    await pw_expect(page.locator(".signin .form-error")).to_contain_text("GM秘密鍵が違います")
     assert await page.evaluate("sessionStorage.getItem('komasync.secret')") is None
 
     await page.fill("#secret", demo.secret)
@@ -245,7 +244,7 @@ async def test_phases_move_groups_prompt_and_refusal(browser: Browser, demo: Dem
     await page.click("button.command[data-command='td.next_phase']")
     groups = page.locator(".td-map g.td-group")
     await pw_expect(groups).to_have_count(4)
-    await pw_expect(page.locator(".headline")).to_contain_text("第1ラウンド")
+    await pw_expect(page.locator(".headline")).to_contain_text("ラウンド 1/6")
     await pw_expect(page.locator(".headline")).to_contain_text("敵増援フェイズ")
     row = page.locator(".td-groups-table tr[data-group='r1-left_end']")
     await pw_expect(row.locator(".td-where")).to_have_text("左端（出現地点）")
@@ -348,7 +347,8 @@ async def test_override_reaches_a_player_and_undo_restores(browser: Browser, dem
     await con.tab("timeline")
     entry = page.locator(f".tl-entry[data-version='{override_v}']")
     await pw_expect(entry.locator(".tl-kind")).to_have_text("override")
-    await pw_expect(entry.locator(".tl-what")).to_have_text("tower_defense/forts/f_left/durability = 7")
+    await pw_expect(entry.locator(".tl-sentence")).to_have_text(
+        "tower_defense/forts/f_left/durability を 7 に修正")
     await pw_expect(entry.locator(".tl-why")).to_contain_text("補修材が届かなかった")
 
     # Undo to the point before it (timeline "back to here"), with a reason.
@@ -360,7 +360,7 @@ async def test_override_reaches_a_player_and_undo_restores(browser: Browser, dem
     undo_v = override_v + 1
     entry = page.locator(f".tl-entry[data-version='{undo_v}']")
     await pw_expect(entry.locator(".tl-kind")).to_have_text("restore")
-    await pw_expect(entry.locator(".tl-what")).to_have_text(f"→ v{override_v - 1}")
+    await pw_expect(entry.locator(".tl-sentence")).to_have_text(f"v{override_v - 1} の状態に戻す")
     await pw_expect(entry.locator(".tl-why")).to_contain_text("修正を取り消す")
     assert player.client.version == undo_v
 
@@ -522,7 +522,7 @@ async def test_rule_warnings_in_warn_mode(browser: Browser, demo: Demo) -> None:
     await wait_version(con, gm.c.version)
     # Six PCs have no starting fort (TD-PRE-1): applied anyway, each flagged to the GM.
     await page.click("button.command[data-command='td.next_phase']")
-    await pw_expect(page.locator(".headline")).to_contain_text("第1ラウンド")
+    await pw_expect(page.locator(".headline")).to_contain_text("ラウンド 1/6")
     await con.tab("notices")
     warnings = page.locator(".notice[data-kind=warning][data-rule='TD-PRE-1']")
     await pw_expect(warnings).to_have_count(6)
@@ -655,14 +655,14 @@ async def test_language_switch_and_screenshots(browser: Browser, demo: Demo) -> 
     assert (await page.evaluate("navigator.languages[0]")).startswith("ja")
     await wait_version(con, gm.c.version)
     await pw_expect(page.locator("html")).to_have_attribute("lang", "ja")
-    await pw_expect(page.locator(".headline")).to_contain_text("第2ラウンド · 敵増援フェイズ")
+    await pw_expect(page.locator(".headline")).to_contain_text("ラウンド 2/6 · 敵増援フェイズ")
     await pw_expect(page.locator(".tabs button[data-tab=timeline]")).to_have_text("タイムライン")
     await pw_expect(page.locator(".prompt")).to_be_visible()
     await page.screenshot(path=str(SHOTS / "console-ja.png"))
 
     await page.click(".lang-toggle")
     await pw_expect(page.locator("html")).to_have_attribute("lang", "en")
-    await pw_expect(page.locator(".headline")).to_contain_text("Round 2 · reinforcement")
+    await pw_expect(page.locator(".headline")).to_contain_text("Round 2/6 · reinforcement")
     await pw_expect(page.locator(".tabs button[data-tab=timeline]")).to_have_text("Timeline")
     await pw_expect(page.locator("button.command[data-command='td.next_phase']")).to_contain_text(
         "Next phase: advance")
@@ -777,4 +777,64 @@ async def test_store_applies_ops_exactly(browser: Browser, demo: Demo) -> None:
       return out;
     }""")
     assert result == ["ok", "repeat", "gap", '{"a":{"b":2},"d":{"x":{"y":5}}}', 4, "broken", None]
+    con.check()
+
+
+# -- who stands where, round progress, the timeline in sentences (issue 15 item 13) ----------
+
+
+async def test_map_names_round_progress_and_timeline_sentences(browser: Browser, demo: Demo) -> None:
+    gm = await GM.connect(demo)
+    await gm.place_pcs()
+    await gm.next_phase()  # round 1, reinforcement
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    con = await open_console(browser, demo, locale="ja-JP")
+    page = con.page
+    await wait_version(con, gm.c.version)
+    td = gm.c.state["tower_defense"]
+    await pw_expect(page.locator(".headline")).to_contain_text("ラウンド 1/6 · 敵増援フェイズ")
+    for fort in ("f_left", "final"):
+        names = [pc["name"] for pc in td["pcs"].values() if pc["fort"] == fort]
+        chip = page.locator(f".td-map g.td-fort[data-id={fort}] .td-pcs text")
+        for name in names:  # the chip names who stands there (shortened past 6 characters)
+            await pw_expect(chip).to_contain_text(name[:5])
+        assert "PC" not in ((await chip.text_content()) or "").replace(names[0][:5], "")
+    await con.tab("timeline")
+    first = page.locator(".tl-entry[data-version='1'] .tl-sentence")
+    pc1 = td["pcs"]["pc1"]["name"]
+    await pw_expect(first).to_have_text(f"{pc1}を{td['forts']['f_left']['name']}に配置")
+    top = page.locator(".tl-entry").first.locator(".tl-sentence")
+    await pw_expect(top).to_have_text("次のフェイズへ進める")
+    await page.screenshot(path=str(SHOTS / "console-progress-ja.png"))
+
+    await page.click(".lang-toggle")
+    await pw_expect(page.locator(".headline")).to_contain_text("Round 1/6 · reinforcement")
+    await pw_expect(first).to_have_text(f"placed {pc1} at {td['forts']['f_left']['name']}")
+    await pw_expect(top).to_have_text("moved on to the next phase")
+    await page.screenshot(path=str(SHOTS / "console-progress-en.png"))
+    con.check()
+    await gm.close()
+
+
+async def test_room_settings_switch_typed_dice_results(browser: Browser, demo: Demo) -> None:
+    # Issue 13 finding 7: where reported rolls may come from is a visible room setting.
+    con = await open_console(browser, demo)
+    page = con.page
+    gm = await GM.connect(demo)
+    player = await join(demo, await gm.invite("player", "p1"))
+    panel = page.locator(".panel[data-panel=room]")
+    await pw_expect(panel.locator(".panel-title")).to_have_text("部屋の設定")
+    rolls = panel.locator("select[name=player_rolls]")
+    await pw_expect(rolls).to_have_value("refuse")  # the safe default
+    await pw_expect(panel.locator("select[name=enforcement]")).to_have_value("enforce")
+    await pw_expect(panel).to_contain_text("ブリッジがVTTのダイス出力から読んだ結果は常に使います")
+    await rolls.select_option("allow")
+    await until(lambda: player.state["meta"]["player_rolls"] == "allow", "the player to see allow")
+    await pw_expect(rolls).to_have_value("allow")
+    await page.click(".lang-toggle")
+    await pw_expect(panel.locator(".panel-title")).to_have_text("Room settings")
+    await pw_expect(rolls.locator("option[value=refuse]")).to_have_text(
+        "refuse (roll on the VTT or with komasync)")
+    await player.close()
+    await gm.close()
     con.check()

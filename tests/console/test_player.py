@@ -133,8 +133,15 @@ async def test_player_places_attacks_and_sees_refusals(browser: Browser, demo: D
     await gm.wait(lambda s: s["tower_defense"]["pcs"]["pc1"]["fort"] == "f_left", "pc1 at f_left")
     assert actions_sent(con, "td.pc.place") == [{"kind": "td.pc.place", "pc": "pc1", "fort": "f_left"}]
 
-    # A trap, with a pasted BCDice line (手さばき 50: 12 is a hard success).
+    # Typed dice results count only once the GM allows them (issue 13 finding 7).
     trap = card.locator(".pl-trap")
+    await pw_expect(trap.locator("input[type=radio][value=paste]")).to_be_disabled()
+    await pw_expect(trap.locator(".pl-paste-off")).to_contain_text("GMの設定")
+    assert (await gm.act({"kind": "room.player_rolls", "mode": "allow"}))["type"] == "ack"
+    await pw_expect(trap.locator("input[type=radio][value=paste]")).to_be_enabled()
+    await pw_expect(trap.locator(".pl-paste-off")).to_have_count(0)
+
+    # A trap, with a pasted BCDice line (手さばき 50: 12 is a hard success).
     await trap.locator("select[name=passage]").select_option("in_left")
     await trap.locator("select[name=kind]").select_option("snare")
     await trap.locator("input[type=radio][value=paste]").check()
@@ -362,3 +369,29 @@ async def test_player_page_fits_a_phone(browser: Browser, demo: Demo) -> None:
     assert await page.evaluate("document.scrollingElement.scrollWidth") <= 375
     await gm.close()
     con.check()
+
+
+async def test_a_dead_invite_link_says_what_to_ask_the_gm_for(browser: Browser, demo: Demo) -> None:
+    gm = await GM.connect(demo, TD_ROOM)
+    token = await gm.invite("observer")
+    await gm.c.send({"type": "invite.revoke", "id": "r1", "invite": await _last_invite(gm)})
+    revoked = await gm.c.expect("invites", id="r1")
+    assert revoked["invites"][-1]["revoked"] is True
+    for locale, title, ask in (("ja-JP", "この招待リンクは使えません", "GMに新しい招待リンク"),
+                               ("en-US", "This invite link no longer works", "Ask your GM")):
+        ctx = await browser.new_context(viewport={"width": 1024, "height": 768}, locale=locale)
+        page = await ctx.new_page()
+        con = Console(page)
+        await page.goto(f"{demo.url}#room={TD_ROOM}&invite={token}")
+        card = page.locator(".dead-invite")
+        await pw_expect(card.locator("h1")).to_have_text(title)
+        await pw_expect(card).to_contain_text(ask)
+        await page.screenshot(path=str(SHOTS / f"dead-invite-{locale[:2]}.png"))
+        con.errors.clear()  # the refused socket is logged by the browser itself
+        await ctx.close()
+    await gm.close()
+
+
+async def _last_invite(gm: GM) -> str:
+    await gm.c.send({"type": "invite.list", "id": "l2"})
+    return str((await gm.c.expect("invites"))["invites"][-1]["invite"])

@@ -227,7 +227,7 @@ def test_scenario_errors_name_the_line() -> None:
     with pytest.raises(ScenarioError) as info:
         load_scenario(text, "s.yaml")
     (problem,) = info.value.problems
-    assert problem.line == 5 and "table.pieces.1.size" in problem.where
+    assert problem.line == 5 and problem.where == "table.pieces[b].size"  # named by its id
     assert str(problem).startswith("s.yaml:5:")
     with pytest.raises(ScenarioError) as info:
         load_scenario("table: [unclosed", "bad.yaml")

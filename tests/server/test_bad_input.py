@@ -100,14 +100,15 @@ async def test_rate_limit_answers_with_an_error(tmp_path: Path) -> None:
 
 async def test_slow_consumer_is_dropped_without_stalling_the_room(tmp_path: Path) -> None:
     r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / "demo_table.yaml",
-                           Limits(outbox=5, rate=10_000, burst=10_000))
+                           Limits(outbox_bytes=500, rate=10_000, burst=10_000))
     try:
         g = await gm(r)
         token = await invite(g, "observer")
         slow = await join(r, token)
         room = r.server.rooms[r.room]
         slow_conn = next(c for c in room.audiences.conns if c.role == "observer")
-        slow_conn.writer.cancel()  # it stops draining: its outbox fills
+        slow_conn.writer.cancel()  # it stops draining: its outbox fills,
+        slow_conn.writing = True  # as when the socket keeps the writer waiting
         for i in range(20):
             await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "clock",
                                           "delta": 0}, id=f"s{i}"))

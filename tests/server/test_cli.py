@@ -37,12 +37,23 @@ def test_scenario_check_names_file_line_and_problem(tmp_path: Path) -> None:
 def test_room_create_and_invite(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     created = run("room", "create", str(EXAMPLES / "demo_table.yaml"), "--db", str(db),
-                  "--id", "r9", "--secret", "abc")
+                  "--id", "r9", "--secret", "a-long-enough-gm-secret")
     assert created.returncode == 0 and "room: r9" in created.stdout
     inv = run("invite", "r9", "player", "--player", "alice", "--db", str(db))
     assert inv.returncode == 0 and "token" in inv.stdout
     missing = run("invite", "nope", "observer", "--db", str(db))
     assert missing.returncode == 1 and "no room" in missing.stderr
+
+
+def test_room_create_refuses_a_short_secret(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite3"
+    for weak in ("abc", "x" * 15, " " * 20):
+        result = run("room", "create", str(EXAMPLES / "demo_table.yaml"), "--db", str(db),
+                     "--id", "weak", "--secret", weak)
+        assert result.returncode == 2, (weak, result.stdout)
+        assert "16" in result.stderr and "秘密鍵" in result.stderr and "secret" in result.stderr
+        assert "room:" not in result.stdout
+    assert not db.exists() or run("invite", "weak", "observer", "--db", str(db)).returncode == 1
 
 
 def test_schema_is_json_schema_for_both_directions() -> None:

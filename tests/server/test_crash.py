@@ -30,13 +30,13 @@ def start(db: Path) -> tuple[subprocess.Popen[str], str]:
 async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
     db = tmp_path / "crash.sqlite3"
     subprocess.run([*KOMASYNC, "room", "create", str(ROOT / "tests/data/counters.yaml"),
-                    "--db", str(db), "--id", "r1", "--secret", "s3cret"], check=True,
+                    "--db", str(db), "--id", "r1", "--secret", "s3cret-for-the-crash-test"], check=True,
                    capture_output=True)
     proc, url = start(db)
     acked: dict[str, int] = {}
     try:
         g = await Client.connect(url)
-        await g.auth("r1", secret="s3cret")
+        await g.auth("r1", secret="s3cret-for-the-crash-test")
         await g.expect("snapshot")
 
         async def stream() -> None:
@@ -68,7 +68,7 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
     proc, url = start(db)
     try:
         g = await Client.connect(url)
-        await g.auth("r1", secret="s3cret")
+        await g.auth("r1", secret="s3cret-for-the-crash-test")
         snap = await g.expect("snapshot")
         version = snap["version"]
         assert version >= max(acked.values())

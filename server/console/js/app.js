@@ -321,7 +321,9 @@ class RoomView {
         sec = this.makeSection(panel);
         this.sections.set(panel.id, sec);
       }
-      if (fresh || keys === null || panel.key === "*" || keys.has(panel.key)) this.fill(panel, sec);
+      const touched = keys === null || panel.key === "*" || keys.has(panel.key)
+        || (panel.also || []).some((k) => keys.has(k));
+      if (fresh || touched) this.fill(panel, sec);
     }
     // Registry order; nodes move only when the order changed (moving one drops focus).
     for (const [area, parent] of [["main", this.mainCol], ["side", this.sideTop]]) {
@@ -509,7 +511,8 @@ class RoomView {
         showSignIn(t("signin.failed", { why }));
       } else {
         sessionStorage.removeItem(INVITE_KEY);
-        clear(root).appendChild(h("div.center-page", h("div.card", h("p.form-error", why))));
+        clear(root).appendChild(h("div.center-page", h("div.card.dead-invite",
+          h("h1", t("invite.dead")), h("p.form-error", why), h("p", t("invite.ask")))));
       }
     });
   }

@@ -8,6 +8,10 @@
 import { newId } from "./dom.js";
 
 const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "history"]);
+// Errors while connecting that retrying at once cannot fix: sign in again (the reason
+// says why, e.g. how long a throttled address must wait).
+const AUTH_STOPS = new Set(["auth_failed", "invite_revoked", "auth_timeout", "auth_throttled",
+  "too_many_connections"]);
 
 export class Connection extends EventTarget {
   /**
@@ -102,7 +106,7 @@ export class Connection extends EventTarget {
         return;
       }
       case "error":
-        if (this.status === "connecting" && ["auth_failed", "invite_revoked", "auth_timeout"].includes(msg.code)) {
+        if (this.status === "connecting" && AUTH_STOPS.has(msg.code)) {
           this.stopped = true;
           this.setStatus("auth_failed");
           this.dispatch("auth_failed", msg);

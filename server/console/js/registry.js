@@ -7,6 +7,7 @@
 //   key       the top-level state key it renders ("tower_defense", "bases", "table",
 //             "prompts"); the panel exists while state[key] is present and not null, and
 //             is re-rendered only when a change touches that key. `key: "*"` = whole state.
+//   also      optional ["meta", …]: other state keys whose changes re-render it too
 //   area      "main" (default) or "side" (top of the side column)
 //   order     sort order within its area (smaller first)
 //   title     {ja, en} or (ctx) => string
@@ -17,6 +18,8 @@
 //   commands  [{id, key, label(ctx), enabled(ctx), run(ctx)}] — header buttons and
 //             keyboard shortcuts (e.g. next phase on `n`)
 //   headline(ctx) → string      optional: shown in the header (round, phase…)
+//   describe(action, state) → string | null   optional: the timeline's sentence for an
+//             action of this subsystem ("探偵が左前砦へ移動"), in the current language
 //   strings   {ja: {...}, en: {...}} — the panel's own UI strings
 //   roles     optional ["player", …]: shown only to those roles (welcome `role`); without
 //             it a panel is shown to everyone (read only for non-GMs)
@@ -67,6 +70,16 @@ export function rulesFor(path) {
 /** Whether any panel declares the value at `path` GM-only. */
 export function isSecret(path, state) {
   return PANELS.some((p) => typeof p.secret === "function" && p.secret(path, state));
+}
+
+/** The timeline's sentence for `action`, from the panel that knows its kind (or null). */
+export function describeAction(action, state) {
+  for (const p of PANELS) {
+    if (typeof p.describe !== "function") continue;
+    const text = p.describe(action, state || {});
+    if (text) return text;
+  }
+  return null;
 }
 
 /** Commands of the panels active in this state. */

@@ -14,6 +14,15 @@ const ELEMENT_FIELDS = ["gp_conditions", "constants", "events"];
 
 const STRINGS = {
   ja: {
+    "bases.do.report": "{character}について報告: {happening}",
+    "bases.do.round": "ラウンドを進める",
+    "bases.do.fire": "「{element}」を発動",
+    "bases.do.trigger": "{character}が「{event}」を誘発",
+    "bases.do.effect": "効果を適用: {effect}",
+    "bases.do.reveal": "{base}を公開",
+    "bases.do.count": "人数を更新: {side}",
+    "bases.do.summary": "{base}の概要を更新",
+    "bases.do.end": "戦闘を終える",
     "bases.title": "拠点戦闘",
     "bases.round": "第{n}ラウンド",
     "bases.battle": "戦闘種別",
@@ -41,6 +50,15 @@ const STRINGS = {
     "bases.defined": "定義された条件",
   },
   en: {
+    "bases.do.report": "reported for {character}: {happening}",
+    "bases.do.round": "moved on to the next round",
+    "bases.do.fire": "fired “{element}”",
+    "bases.do.trigger": "{character} triggered “{event}”",
+    "bases.do.effect": "applied an effect: {effect}",
+    "bases.do.reveal": "revealed {base}",
+    "bases.do.count": "updated the head count: {side}",
+    "bases.do.summary": "updated the summary of {base}",
+    "bases.do.end": "ended the battle",
     "bases.title": "Base battle",
     "bases.round": "Round {n}",
     "bases.battle": "battle type",
@@ -224,9 +242,26 @@ function render(ctx) {
       h("ul.plain.small", bs.notes.map((n) => h("li", n)))) : null);
 }
 
+/** The timeline's sentence for a `bases.*` action, with names from the state. */
+function describe(a, state) {
+  const b = state[K];
+  if (!b || !String(a.kind || "").startsWith("bases.")) return null;
+  const name = (table, id) => (table && table[id] && table[id].name) || id || "";
+  const p = {
+    character: name(b.characters, a.character) || t(`bases.side.${a.side || "pc"}`),
+    happening: a.happening || "", element: a.element || "", event: a.event || "",
+    effect: typeof a.effect === "string" ? a.effect : JSON.stringify(a.effect ?? ""),
+    base: name(b.bases, a.base), side: t(`bases.side.${a.side || "pc"}`),
+  };
+  const key = `bases.do.${a.kind.slice(6)}`;
+  const text = t(key, p);
+  return text === key ? null : text;
+}
+
 registerPanel({
   id: "bases",
   key: K,
+  describe,
   order: 20,
   title: () => t("bases.title"),
   strings: STRINGS,

@@ -4,9 +4,7 @@ import "./tower_defense.js";
 import "./bases.js";
 import "./mass.js";
 import "./table.js";
+import "./room.js";
 import "./state.js";
-// The player's own controls (shown only to players, `roles: ["player"]`).
-import "../player/td.js";
-import "../player/bases.js";
-import "../player/mass.js";
-import "../player/table.js";
+// The player's own controls (shown only to players): their own list, player/index.js.
+import "../player/index.js";

@@ -11,6 +11,12 @@ const CELL = 26;
 
 const STRINGS = {
   ja: {
+    "table.do.move": "{piece}を({x}, {y})へ移動",
+    "table.do.piece.place": "駒「{piece}」を置く", "table.do.piece.remove": "駒「{piece}」を取り除く",
+    "table.do.piece.reveal": "駒「{piece}」の公開を変更", "table.do.piece.allow": "駒「{piece}」の移動許可を変更",
+    "table.do.counter.set": "{counter}を{value}にする", "table.do.counter.add": "{counter}を{delta}",
+    "table.do.counter.place": "カウンター「{counter}」を置く", "table.do.counter.remove": "カウンター「{counter}」を取り除く",
+    "table.do.marker.place": "マーカー「{marker}」を置く", "table.do.marker.remove": "マーカー「{marker}」を取り除く",
     "table.title": "卓（駒・カウンター・マーカー）",
     "table.pieces": "駒", "table.counters": "カウンター", "table.markers": "マーカー",
     "table.owner": "持ち主", "table.cell": "マス", "table.hidden": "非公開",
@@ -20,6 +26,12 @@ const STRINGS = {
     "table.reveal_marker": "マーカー「{m}」を公開", "table.hide_marker": "マーカー「{m}」を隠す",
   },
   en: {
+    "table.do.move": "moved {piece} to ({x}, {y})",
+    "table.do.piece.place": "placed piece “{piece}”", "table.do.piece.remove": "removed piece “{piece}”",
+    "table.do.piece.reveal": "changed who sees “{piece}”", "table.do.piece.allow": "changed who may move “{piece}”",
+    "table.do.counter.set": "set {counter} to {value}", "table.do.counter.add": "{counter} {delta}",
+    "table.do.counter.place": "placed counter “{counter}”", "table.do.counter.remove": "removed counter “{counter}”",
+    "table.do.marker.place": "placed marker “{marker}”", "table.do.marker.remove": "removed marker “{marker}”",
     "table.title": "Table (pieces, counters, markers)",
     "table.pieces": "Pieces", "table.counters": "Counters", "table.markers": "Markers",
     "table.owner": "owner", "table.cell": "square", "table.hidden": "hidden",
@@ -116,9 +128,25 @@ function render(ctx) {
   return h("div.table-panel", out);
 }
 
+/** The timeline's sentence for a `table.*` action, with names from the state. */
+function describe(a, state) {
+  const tb = state[K];
+  if (!tb || !String(a.kind || "").startsWith("table.")) return null;
+  const name = (table, id) => (table && table[id] && (table[id].name || table[id].text)) || id || "";
+  const delta = Number(a.delta);
+  const p = {
+    piece: name(tb.pieces, a.piece), counter: name(tb.counters, a.counter), marker: name(tb.markers, a.marker),
+    x: a.to?.x, y: a.to?.y, value: a.value, delta: Number.isFinite(delta) && delta >= 0 ? `+${delta}` : a.delta,
+  };
+  const key = `table.do.${a.kind.slice(6)}`;
+  const text = t(key, p);
+  return text === key ? null : text;
+}
+
 registerPanel({
   id: "table",
   key: K,
+  describe,
   order: 50,
   title: () => t("table.title"),
   strings: STRINGS,

@@ -14,6 +14,18 @@ const S = 32; // map units per grid square
 
 const STRINGS = {
   ja: {
+    "td.round_of": "ラウンド {n}/{of}",
+    "td.do.next_phase": "次のフェイズへ進める",
+    "td.do.declare": "結果を宣言: {outcome}",
+    "td.do.group.add": "群れ「{name}」（{count}体）を{direction}に出す",
+    "td.do.individual.remove": "特異個体「{name}」を取り除く",
+    "td.do.pc.place": "{pc}を{fort}に配置",
+    "td.do.trap.set": "{pc}が{passage}に{trap}トラップを仕掛ける",
+    "td.do.move": "{pc}が{fort}へ移動",
+    "td.do.attack": "{pc}が{weapon}で「{group}」を攻撃（{n}回）",
+    "td.do.reload": "{pc}が{weapon}をリロード",
+    "td.do.melee": "{pc}が{weapon}で「{group}」に近接攻撃",
+    "td.do.special": "{pc}が「{group}」に魔眼を使う",
     "td.title": "タワーディフェンス",
     "td.round": "第{n}ラウンド",
     "td.phase.setup": "準備", "td.phase.reinforcement": "敵増援フェイズ",
@@ -42,6 +54,18 @@ const STRINGS = {
     "td.san": "SAN",
   },
   en: {
+    "td.round_of": "Round {n}/{of}",
+    "td.do.next_phase": "moved on to the next phase",
+    "td.do.declare": "declared the outcome: {outcome}",
+    "td.do.group.add": "sent group “{name}” ({count}) in at {direction}",
+    "td.do.individual.remove": "removed the special “{name}”",
+    "td.do.pc.place": "placed {pc} at {fort}",
+    "td.do.trap.set": "{pc} set a {trap} trap on {passage}",
+    "td.do.move": "{pc} moved to {fort}",
+    "td.do.attack": "{pc} attacked “{group}” with {weapon} ({n}×)",
+    "td.do.reload": "{pc} reloaded {weapon}",
+    "td.do.melee": "{pc} attacked “{group}” in melee with {weapon}",
+    "td.do.special": "{pc} used the evil eye on “{group}”",
     "td.title": "Tower defense",
     "td.round": "Round {n}",
     "td.phase.setup": "setup", "td.phase.reinforcement": "reinforcement",
@@ -205,10 +229,7 @@ function mapSvg(ctx, td) {
       h("rect.td-bar", { x: x - size / 2 + 3, y: y + size / 2 - 8, width: (size - 6) * ratio, height: 5 }),
       h("text.td-dur", { x, y: y + 5, "text-anchor": "middle" }, broken ? "✕" : String(f.durability)),
       h("text.td-fort-name", { x, y: y + size / 2 + 13, "text-anchor": "middle" }, f.name),
-      pcs.length ? h("g", { class: mine ? "td-pcs mine" : "td-pcs" },
-        h("rect", { x: x - size / 2 - (mine ? 36 : 30), y: y - 9, width: mine ? 34 : 28, height: 18, rx: 9 }),
-        h("text", { x: x - size / 2 - (mine ? 19 : 16), y: y + 5, "text-anchor": "middle" }, `${mine ? "★" : ""}PC${pcs.length}`),
-        h("title", pcs.map((p) => p.name).join("、"))) : null,
+      pcs.length ? pcChip(ctx, pcs, x, y - size / 2 - 13) : null,
       h("title", `${f.name} ${t("td.durability")} ${f.durability}/${f.max_durability}`)));
   }
   // Walkers: groups (circles with their count) and special individuals (diamonds).
@@ -394,6 +415,40 @@ function nextPhase(ctx) {
   return ctx.act({ kind: "td.next_phase", expect: td.phase });
 }
 
+/** Who stands at a fort, by name (★ marks the viewing player's own PC), above the fort. */
+function pcChip(ctx, pcs, x, y) {
+  const label = pcs.map((p) => `${isMine(ctx, p) ? "★" : ""}${short(p.name, 6)}`).join("・");
+  const width = [...label].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 12 : 7), 12);
+  const mine = pcs.some((p) => isMine(ctx, p));
+  return h("g", { class: mine ? "td-pcs mine" : "td-pcs", dataset: { pcs: pcs.map((p) => p.id).join(" ") } },
+    h("rect", { x: x - width / 2, y: y - 9, width, height: 18, rx: 9 }),
+    h("text", { x, y: y + 5, "text-anchor": "middle" }, label),
+    h("title", pcs.map((p) => p.name).join("、")));
+}
+
+function short(text, n) {
+  const chars = [...String(text)];
+  return chars.length > n ? `${chars.slice(0, n - 1).join("")}…` : chars.join("");
+}
+
+/** The timeline's sentence for a `td.*` action, with names from the state. */
+function describe(a, state) {
+  const td = state[K];
+  if (!td || !String(a.kind || "").startsWith("td.")) return null;
+  const name = (table, id) => (table && table[id] && table[id].name) || id || "?";
+  const trapWord = { explosive: t("td.trap.explosive"), snare: t("td.trap.snare") };
+  const p = {
+    pc: name(td.pcs, a.pc), fort: name(td.forts, a.fort || a.to), group: name(td.groups, a.group),
+    weapon: name(td.weapons, a.weapon), direction: name(td.directions, a.direction),
+    passage: a.passage, trap: trapWord[a.trap] || a.trap, name: a.name || name(td.individuals, a.individual),
+    count: a.count, outcome: a.outcome ? t(`td.outcome.${a.outcome}`) : "",
+    n: a.shots ?? (a.results ? a.results.length : 1),
+  };
+  const key = `td.do.${a.kind.slice(3)}`;
+  const text = t(key, p);
+  return text === key ? null : text;
+}
+
 registerPanel({
   id: "tower_defense",
   key: K,
@@ -402,9 +457,12 @@ registerPanel({
   strings: STRINGS,
   rules: RULES,
   secret: (path) => path[0] === K && path[1] === "waves",
+  describe,
   headline: (ctx) => {
     const td = ctx.data;
-    return `${t("td.round", { n: td.round })} · ${phaseName(td.phase)}${td.outcome !== "none" ? ` · ${t(`td.outcome.${td.outcome}`)}` : ""}`;
+    const survive = td.victory?.kind === "survive" && td.victory.rounds;
+    const round = survive ? t("td.round_of", { n: td.round, of: td.victory.rounds }) : t("td.round", { n: td.round });
+    return `${round} · ${phaseName(td.phase)}${td.outcome !== "none" ? ` · ${t(`td.outcome.${td.outcome}`)}` : ""}`;
   },
   commands: [{
     id: "td.next_phase",

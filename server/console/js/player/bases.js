@@ -51,10 +51,15 @@ const STRINGS = {
   },
 };
 
-/** The roster's PC-side names; the player's own name first when it is one of them. */
+/** The characters the player may act for (docs/bases.md "Who reports"): those the roster
+ * binds to them, or an unbound PC named as they are; every PC with `players_report: any`.
+ * The player's own name first. */
 function characters(ctx, bs) {
-  const roster = Object.entries(bs.characters || {}).filter(([, c]) => c.side !== "enemy").map(([n]) => n);
   const mine = ctx.state.meta?.players?.[ctx.player]?.name;
+  const theirs = ([n, c]) => (c.player ? c.player === ctx.player : n === mine || n === ctx.player);
+  const roster = Object.entries(bs.characters || {})
+    .filter(([n, c]) => c.side !== "enemy" && (bs.players_report === "any" || theirs([n, c])))
+    .map(([n]) => n);
   return mine && roster.includes(mine) ? [mine, ...roster.filter((n) => n !== mine)] : roster;
 }
 

@@ -23,6 +23,7 @@ addStrings({
     "pl.paste.many": "BCDiceの結果（1回1行）",
     "pl.paste.example": "(1D100<=80) ボーナス・ペナルティダイス[0] ＞ 42 ＞ 42 ＞ レギュラー成功",
     "pl.need_lines": "結果の行を貼り付けてください。",
+    "pl.paste.off": "この部屋では、ここに貼った結果は使えません（GMの設定）。VTTで振るか、komasyncに振らせてください。",
     "pl.you": "あなた",
   },
   en: {
@@ -37,6 +38,7 @@ addStrings({
     "pl.paste.many": "BCDice results (one line per shot)",
     "pl.paste.example": "(1D100<=80) ボーナス・ペナルティダイス[0] ＞ 42 ＞ 42 ＞ レギュラー成功",
     "pl.need_lines": "Paste the result lines.",
+    "pl.paste.off": "Results pasted here are not accepted in this room (the GM's setting). Roll on the VTT, or let komasync roll.",
     "pl.you": "you",
   },
 });
@@ -106,14 +108,21 @@ export function field(caption, control, cls = "") {
   return h(`label.pl-field${cls ? `.${cls}` : ""}`, h("span", caption), control);
 }
 
+/** Whether the room accepts results typed here (`meta.player_rolls`, set by the GM). */
+function pasteAllowed(ctx) {
+  return ctx.state?.meta?.player_rolls === "allow";
+}
+
 /**
  * "roll with komasync" or "paste BCDice results": radio buttons and, for pasting, a
- * textarea (`many`: one line per shot). Returns the node; read it with readRoll().
+ * textarea (`many`: one line per shot). Pasting is offered only when the GM allows typed
+ * results (`room.player_rolls`). Returns the node; read it with readRoll().
  */
 export function rollChoice(ctx, key, { many = false } = {}) {
-  const mode = val(ctx, `${key}.mode`, "engine");
-  const radio = (value, text) => h("label.pl-radio",
-    h("input", { type: "radio", name: `${key}.mode`, value, checked: mode === value,
+  const allowed = pasteAllowed(ctx);
+  const mode = allowed ? val(ctx, `${key}.mode`, "engine") : "engine";
+  const radio = (value, text, disabled = false) => h("label.pl-radio",
+    h("input", { type: "radio", name: `${key}.mode`, value, checked: mode === value, disabled,
                  dataset: { keep: `${key}.mode.${value}` },
                  on: { change: () => { setVal(ctx, `${key}.mode`, value); ctx.refresh(); } } }),
     " ", text);
@@ -126,13 +135,14 @@ export function rollChoice(ctx, key, { many = false } = {}) {
     : null;
   return h("div.pl-roll", { dataset: { mode } },
     h("div.pl-radios", { role: "radiogroup", "aria-label": t("pl.roll") },
-      radio("engine", t("pl.roll.engine")), radio("paste", t("pl.roll.paste"))),
+      radio("engine", t("pl.roll.engine")), radio("paste", t("pl.roll.paste"), !allowed)),
+    allowed ? null : h("div.muted.small.pl-paste-off", t("pl.paste.off")),
     area ? field(t(many ? "pl.paste.many" : "pl.paste.one"), area, "wide") : null);
 }
 
 /** null = let the server roll; [] = pasting but nothing pasted; else the lines. */
 export function readRoll(ctx, key) {
-  if (val(ctx, `${key}.mode`, "engine") !== "paste") return null;
+  if (!pasteAllowed(ctx) || val(ctx, `${key}.mode`, "engine") !== "paste") return null;
   return String(val(ctx, `${key}.lines`, "")).split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
 }
 
@@ -179,8 +189,7 @@ export function feedback(ctx, key) {
     const e = out.error;
     const head = e.type === "local" ? t("pl.error") : t(e.type === "reject" ? "pl.refused" : "pl.error");
     return h("div.pl-refusal", { role: "alert", dataset: { rule: e.rule || "", code: e.code || "" } },
-      h("b", head), " ", e.rule ? [h("code.pl-rule", e.rule), " "] : null, pick(e.reason),
-      e.code ? h("span.muted.small", ` (${e.code})`) : null);
+      h("b", head), " ", e.rule ? [h("code.pl-rule", e.rule), " "] : null, pick(e.reason));
   }
   const lines = ctx.logFor(out.version) || [];
   return h("div.pl-done", { role: "status", dataset: { version: out.version } },

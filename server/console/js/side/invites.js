@@ -7,8 +7,16 @@ import { h, clear } from "../dom.js";
 import { t, pick } from "../i18n.js";
 import { toast } from "../ui.js";
 
+// Links use the server's configured public URL (`--public-url`), not the address the GM
+// happens to use (often 127.0.0.1, which no player can open).
+let publicBase = location.origin;
+fetch("/api/public", { cache: "no-store", credentials: "omit" })
+  .then((res) => (res.ok ? res.json() : {}))
+  .then((data) => { if (data.public_url) publicBase = String(data.public_url).replace(/\/+$/, ""); })
+  .catch(() => {});
+
 export function inviteLink(room, token) {
-  return `${location.origin}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(token)}`;
+  return `${publicBase}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(token)}`;
 }
 
 function copyButton(text) {

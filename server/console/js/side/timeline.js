@@ -4,6 +4,7 @@
 
 import { h, clear, fmtClock, fmtValue, pathText } from "../dom.js";
 import { t, pick } from "../i18n.js";
+import { describeAction } from "../registry.js";
 
 const PAGE = 1000;
 const SHOWN = 200;
@@ -89,9 +90,9 @@ export class Timeline {
         h("span.tl-v", `v${e.version}`), " ",
         h("span.tl-time.muted.small", fmtClock(e.at)), " ",
         h("span.tl-actor", who), " ",
-        h("code.tl-kind", a.kind || "?"), " ",
         e.version < current ? this.undoButton(e.version) : null),
-      summarize(a) ? h("div.tl-what", summarize(a)) : null,
+      h("div.tl-what", h("span.tl-sentence", sentence(a, this.app.store.state)), " ",
+        h("code.tl-kind.muted.small", a.kind || "?")),
       reason ? h("div.tl-why", h("span.muted", `${t("timeline.reason")}: `), reason) : null,
       e.log && e.log.length ? h("ul.tl-log", e.log.map((l) => h("li", pick(l)))) : null,
       e.rolls && e.rolls.length ? h("ul.tl-rolls", e.rolls.map(rollLine)) : null,
@@ -114,21 +115,35 @@ export function rollLine(r) {
   return h("li.tl-roll", { dataset: { source: src } }, parts);
 }
 
-function summarize(a) {
+/** The action as a sentence: the room's own kinds here, a subsystem's from its panel. */
+function sentence(a, state) {
   switch (a.kind) {
     case "override":
-      return a.delete ? `${pathText(a.path || [])} ✕` : `${pathText(a.path || [])} = ${short(a.value)}`;
+      return a.delete ? t("do.override.delete", { path: pathText(a.path || []) })
+        : t("do.override", { path: pathText(a.path || []), value: short(a.value) });
     case "restore":
     case "undo":
-      return `→ v${a.to_version}`;
-    case "answer":
-      return `${a.prompt} → ${a.choice}`;
-    default: {
-      const rest = Object.fromEntries(Object.entries(a).filter(([k, v]) =>
-        k !== "kind" && k !== "target" && v !== null && v !== undefined));
-      return Object.keys(rest).length ? short(rest) : "";
+      return t("do.undo", { v: a.to_version });
+    case "answer": {
+      const prompt = state?.prompts?.[a.prompt];
+      const choice = prompt?.choices?.find((c) => c.id === a.choice);
+      return t("do.answer", { prompt: prompt ? pick(prompt) : a.prompt, choice: choice ? pick(choice) : a.choice });
     }
+    case "room.player.add":
+      return t("do.room.player.add", { name: a.name || a.id });
+    case "room.enforcement":
+      return t("do.room.enforcement", { mode: a.mode });
+    case "room.player_rolls":
+      return t("do.room.player_rolls", { mode: a.mode });
+    default:
+      return describeAction(a, state) || fallback(a);
   }
+}
+
+function fallback(a) {
+  const rest = Object.fromEntries(Object.entries(a).filter(([k, v]) =>
+    k !== "kind" && k !== "target" && v !== null && v !== undefined));
+  return Object.keys(rest).length ? short(rest) : "";
 }
 
 function short(v) {

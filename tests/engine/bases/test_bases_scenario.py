@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from test_bases_kit import BRIDGE, GM, P1, act, fired, report, rounds, scenario_text
 
+from conftest import EXAMPLES
 from komasync.engine.bases.model import Event
 from komasync.engine.bases.states import Status
 from komasync.engine.core import Engine
 from komasync.engine.scenario import ScenarioError, build_room, load_scenario
 from komasync.engine.views import Audience, View
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "base_battle.yaml"
+EXAMPLE = EXAMPLES / "base_battle.yaml"
 
 
 def example() -> Engine:

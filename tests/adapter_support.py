@@ -20,16 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from conftest import EXAMPLES
+from komasync.adapters.base import EventResult
 from komasync.adapters.ccfolia import CcfoliaAdapter
 from komasync.adapters.common import TableAdapter
 from komasync.adapters.foundry import FoundryAdapter
 from komasync.engine.core import Engine, Outcome
+from komasync.engine.errors import Refusal
 from komasync.engine.registry import parse_action
 from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, View
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parent / "adapters" / "golden"
 GM = Actor(role="gm", label="GM")
 BRIDGE = Actor(role="bridge", label="bridge")
 
@@ -60,6 +62,7 @@ class Room:
     def build(cls, scenario: str = "tower_defense.yaml", seed: str = "seed",
               platforms: dict[str, dict[str, Any]] | None = None) -> Room:
         state = build_room(load_scenario_file(EXAMPLES / scenario), seed)
+        state.meta.player_rolls = "allow"  # the round has p1 report BCDice lines directly
         if platforms:
             state.meta.platforms = copy.deepcopy(platforms)
         engine = Engine(state)
@@ -117,6 +120,72 @@ def play_round(room: Room) -> dict[str, list[dict[str, Any]]]:
         for name, ops in out.items():
             streams[name].append({"step": label, "action": action, "ops": ops})
     return streams
+
+
+# -- events: rooms to drop things in, submitting as the bridge, positions ------------------
+
+
+P1 = {"id": "user-1", "name": "プレイヤー1"}
+P2 = {"id": "user-2", "name": "プレイヤー2"}
+
+
+def td_room(phase: str = "pc_attack", **kw: Any) -> Room:
+    """The example after setup, advanced to `phase` of round 1."""
+    room = Room.build(**kw)
+    room.attach()
+    if phase == "setup":
+        return room
+    for pc, fort in START.items():
+        room.act({"kind": "td.pc.place", "pc": pc, "fort": fort})
+    room.act({"kind": "td.next_phase"})
+    room.act({"kind": "answer", "prompt": room.san_prompt(), "choice": "done"})
+    for _ in ("advance", "pc_attack"):
+        if room.tree["tower_defense"]["phase"] == phase:
+            break
+        room.act({"kind": "td.next_phase"})
+    assert room.tree["tower_defense"]["phase"] == phase
+    return room
+
+
+def demo(platforms: dict[str, Any] | None = None) -> Room:
+    room = Room.build("demo_table.yaml", platforms=platforms)
+    room.attach()
+    return room
+
+
+def submit(room: Room, platform: str, event: dict[str, Any]) -> tuple[EventResult, Any]:
+    """What the server does with a `table.event`: translate, then apply as the bridge."""
+    result = room.adapters[platform].event(event, room.tree)
+    if result.action is None:
+        return result, None
+    try:
+        outcome, _out = room.act(result.action, BRIDGE)
+    except Refusal as refusal:
+        return result, refusal
+    return result, outcome
+
+
+def at(adapter: TableAdapter, cell: dict[str, int], jitter: float = 0.0) -> dict[str, float]:
+    x, y = adapter.geometry.pos(cell)
+    return {"x": x + jitter, "y": y + jitter}
+
+
+def fort_cell(room: Room, fort: str) -> dict[str, int]:
+    return dict(room.tree["tower_defense"]["forts"][fort]["cell"])
+
+
+def position(ops: list[dict[str, Any]], platform: str, oid: str) -> tuple[Any, Any]:
+    if platform == "ccfolia":
+        op = next(o for o in ops if o.get("id") == oid and o["op"].endswith(".update"))
+        return op["data"]["x"], op["data"]["y"]
+    op = next(o for o in ops if o["op"] == "update")
+    u = next(u for u in op["updates"] if u["id"] == oid)
+    return u["data"]["x"], u["data"]["y"]
+
+
+def shown_position(adapter: TableAdapter, oid: str) -> tuple[Any, Any]:
+    data = adapter.shown[oid].data
+    return data["x"], data["y"]
 
 
 # -- golden files ------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ from typing import Any
 from test_bases_kit import act, dumps, effect, report, room, rounds
 
 from komasync.engine.core import Engine, Outcome
-from komasync.engine.views import Audience, View
+from komasync.engine.errors import Refusal, Text
+from komasync.engine.views import Audience, View, refusal_for, shows
 
 HIDDEN = """
 characters: [{name: アリス, side: pc}, {name: ボブ, side: pc}]
@@ -176,3 +177,36 @@ def test_bases_shown_part_naming_hidden_base_is_hidden_too() -> None:
     assert any("gate.ev1" in note for note in e.state.bases.notes)
     w = Watch(e)
     assert w.never("mine") and w.never("隠し坑道")
+
+
+def test_shows_follows_every_way_a_value_is_hidden() -> None:
+    # BASE-OPT-2: `shows` agrees with the projections: hidden base, secret field, hidden
+    # part, hidden GP, wholly hidden element — and everything for the GM.
+    state = room(HIDDEN).state
+    fort = ("bases", "bases", "fort")
+    hidden = [("bases", "bases", "secret"), ("bases", "bases", "secret", "name"),
+              (*fort, "note"), (*fort, "gp_conditions", 0, "delta"),
+              (*fort, "events", 0, "effect"), (*fort, "constants", 0),
+              (*fort, "constants", 0, "name"), ("bases", "bases", "vault", "gp"),
+              ("bases", "notes"), (*fort, "no_such_field")]
+    shown = [(*fort, "name"), (*fort, "gp"), (*fort, "events", 0, "name"),
+             (*fort, "gp_conditions", 0, "conditions"), ("bases", "bases", "vault", "name")]
+    for who in AUDIENCES:
+        assert [p for p in hidden if shows(state, p, who)] == []
+        assert [p for p in shown if not shows(state, p, who)] == []
+    assert all(shows(state, p, Audience("gm")) for p in hidden[:-1] + shown)
+
+
+def test_refusal_for_names_nothing_hidden_to_non_gms() -> None:
+    # A refusal built from a hidden part reaches a non-GM as `not_available`, whole to the GM.
+    state = room(HIDDEN).state
+    secret = Refusal("condition_not_met", Text("秘密兵器", "secret weapon"), rule="BASE-COND-4",
+                     about=[("bases", "bases", "secret", "events", 0, "conditions")], n=3)
+    public = Refusal("battle_over", Text("終了", "over"), rule="BASE-TYPE-1",
+                     about=[("bases", "bases", "fort", "name")])
+    for who in AUDIENCES:
+        told = refusal_for(secret, state, who)
+        assert (told.code, told.rule, told.details) == ("not_available", None, {})
+        assert "秘密" not in told.ja and told.en
+        assert refusal_for(public, state, who) is public
+    assert refusal_for(secret, state, Audience("gm")) is secret

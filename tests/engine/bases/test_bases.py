@@ -334,7 +334,7 @@ def test_bases_seed_example_2_either_block() -> None:
 # -- active triggers (BASE-COND-3) ----------------------------------------------------------
 
 ACTIVE = """
-characters: [{name: アリス, side: pc}, {name: ゴブリン, side: enemy}]
+characters: [{name: アリス, side: pc, player: p1}, {name: ゴブリン, side: enemy}]
 bases:
   - id: stake
     name: 結界杭

@@ -1,8 +1,8 @@
 // Tower defense setup for one PC (TD-PRE-1): pick the starting fort, set a trap.
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { actButton, feedback, field, localError, readRoll, rollChoice, select, send, val } from "./common.js";
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { actButton, feedback, field, localError, readRoll, rollChoice, select, send, val } from "../common.js";
 
 const nameOf = (td, id) => td.forts[id]?.name ?? td.directions[id]?.name ?? id;
 

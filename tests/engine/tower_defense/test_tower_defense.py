@@ -103,9 +103,11 @@ class Game:
     """One room built from a scenario dict, with shortcuts for the actors."""
 
     def __init__(self, data: dict[str, Any] | None = None, seed: str = "td",
-                 enforcement: str = "enforce") -> None:
+                 enforcement: str = "enforce", player_rolls: str = "allow") -> None:
         data = copy.deepcopy(data or scenario())
         data["room"]["enforcement"] = enforcement
+        # These tests read players' reported lines: the GM allows typed results here.
+        data["room"]["player_rolls"] = player_rolls
         text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
         self.engine = Engine(build_room(load_scenario(text), seed))
 
@@ -534,6 +536,23 @@ def test_reported_lines_must_be_readable_and_honest(line: str, code: str) -> Non
     r = g.refused(P1, "td.attack", pc="pc1", weapon="pistol", group=g.group_at("a"),
                   results=[line])
     assert r.code == code
+
+
+def test_typed_results_need_the_gms_leave_bridges_do_not() -> None:  # TD-ATK-2 reported
+    g = Game(player_rolls="refuse")
+    g.to("pc_attack")
+    gid = g.group_at("a")
+    line = cc(80, 45, "レギュラー成功")
+    r = g.refused(P1, "td.attack", pc="pc1", weapon="pistol", group=gid, results=[line])
+    assert (r.code, r.about) == ("player_rolls_refused", (("meta", "player_rolls"),))
+    assert g.refused(P1, "td.attack", pc="pc1", weapon="pistol", group=gid,
+                     results=["読めない"]).code == "player_rolls_refused"  # not even read
+    out = g.act(Actor(role="bridge", label="ccfolia"), "td.attack", pc="pc1", weapon="pistol",
+                group=gid, results=[line], by="p1")
+    assert [(x.source, x.reporter) for x in out.rolls] == [("external", "p1")]
+    g.gm("room.player_rolls", mode="allow")
+    out = g.p("p1", "td.attack", pc="pc1", weapon="pistol", group=gid, results=[line])
+    assert [x.source for x in out.rolls] == ["external"]
 
 
 def test_player_acts_only_for_own_pc_bridge_names_player() -> None:  # TD-ATK-1

@@ -3,9 +3,9 @@
 // (`td.reload`). Targets the weapon reaches are listed first — computed here only as a
 // hint (reach.js); the server decides and its refusal shows under the control.
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { actButton, feedback, field, input, localError, readRoll, rollChoice, select, send, val } from "./common.js";
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { actButton, feedback, field, input, localError, readRoll, rollChoice, select, send, val } from "../common.js";
 import { neighbours, reaches } from "./reach.js";
 
 const fortName = (td, id) => td.forts[id]?.name ?? id;

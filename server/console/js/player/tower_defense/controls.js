@@ -1,14 +1,14 @@
 // The player's tower defense controls (rules.md TD-*): one card per PC whose `player` is
 // this player. Setup: the starting fort (`td.pc.place`) and traps (`td.trap.set`); PC
-// attack phase: attack, move, reload, melee, 魔眼 (td_attack.js). Shown only to players
+// attack phase: attack, move, reload, melee, 魔眼 (attack.js). Shown only to players
 // (`roles`); the map and tables stay in the shared tower defense panel.
 
-import { h } from "../dom.js";
-import { registerPanel } from "../registry.js";
-import { t } from "../i18n.js";
-import { meBadge } from "./common.js";
-import { placeForm, trapForm } from "./td_setup.js";
-import { attackForms } from "./td_attack.js";
+import { h } from "../../dom.js";
+import { registerPanel } from "../../registry.js";
+import { t } from "../../i18n.js";
+import { meBadge } from "../common.js";
+import { placeForm, trapForm } from "./setup.js";
+import { attackForms } from "./attack.js";
 
 const STRINGS = {
   ja: {
@@ -105,6 +105,7 @@ function pcCard(ctx, td, pc) {
 
 registerPanel({
   id: "player_td",
+  also: ["meta"], // `meta.player_rolls` decides whether pasting dice results is offered
   key: "tower_defense",
   area: "side",
   order: 5,

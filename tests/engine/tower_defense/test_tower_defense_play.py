@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
+from conftest import EXAMPLES
 from komasync.engine.core import Engine, Outcome
 from komasync.engine.errors import Refusal
 from komasync.engine.registry import parse_action
@@ -14,7 +14,7 @@ from komasync.engine.tower_defense.model import PC, TowerDefenseState
 from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, View, project
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tower_defense.yaml"
+EXAMPLE = EXAMPLES / "tower_defense.yaml"
 GM = Actor(role="gm", label="GM")
 START = {"pc1": "f_left", "pc2": "f_center_left", "pc3": "f_center_right", "pc4": "m_left",
          "pc5": "final", "pc6": "m_right", "npc1": "f_right"}

@@ -1,0 +1,65 @@
+"""What every `komasync` command shares: one-line ja/en errors and opening the database."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..engine.errors import Text
+from ..engine.scenario import Scenario, load_scenario_file
+from .settings import load_settings
+from .storage import Storage
+
+__all__ = ["CliError", "open_db", "open_room", "read_scenario", "say_error"]
+
+NO_ROOM = Text("ルーム「{room}」はありません（{db}）。`komasync room list` で確認できます。",
+               "There is no room '{room}' in {db}; `komasync room list` shows the rooms.")
+NO_FILE = Text("シナリオファイル {path} が見つかりません。", "Scenario file {path} not found.")
+NO_READ = Text("シナリオファイル {path} を読めません（{why}）。", "Cannot read scenario file {path} ({why}).")
+NO_DB = Text("データベース {db} がありません。"
+             "先に `komasync room create` か `komasync serve --demo` を実行してください。",
+             "There is no database {db}; run `komasync room create` or `komasync serve --demo` first.")
+
+
+class CliError(Exception):
+    """A command cannot go on; `text` says why (one line each, ja and en), `code` exits."""
+
+    def __init__(self, text: Text, code: int = 1) -> None:
+        super().__init__(text.en)
+        self.text = text
+        self.code = code
+
+
+def say_error(text: Text) -> None:
+    print(f"komasync: {text.ja} / {text.en}", file=sys.stderr)
+
+
+def db_path(args: argparse.Namespace) -> str:
+    return load_settings(db=getattr(args, "db", None)).db
+
+
+def open_db(args: argparse.Namespace, must_exist: bool = True) -> Storage:
+    """The database named by --db or KOMASYNC_DB (StorageError if it is not ours)."""
+    db = db_path(args)
+    if must_exist and not Path(db).exists():
+        raise CliError(NO_DB.format(db=db))
+    return Storage(db)
+
+
+def open_room(args: argparse.Namespace) -> Storage:
+    """The database, which must hold `args.room`."""
+    store = open_db(args)
+    if store.room(args.room) is None:
+        raise CliError(NO_ROOM.format(room=args.room, db=store.path))
+    return store
+
+
+def read_scenario(path: str | Path) -> Scenario:
+    """A scenario file, or a one-line error for a file that is missing or unreadable."""
+    try:
+        return load_scenario_file(path)
+    except FileNotFoundError:
+        raise CliError(NO_FILE.format(path=path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CliError(NO_READ.format(path=path, why=e)) from None

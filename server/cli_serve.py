@@ -1,0 +1,114 @@
+"""`komasync serve`: settings, the demo rooms, binding the port, running until a signal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import errno
+import signal
+from importlib import resources
+from pathlib import Path
+
+from aiohttp import web
+
+from ..engine.errors import Text
+from ..engine.scenario import build_room
+from .app import Komasync, make_app
+from .cli_common import CliError, read_scenario
+from .connection import Limits
+from .logs import setup_logging
+from .settings import Settings, load_settings
+from .storage import Storage, new_secret
+
+__all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "serve"]
+
+DEMO_ROOM = "demo"
+# The demo rooms, all opened by the one GM secret printed at start.
+DEMO_ROOMS = {DEMO_ROOM: "tower_defense.yaml", "demo-bases": "base_battle.yaml",
+              "demo-table": "demo_table.yaml", "demo-mass": "mass_combat.yaml"}
+PORT_IN_USE = Text("ポート {port} は既に使われています。"
+                   "--port で別の番号を指定するか、使っているプログラムを止めてください。",
+                   "Port {port} is already in use; pick another with --port or stop the program "
+                   "using it.")
+NO_BIND = Text("{host}:{port} で待ち受けできません（{why}）。", "Cannot listen on {host}:{port} ({why}).")
+
+
+def example_path(name: str) -> Path:
+    return Path(str(resources.files("komasync.examples") / name))
+
+
+def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
+    """Create the demo rooms if missing; a fresh GM secret opens them all, at every start."""
+    secret = new_secret()
+    rooms = {DEMO_ROOM: scenario_file} if scenario_file else dict(DEMO_ROOMS)
+    for room_id, name in rooms.items():
+        if store.room(room_id) is None:
+            path = Path(name) if scenario_file else example_path(name)
+            scenario = read_scenario(path)
+            state = build_room(scenario, seed=new_secret()).model_dump(mode="json")
+            store.create_room(room_id, scenario.room.name, secret, state, path.name)
+        else:
+            store.set_gm_secret(room_id, secret)
+    return secret
+
+
+def serve(args: argparse.Namespace) -> int:
+    settings = load_settings(host=args.host, port=args.port, db=args.db, public_url=args.public_url,
+                             durability=args.durability, snapshot_every=args.snapshot_every,
+                             max_frame=args.max_frame, rate=args.rate, log=args.log,
+                             outbox_bytes=args.outbox_bytes,
+                             connections_per_address=args.connections_per_address,
+                             auth_failures_per_address=args.auth_failures_per_address,
+                             auth_failures_per_room=args.auth_failures_per_room)
+    setup_logging(settings.log)
+    demo_secret = None
+    if args.demo:
+        store = Storage(settings.db)
+        demo_secret = _ensure_demo(store, args.demo_scenario)
+        store.close()
+    limits = Limits(max_frame=settings.max_frame, rate=settings.rate,
+                    burst=int(settings.rate * 2), snapshot_every=settings.snapshot_every,
+                    outbox_bytes=settings.outbox_bytes,
+                    connections_per_address=settings.connections_per_address,
+                    auth_failures_per_address=settings.auth_failures_per_address,
+                    auth_failures_per_room=settings.auth_failures_per_room)
+    server = Komasync(settings.db, limits, settings.durability)
+    server.public_url = settings.public_url
+    asyncio.run(_run(server, settings, demo_secret))
+    return 0
+
+
+async def _bind(runner: web.AppRunner, settings: Settings) -> int:
+    try:
+        await web.TCPSite(runner, settings.host, settings.port).start()
+    except OSError as e:
+        await runner.cleanup()
+        if e.errno == errno.EADDRINUSE:
+            raise CliError(PORT_IN_USE.format(port=settings.port)) from None
+        raise CliError(NO_BIND.format(host=settings.host, port=settings.port,
+                                      why=e.strerror or e)) from None
+    return int(runner.addresses[0][1]) if runner.addresses else settings.port
+
+
+async def _run(server: Komasync, settings: Settings, demo_secret: str | None) -> None:
+    runner = web.AppRunner(make_app(server), access_log=None)
+    await runner.setup()
+    settings.port = await _bind(runner, settings)
+    local = settings.model_copy(update={"public_url": None}).base_url()
+    print(f"komasync: {local}/  (GMコンソール / GM console)", flush=True)
+    print(f"komasync: {local.replace('http', 'ws', 1)}/ws", flush=True)
+    if settings.public_url:
+        print(f"komasync: players open / プレイヤー用URL: {settings.base_url()}/", flush=True)
+    if demo_secret:
+        print(f"komasync: demo room / デモルーム: {DEMO_ROOM}", flush=True)
+        others = ", ".join(r for r in DEMO_ROOMS if r != DEMO_ROOM)
+        print(f"komasync: more demo rooms / 他のデモルーム: {others}", flush=True)
+        print(f"komasync: GM secret / GM秘密鍵: {demo_secret}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()

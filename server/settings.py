@@ -1,0 +1,53 @@
+"""Server settings from flags and the environment (`KOMASYNC_HOST`, `KOMASYNC_PORT`, …).
+
+A flag given on the command line wins over the environment, which wins over the default.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from urllib.parse import quote
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["DEFAULT_DB", "Settings", "invite_link", "load_settings"]
+
+DEFAULT_DB = "komasync.sqlite3"
+
+
+class Settings(BaseSettings):
+    """Everything `komasync serve` can be told; each is also `KOMASYNC_<NAME>`."""
+
+    model_config = SettingsConfigDict(env_prefix="KOMASYNC_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8750, ge=0, le=65535)
+    db: str = DEFAULT_DB
+    public_url: str | None = None
+    durability: Literal["full", "normal"] = "full"
+    snapshot_every: int = Field(200, ge=1)
+    max_frame: int = Field(64 * 1024, ge=1024)
+    rate: float = Field(40.0, gt=0)
+    outbox_bytes: int = Field(4 * 1024 * 1024, ge=64 * 1024)
+    connections_per_address: int = Field(64, ge=1)
+    auth_failures_per_address: int = Field(10, ge=0)
+    auth_failures_per_room: int = Field(30, ge=0)
+    log: Literal["auto", "json", "text"] = "auto"
+
+    def base_url(self) -> str:
+        """Where players reach this server: `public_url`, else the bound address."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        return f"http://{host}:{self.port}"
+
+
+def load_settings(**flags: Any) -> Settings:
+    """Settings with the flags that were given (None = not given) over the environment."""
+    return Settings(**{k: v for k, v in flags.items() if v is not None})
+
+
+def invite_link(base_url: str, room: str, token: str) -> str:
+    """The link a player opens: the console's page with the room and invite in the fragment."""
+    return f"{base_url.rstrip('/')}/#room={quote(room, safe='')}&invite={quote(token, safe='')}"
