@@ -184,7 +184,7 @@ def test_mass_t_1_rebalance_is_asked_of_the_back_row_players_with_gm_default() -
     by = {p.to: p for p in asked}
     assert [c.id for c in by["player:p1"].choices] == ["a1", "stay"]
     wrong = w.refused(P2, kind="answer", prompt=by["player:p1"].id, choice="a1")
-    assert wrong.code == "not_your_prompt"
+    assert wrong.code == "unknown_prompt"  # a prompt not shown to the sender
     w.answer(by["player:p1"], "a1")
     w.answer(by["player:p2"], "stay")
     w.answer(by["player:p3"], "stay")
@@ -436,7 +436,7 @@ def test_mass_dmg_2_commanding_pc_may_take_damage_on_lp() -> None:
     wait = w.refused(P2, kind="mass.defend", unit="a2")
     assert wait.code == "prompt_pending"
     wrong = w.refused(P2, kind="answer", prompt=lp[0].id, choice="2")
-    assert wrong.code == "not_your_prompt"
+    assert wrong.code == "unknown_prompt"  # a prompt not shown to the sender
     w.answer(lp[0], "2")
     assert (w.u("a1").lp, w.u("a1").strength, w.m.current) == (3, 9, "a2")
 
@@ -659,3 +659,18 @@ def test_mass_prompt_pending_names_only_a_question_the_sender_may_see() -> None:
     assert "prompt" not in r.details
     gm = w.refused(kind="mass.deploy", unit="a1", row="back")
     assert "B1" in gm.ja and gm.details["prompt"] == gm_question.id
+
+
+def test_mass_data_player_typed_dice_need_the_gms_leave() -> None:
+    """Dice results typed by a player count only when the GM allows them (room
+    player_rolls): refused up front, even for the attack die read after the reactions;
+    komasync's own dice and the GM's lines are always fine."""
+    data = scenario(two_by_two())
+    data["room"]["player_rolls"] = "refuse"
+    w = War(data)
+    w.to_battle(rows={"a1": "front", "a2": "front", "b1": "front", "b2": "front"})
+    r = w.refused(P1, kind="mass.attack", unit="a1", target="b1", result=d6(6))
+    assert r.code == "player_rolls_refused"
+    w.do(P1, kind="mass.delay", unit="a1")
+    out = w.do(kind="mass.attack", unit="b1", target="a1", result=d6(2))
+    assert out.rolls[0].source == "external" and out.rolls[0].reporter == "GM"
