@@ -72,6 +72,8 @@ async def test_trigger_refusal_names_no_hidden_part_but_the_gm_sees_it(
 
 HIDDEN_TD = ROOT / "tests" / "data" / "hidden_td.yaml"
 TD_ROOM = "td"
+HIDDEN_MASS = ROOT / "tests" / "data" / "hidden_mass.yaml"
+MASS_ROOM = "mass"
 
 #: Hidden words and numbers, besides those derived from the projections.
 SECRET_WORDS = (
@@ -99,6 +101,11 @@ NOT_FROM_NON_GM = {
     "unknown_direction": "td.group.add is GM-only",
     "unknown_individual": "td.individual.remove is GM-only",
     "unknown_marker": "table.marker.remove is GM-only",
+    "stale_step": "mass.next_step is GM-only",
+    "strength_missing": "mass.next_step is GM-only",
+    "unit_unplaced": "mass.next_step is GM-only",
+    "units_to_act": "mass.next_step is GM-only",
+    "unknown_side": "mass.declare is GM-only",
     "not_your_prompt": "a prompt a player is shown is one they may answer; others are unknown",
     "cascade_too_deep": "needs rules that trigger each other past the bound; the reason is a number",
     "internal_error": "a server bug; the reason is fixed text",
@@ -375,6 +382,71 @@ async def td_probes(t: Table) -> None:
     await p1.refused({"kind": "td.move", "pc": "pc1", "to": "a"}, "td_over")
 
 
+async def mass_probes(t: Table) -> None:
+    """Every refusal of a unit's mass-combat action (MASS-*), from p1 and the bridges."""
+    g, p1, bridge = t.gm, t.p1, t.bridge
+    strength = {"kind": "mass.strength", "unit": "a1", "ability": "魅力"}
+    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "front"}, "wrong_step")
+    await p1.refused({**strength, "unit": "a2"}, "not_your_unit")
+    await bridge.refused(strength, "not_your_unit")  # the table acts for no player's unit
+    await p1.refused({**strength, "unit": "zz"}, "unknown_unit")
+    await p1.refused({**strength, "ability": "知力"}, "bad_ability")
+    await p1.refused({**strength, "ability": "愛"}, "no_ability")
+    await p1.refused({**strength, "ability": "ボディ", "result": "(3D6) ＞ 9[2,3,4] ＞ 9"}, "no_lp")
+    await p1.refused({**strength, "value": 20}, "gm_only")
+    await p1.refused({**strength, "result": "(2D6+3) ＞ 9[4,5]+3 ＞ 12"}, "result_mismatch")
+    await p1.refused({**strength, "result": "よくわからない"}, "bad_result")
+    await p1.ok(strength)
+    await p1.refused(strength, "strength_set")
+    pick = {"kind": "mass.pick", "unit": "a1", "skill": "知力", "formations": ["疾風陣"],
+            "strategies": ["前列前進", "前進攻撃", "指揮官突撃", "囮作戦", "煙攻め", "陣形変更"]}
+    await p1.refused({**pick, "skill": "魅力"}, "bad_skill")
+    await p1.refused({**pick, "formations": ["疾風陣", "疾風陣"]}, "duplicate_pick")
+    await p1.refused({**pick, "formations": ["なし"]}, "unknown_formation")
+    await p1.refused({**pick, "strategies": ["なし"]}, "unknown_strategy")
+    await p1.refused({**pick, "formations": ["疾風陣", "強撃陣"]}, "too_many_picks")
+    await p1.ok(pick)
+    await g.ok({"kind": "mass.next_step", "expect": "preparation"})
+    await p1.ok({"kind": "mass.deploy", "unit": "a1", "row": "front", "odd": "attack"})
+    await g.ok({"kind": "mass.deploy", "unit": "a2", "row": "back"})
+    await g.ok({"kind": "mass.next_step", "expect": "deployment"})
+    # The GM's odd-point question (b2) waits: p1 is told only that someone must answer.
+    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "back"}, "prompt_pending")
+    for pid in list(g.client.state["prompts"]):
+        await g.ok({"kind": "answer", "prompt": pid, "choice": "attack"})
+    await p1.ok({"kind": "mass.formation", "unit": "a1", "formation": "疾風陣"})
+    await g.ok({"kind": "mass.next_step", "expect": "tactics"})
+    use = {"kind": "mass.strategy", "unit": "a1"}
+    await p1.refused({**use, "strategy": "雨乞い"}, "not_owned")
+    await p1.refused({**use, "strategy": "囮作戦"}, "reaction_only")
+    await p1.refused({**use, "strategy": "前進攻撃"}, "need_target")
+    await p1.refused({**use, "strategy": "前進攻撃", "target": "b1"}, "bad_target")
+    await p1.refused({**use, "strategy": "指揮官突撃"}, "no_weapon_base")
+    await p1.refused({**use, "strategy": "陣形変更"}, "need_formation")
+    await p1.ok({**use, "strategy": "前列前進"})
+    await p1.refused({**use, "strategy": "前列前進"}, "no_stacking")
+    await p1.ok({**use, "strategy": "煙攻め"})
+    await p1.refused({**use, "strategy": "煙攻め"}, "no_uses_left")
+    await bridge.refused({"kind": "mass.defend", "unit": "a2", "by": "p2"}, "not_your_turn")
+    attack = {"kind": "mass.attack", "unit": "a1", "target": "b2"}
+    await p1.refused({**attack, "result": "(1D6) ＞ 3"}, "unused_result")  # front vs back
+    await g.ok({"kind": "mass.strategy", "unit": "b1", "strategy": "煙攻め"})
+    await p1.refused(attack, "smoke_screen")
+    await p1.ok({"kind": "mass.delay", "unit": "a1"})
+    await g.ok({"kind": "mass.defend", "unit": "b1"})
+    await bridge.refused({"kind": "mass.attack", "unit": "a2", "target": "b2", "by": "p2"},
+                         "back_to_back")
+    await bridge.ok({"kind": "mass.defend", "unit": "a2", "by": "p2"})
+    await g.ok({"kind": "mass.defend", "unit": "b2"})
+    await p1.refused({"kind": "mass.delay", "unit": "a1"}, "already_delayed")
+    await p1.ok({"kind": "mass.defend", "unit": "a1"})
+    await g.ok({"kind": "mass.strategy", "unit": "a2", "strategy": "全軍退却"})
+    await bridge.refused({"kind": "mass.deploy", "unit": "a2", "row": "front", "by": "p2"},
+                         "unit_routed")
+    await g.ok({"kind": "mass.strategy", "unit": "b1", "strategy": "全軍退却"})
+    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "back"}, "mass_over")
+
+
 @dataclass
 class Table:
     """One room's GM, player p1, a Ccfolia bridge, a bridge that drives no VTT, an observer."""
@@ -438,12 +510,17 @@ async def test_every_refusal_path_keeps_hidden_data_from_non_gms(tmp_path: Path)
     r = await start_server(tmp_path / "all.sqlite3", HIDDEN_BASES, seed="leaks")
     await r.server.create_room(load_scenario_file(HIDDEN_TD), secret=r.secret, room_id=TD_ROOM,
                                seed="leaks-td")
+    await r.server.create_room(load_scenario_file(HIDDEN_MASS), secret=r.secret,
+                               room_id=MASS_ROOM, seed="leaks-mass")
     tables: list[Table] = []
     try:
         tables.append(bases := await Table.seat(r, r.room))
         await bases_probes(bases)
         tables.append(td := await Table.seat(r, TD_ROOM))
         await td_probes(td)
+        await td.p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "front"}, "no_mass")
+        tables.append(mass := await Table.seat(r, MASS_ROOM))
+        await mass_probes(mass)
         notices: list[dict[str, Any]] = []
         for table in tables:
             await table.check_nothing_leaked(r)
