@@ -136,10 +136,13 @@ class Legal:
     """Where a dropped object may land, for a bridge's veto before it asks the server.
 
     `cells` None: nowhere, the rules move it; else the squares it may be dropped near.
+    `radius` (squares): how near counts; None = the table's `drop_radius` setting (a
+    target area); a single square wants less than half a square.
     """
 
     reason: Text
     cells: list[dict[str, int]] | None = None
+    radius: float | None = None
 
 
 Render = Callable[[Mapping[str, Any], Objects], None]

@@ -1,4 +1,4 @@
-"""Run every komasync benchmark (figures 1–4) and print one summary table.
+"""Run every komasync benchmark (figures 1–5) and print one summary table.
 
     python bench/run_all.py [--quick]
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu
+import grid
 import latency
 import memory
 import throughput
@@ -33,6 +34,8 @@ def run(quick: bool) -> list[Row]:
     rows += asyncio.run(cpu.run(actions=3000 // scale))
     print()
     rows += memory.run(rooms=200 // scale)
+    print()
+    rows += grid.run(samples=2000 // scale)
     return rows
 
 

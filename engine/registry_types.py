@@ -10,6 +10,7 @@ from .tx import Resumer
 
 if TYPE_CHECKING:
     from .actions import ActionBase
+    from .queries import QueryBase
     from .tx import Happening, Tx
 
 __all__ = ["Resumer", "Settler", "Subsystem", "Trigger"]
@@ -30,7 +31,8 @@ class Trigger:
 
 @dataclass(frozen=True)
 class Subsystem:
-    """A rules module: actions, triggers on happenings, prompt resumers, settlers.
+    """A rules module: actions, triggers on happenings, prompt resumers, settlers, and the
+    queries clients may ask of it without acting.
 
     Settlers run after every action once triggers are quiet (end conditions, say);
     what they emit goes through the triggers again, within the same cascade bound.
@@ -41,3 +43,4 @@ class Subsystem:
     triggers: tuple[Trigger, ...] = ()
     resumers: Mapping[str, Resumer] = field(default_factory=dict)
     settlers: tuple[Settler, ...] = ()
+    queries: tuple[type[QueryBase], ...] = ()

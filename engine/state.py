@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from .bases import BasesState
+from .engagement import EngagementState
+from .grid import GridState
 from .mass import MassState
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase, RoomMeta
 from .table import TableState
@@ -19,4 +21,6 @@ class RoomState(RoomBase):
     table: TableState = Field(default_factory=TableState)
     tower_defense: TowerDefenseState | None = None
     bases: BasesState | None = None
+    grid: GridState | None = None
     mass: MassState | None = None
+    engagement: EngagementState | None = None

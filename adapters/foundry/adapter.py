@@ -41,7 +41,9 @@ DISPLAY_ALWAYS = 50
 #: Drawing `fillType` (CONST.DRAWING_FILL_TYPES.SOLID).
 FILL_SOLID = 1
 COLORS = {"fort": "#6d4c41", "trap": "#c62828", "direction": "#1565c0", "marker": "#546e7a",
-          "board": "#263238"}
+          "board": "#263238", "link": "#e65100"}
+#: Drawing `shape.type` of a polygon (CONST.DRAWING_TYPES.POLYGON); `fillType` NONE.
+POLYGON, FILL_NONE = "p", 0
 
 
 class FoundrySettings(AdapterSettings):
@@ -110,6 +112,8 @@ class FoundryAdapter(TableAdapter):
             elif o.get("draw") == "marker":  # objects.MARKER
                 out[oid] = self._drawing(oid, o, cell, o.get("width", 1), o.get("height", 1),
                                          o["text"], str(o.get("color") or COLORS["marker"]))
+            elif kind == "link":
+                out[oid] = self._line(oid, o)
         b = board(objs)
         if b:
             lines = [self.settings.chat_alias, *b.lines()]
@@ -136,7 +140,8 @@ class FoundryAdapter(TableAdapter):
         if legal.cells is None:
             return {"positions": [], "reason": _text(legal.reason)}
         positions = [self._at(c) for c in legal.cells]
-        return {"positions": positions, "radius": self.settings.drop_radius * self.geometry.unit,
+        radius = legal.radius if legal.radius is not None else self.settings.drop_radius
+        return {"positions": positions, "radius": radius * self.geometry.unit,
                 "reason": _text(legal.reason)}
 
     def _at(self, cell: Mapping[str, int]) -> dict[str, float | int]:
@@ -179,6 +184,23 @@ class FoundryAdapter(TableAdapter):
             "text": text, "fontSize": self.settings.font_size, "textColor": "#ffffff",
             "fillType": FILL_SOLID, "fillColor": color, "fillAlpha": 0.35,
             "strokeColor": color, "strokeWidth": 2, "hidden": False, "flags": _flags(oid, o),
+        }
+        return PlatformObject("Drawing", data, {"kind": o["kind"], "id": o["ref"]})
+
+    def _line(self, oid: str, o: TableObject) -> PlatformObject:
+        """A line between the centres of two squares (`from`, `to`): a polygon drawing of
+        two points, relative to the top-left of their bounding box, with the text."""
+        half = self.geometry.unit / 2
+        (ax, ay), (bx, by) = self.geometry.pos(o["from"]), self.geometry.pos(o["to"])
+        x, y = min(ax, bx), min(ay, by)
+        points = [number(v) for v in (ax - x + half, ay - y + half, bx - x + half, by - y + half)]
+        data = {
+            "x": number(x), "y": number(y),
+            "shape": {"type": POLYGON, "width": number(abs(bx - ax) + 2 * half),
+                      "height": number(abs(by - ay) + 2 * half), "points": points},
+            "text": o["text"], "fontSize": self.settings.font_size, "textColor": "#ffffff",
+            "fillType": FILL_NONE, "strokeColor": COLORS["link"], "strokeWidth": 6,
+            "strokeAlpha": 0.9, "hidden": False, "flags": _flags(oid, o),
         }
         return PlatformObject("Drawing", data, {"kind": o["kind"], "id": o["ref"]})
 

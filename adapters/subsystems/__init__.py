@@ -7,7 +7,7 @@ Adding a subsystem: its module here and one entry below.
 from __future__ import annotations
 
 from ..objects import TableSubsystem
-from . import bases, mass, table, tower_defense
+from . import bases, engagement, grid, mass, table, tower_defense
 
 __all__ = ["SUBSYSTEMS"]
 
@@ -15,5 +15,7 @@ SUBSYSTEMS: tuple[TableSubsystem, ...] = (
     table.SUBSYSTEM,
     tower_defense.SUBSYSTEM,
     bases.SUBSYSTEM,
+    grid.SUBSYSTEM,
     mass.SUBSYSTEM,
+    engagement.SUBSYSTEM,
 )

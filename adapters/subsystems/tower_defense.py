@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...engine.bcdice import CocCheck, parse_message
+from ...engine.bcdice import BCDiceResult, CocCheck, NotUnderstood, parse_message, reason_ja
 from ...engine.errors import Text
 from ..base import EventResult
 from ..geometry import beside
@@ -83,6 +83,8 @@ VETO_ADJACENT = Text("通路でつながった隣の砦にだけ移動できま�
 IGN_NOT_A_FORT = Text("探索者の駒は砦の上に置いてください", "drop a PC on a fort")
 IGN_SAME_FORT = Text("「{name}」は{fort}にいます（移動なし）", "'{name}' is already at {fort}")
 IGN_NO_ROLL = Text("成功度のわかるCC判定の結果がありません", "no CC check result with a success level")
+IGN_UNREADABLE = Text("ダイスの結果を読めませんでした（{why_ja}）: {line}",
+                      "the dice result could not be read ({why_en}): {line}")
 IGN_NO_PC = Text("発言者「{name}」は探索者の駒ではありません", "speaker '{name}' is not a PC piece")
 IGN_NO_TD = Text("この部屋にタワーディフェンスはありません", "this room has no tower defense")
 IGN_WEAPON = Text("どの武器の判定かわかりません（技能値{target}）。武器名を書いてください",
@@ -321,11 +323,12 @@ def chat(line: Chat) -> EventResult:
     if not isinstance(tree.get("tower_defense"), dict):
         return ignored(IGN_NO_TD)
     text = str(event.get("text") or "")
-    checks = [r for r in parse_message(str(event.get("roll") or text)) if isinstance(r, CocCheck)]
+    results = parse_message(str(event.get("roll") or text))
+    checks = [r for r in results if isinstance(r, CocCheck)]
     lines = [r.raw for r in checks
              if r.kind == "check" and r.level is not None and r.target is not None]
     if not lines:
-        return ignored(IGN_NO_ROLL)
+        return unread_roll(results)
     target = checks[0].target
     speaker = as_dict(event.get("speaker"))
     pc = _speaker_pc(objs, speaker)
@@ -435,3 +438,14 @@ SUBSYSTEM = TableSubsystem(
     chat=chat,
     legal=legal,
 )
+
+
+def unread_roll(results: list[BCDiceResult]) -> EventResult:
+    """Why a chat line gave no usable check: the parser's reason for the first line it
+    could not read (Japanese first), else "no CC check with a success level"."""
+    bad = next((r for r in results if isinstance(r, NotUnderstood)), None)
+    if bad is None:
+        return ignored(IGN_NO_ROLL)
+    line = bad.raw.strip().splitlines()[0][:60] if bad.raw.strip() else "-"
+    return ignored(IGN_UNREADABLE.format(why_ja=reason_ja(bad.reason), why_en=bad.reason,
+                                         line=line))

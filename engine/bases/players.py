@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..errors import Refusal, Text
 from ..table import mover_of
 from .lookup import battle, side_of
-from .model import FieldCharacter
+from .model import BasesState, FieldCharacter
 from .states import CharSide
 
 if TYPE_CHECKING:
@@ -40,16 +40,15 @@ def doer_side(tx: Tx, side: CharSide | None, character: str | None,
     the player it was checked to be played by, if any."""
     bs = battle(tx)  # refuses first in a room without a base battle
     player = mover_of(tx)
-    table = tx.actor.role == "bridge" and player is None and not tx.actor.legacy
-    if (player is None and not table) or bs.players_report == "any":
+    if bs.players_report == "any" or (player is None and not _is_table(tx)):
         side = side or side_of(bs, {"character": character})
         return side or ("pc" if player is not None else None), None
+    if player is None:
+        return _table_side(bs, side, character, rule), None
     if character is None:
         raise Refusal("character_required", NAME_ONE, rule=rule)
     known = bs.characters.get(character)
-    # The table (a bridge naming no player) speaks only for characters no player plays.
-    mine = _unplayed(known) if table else _plays(tx, str(player), character, known)
-    if not mine:
+    if not _plays(tx, player, character, known):
         raise Refusal("not_your_character", NOT_YOURS.format(name=character), rule=rule)
     own: CharSide = known.side if known is not None else "pc"
     if side is not None and side != own:
@@ -57,9 +56,19 @@ def doer_side(tx: Tx, side: CharSide | None, character: str | None,
     return own, player
 
 
-def _unplayed(known: FieldCharacter | None) -> bool:
-    """A listed character no player plays: bound to nobody and not on the PC side."""
-    return known is not None and known.player is None and known.side != "pc"
+def _is_table(tx: Tx) -> bool:
+    """A bridge that named no player acts as the table (logs from before the rule excepted)."""
+    return tx.actor.role == "bridge" and not tx.actor.legacy
+
+
+def _table_side(bs: BasesState, side: CharSide | None, character: str | None,
+                rule: str) -> CharSide | None:
+    """The table speaks for no player's character: not a PC, not one bound to a player."""
+    known = bs.characters.get(character) if character is not None else None
+    side = side or side_of(bs, {"character": character})
+    if side == "pc" or (known is not None and known.player is not None):
+        raise Refusal("not_your_character", NOT_YOURS.format(name=character or "PC"), rule=rule)
+    return side
 
 
 def _plays(tx: Tx, player: str, name: str, known: FieldCharacter | None) -> bool:

@@ -10,7 +10,12 @@ from adapter_support import FakeFoundry, Room
 
 from komasync.adapters import exports
 from komasync.adapters.base import Calibration
-from komasync.adapters.ccfolia.adapter import CcfoliaAdapter, CcfoliaSettings, ccfolia_settings
+from komasync.adapters.ccfolia.adapter import (
+    CcfoliaAdapter,
+    CcfoliaSettings,
+    calibration,
+    ccfolia_settings,
+)
 from komasync.adapters.foundry import FoundryAdapter
 from komasync.adapters.geometry import Geometry
 from komasync.adapters.render import render
@@ -48,20 +53,25 @@ def test_things_on_one_square_are_stacked() -> None:
 # -- calibration -------------------------------------------------------------------------------
 
 
-def test_ccfolia_defaults_centre_the_board_in_pixels() -> None:
-    tree = Room.build().tree  # grid 21 × 15, 24 px squares
+def test_ccfolia_defaults_count_squares_with_the_centre_square_at_zero() -> None:
+    # issue 14: Ccfolia's room data measures in squares (tests/data/ccfolia, the deck)
+    tree = Room.build().tree  # grid 21 × 15
     settings, geo, problems = ccfolia_settings(tree)
     assert problems == [] and isinstance(settings, Calibration)
-    assert (settings.cell_size, settings.units, settings.forts_as) == (24, "px", "both")
-    assert geo.pos({"x": 0, "y": 0}) == (-21 * 12, -15 * 12)
-    assert geo.pos({"x": 21, "y": 15}) == (21 * 12, 15 * 12)
+    assert (settings.cell_size, settings.units, settings.forts_as) == (24, "cell", "both")
+    assert geo.pos({"x": 10, "y": 7}) == (0, 0)  # the centre square
+    assert geo.pos({"x": 0, "y": 0}) == (-10, -7)
+    assert geo.cell_at(-10, -7) == {"x": 0, "y": 0}  # a whole-square drop is never a tie
+    assert calibration(tree)["calibrated"] is False
 
 
-def test_ccfolia_units_cell_and_explicit_origin() -> None:
-    tree = Room.build(platforms={"ccfolia": {"units": "cell"}}).tree
+def test_ccfolia_units_px_and_explicit_origin() -> None:
+    tree = Room.build(platforms={"ccfolia": {"units": "px"}}).tree
     _s, geo, _p = ccfolia_settings(tree)
-    assert geo.pos({"x": 0, "y": 0}) == (-10.5, -7.5)
-    tree = Room.build(platforms={"ccfolia": {"origin_x": 0, "origin_y": 0, "cell_size": 50}}).tree
+    assert geo.pos({"x": 0, "y": 0}) == (-10 * 24, -7 * 24)
+    assert calibration(tree)["calibrated"] is True
+    tree = Room.build(platforms={"ccfolia": {"origin_x": 0, "origin_y": 0, "cell_size": 50,
+                                             "units": "px"}}).tree
     _s, geo, _p = ccfolia_settings(tree)
     assert geo.pos({"x": 2, "y": 3}) == (100, 150)
     assert geo.cell_at(112, 160) == {"x": 2, "y": 3}

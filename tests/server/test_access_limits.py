@@ -254,7 +254,7 @@ async def test_frames_larger_than_the_outbox_reach_a_reader_that_takes_them(
         limited: Running) -> None:
     r = limited
     g = await gm(r)
-    note = "x" * 4000
+    note = "x" * 2000  # the longest marker text (Sentence), twice the outbox
     reply = await g.reply_to(await g.act({"kind": "table.marker.place", "marker": {
         "id": "big", "text": note, "cell": {"x": 1, "y": 1}}}))
     assert reply["type"] == "ack"

@@ -173,8 +173,10 @@ async def test_public_url_reaches_the_console(tmp_path: Path) -> None:
     demo = serve_demo(tmp_path / "k.sqlite3", None, "--public-url", "https://table.example.org/")
     try:
         async with aiohttp.ClientSession() as session:
-            async with session.get(demo.url + "api/public") as resp:
-                assert (await resp.json()) == {"public_url": "https://table.example.org/"}
+            async with session.get(demo.url + "api/links") as resp:
+                links = await resp.json()
+        assert links["public_url"] == "https://table.example.org" and links["configured"] is True
+        assert links["ws"] == "wss://table.example.org/ws"
     finally:
         stop(demo)
 

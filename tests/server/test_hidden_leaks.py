@@ -72,8 +72,7 @@ async def test_trigger_refusal_names_no_hidden_part_but_the_gm_sees_it(
 
 HIDDEN_TD = ROOT / "tests" / "data" / "hidden_td.yaml"
 TD_ROOM = "td"
-HIDDEN_MASS = ROOT / "tests" / "data" / "hidden_mass.yaml"
-MASS_ROOM = "mass"
+ENG_ROOM = "eng"
 
 #: Hidden words and numbers, besides those derived from the projections.
 SECRET_WORDS = (
@@ -101,24 +100,31 @@ NOT_FROM_NON_GM = {
     "unknown_direction": "td.group.add is GM-only",
     "unknown_individual": "td.individual.remove is GM-only",
     "unknown_marker": "table.marker.remove is GM-only",
-    "stale_step": "mass.next_step is GM-only",
-    "strength_missing": "mass.next_step is GM-only",
-    "unit_unplaced": "mass.next_step is GM-only",
-    "units_to_act": "mass.next_step is GM-only",
-    "unknown_side": "mass.declare is GM-only",
     "not_your_prompt": "a prompt a player is shown is one they may answer; others are unknown",
     "cascade_too_deep": "needs rules that trigger each other past the bound; the reason is a number",
     "internal_error": "a server bug; the reason is fixed text",
     "bad_action": "an adapter making an invalid action from the table's own projection",
     "not_available": "the form a non-GM gets instead of a refusal naming hidden data",
+    "already_active": "engagement.start (and grid.start) are GM-only",
+    "nothing_open": "engagement.cancel is GM-only",
+    "exists": "engagement.combatant.add (and grid.combatant.add) are GM-only",
 }
 
 
-def refusal_codes() -> set[str]:
-    """Every refusal code the engine and the server can give, read from their source."""
+#: The subsystems this file drives (engagement through test_engagement_hidden); grid and
+#: mass have their own leak test
+#: (tests/server/test_hidden_leaks_combat.py) over their own hidden data.
+DRIVEN_HERE = ("table", "tower_defense", "bases", "engagement")
+
+
+def refusal_codes(subsystems: tuple[str, ...] = DRIVEN_HERE) -> set[str]:
+    """Every refusal code the engine core, the given subsystems and the server can give,
+    read from their source."""
     codes: set[str] = set()
     unknown_what: set[str] = set()
-    for path in [*sorted((ROOT / "engine").rglob("*.py")), *sorted((ROOT / "server").glob("*.py"))]:
+    engine = [*sorted((ROOT / "engine").glob("*.py")),
+              *(f for name in subsystems for f in sorted((ROOT / "engine" / name).rglob("*.py")))]
+    for path in [*engine, *sorted((ROOT / "server").glob("*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
@@ -264,21 +270,25 @@ async def bases_probes(t: Table) -> None:
     trigger = {"kind": "bases.trigger", "character": "アリス", "action": "発動タイミングを放棄する"}
     await p1.refused({**trigger, "event": "stake.open"}, "battle_not_running")
     await p1.refused({"kind": "td.move", "pc": "pc1", "to": "a"}, "no_tower_defense")
+    await p1.refused({"kind": "engagement.approach", "combatant": "a", "target": "b", "dp": 1},
+                     "no_engagement")
     await g.ok({"kind": "bases.round"})
     await g.ok({"kind": "override", "path": ["bases", "bases", "stake", "events", 4, "fired"],
                 "value": 614, "reason": "誓約は使い切った"})
-    for who in (p1, bridge):  # the bridge acts as the table (no `by`)
+    # The bridge acts for p1, the player its platform identified (a bridge naming nobody
+    # is the table and may not trigger for アリス at all).
+    for who, by in ((p1, {}), (bridge, {"by": "p1"})):
         # wrong_trigger, not_active_trigger, wrong_trigger, condition_not_met,
         # event_exhausted, needs_gm, base_stopped — each built from a hidden part
         for event, action in (("stake.rite", trigger["action"]), ("stake.murmur", "祈る"),
                               ("stake.seal", "祈る"), ("stake.seal", "深淵を覗く"),
                               ("stake.oath", "誓いを立てる"), ("stake.pact", "血の契約を結ぶ"),
                               ("ruin.echo", "残響を聴く")):
-            await who.refused({**trigger, "event": event, "action": action}, "not_available")
+            await who.refused({**trigger, **by, "event": event, "action": action}, "not_available")
         # Hidden elements and elements of hidden bases do not exist for them at all.
-        nothing = await who.refused({**trigger, "event": "stake.nothing"}, "unknown_element")
+        nothing = await who.refused({**trigger, **by, "event": "stake.nothing"}, "unknown_element")
         for event in ("stake.ghost", "battery.fire"):
-            reply = await who.refused({**trigger, "event": event}, "unknown_element")
+            reply = await who.refused({**trigger, **by, "event": event}, "unknown_element")
             assert same_but_for(reply, nothing, event, "stake.nothing"), (reply, nothing)
     report = {"kind": "bases.report", "happening": "character.incapacitated"}
     await p1.refused({**report, "character": "ゴブリン"}, "not_your_character")
@@ -293,6 +303,7 @@ async def bases_probes(t: Table) -> None:
     assert same_but_for(await p1.refused({**move, "piece": "shade"}, "unknown_piece"),
                         missing, "shade", "nobody")
     await p1.refused({**move, "piece": "ghoul"}, "not_your_piece")
+    await bridge.refused({**move, "piece": "knight", "by": "nobody"}, "unknown_player")
     await p1.refused({"kind": "table.move", "piece": "knight", "to": {"x": 40, "y": 1}}, "off_grid")
     add = {"kind": "table.counter.add", "delta": 1}
     missing = await p1.refused({**add, "counter": "nothing"}, "unknown_counter")
@@ -382,71 +393,6 @@ async def td_probes(t: Table) -> None:
     await p1.refused({"kind": "td.move", "pc": "pc1", "to": "a"}, "td_over")
 
 
-async def mass_probes(t: Table) -> None:
-    """Every refusal of a unit's mass-combat action (MASS-*), from p1 and the bridges."""
-    g, p1, bridge = t.gm, t.p1, t.bridge
-    strength = {"kind": "mass.strength", "unit": "a1", "ability": "魅力"}
-    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "front"}, "wrong_step")
-    await p1.refused({**strength, "unit": "a2"}, "not_your_unit")
-    await bridge.refused(strength, "not_your_unit")  # the table acts for no player's unit
-    await p1.refused({**strength, "unit": "zz"}, "unknown_unit")
-    await p1.refused({**strength, "ability": "知力"}, "bad_ability")
-    await p1.refused({**strength, "ability": "愛"}, "no_ability")
-    await p1.refused({**strength, "ability": "ボディ", "result": "(3D6) ＞ 9[2,3,4] ＞ 9"}, "no_lp")
-    await p1.refused({**strength, "value": 20}, "gm_only")
-    await p1.refused({**strength, "result": "(2D6+3) ＞ 9[4,5]+3 ＞ 12"}, "result_mismatch")
-    await p1.refused({**strength, "result": "よくわからない"}, "bad_result")
-    await p1.ok(strength)
-    await p1.refused(strength, "strength_set")
-    pick = {"kind": "mass.pick", "unit": "a1", "skill": "知力", "formations": ["疾風陣"],
-            "strategies": ["前列前進", "前進攻撃", "指揮官突撃", "囮作戦", "煙攻め", "陣形変更"]}
-    await p1.refused({**pick, "skill": "魅力"}, "bad_skill")
-    await p1.refused({**pick, "formations": ["疾風陣", "疾風陣"]}, "duplicate_pick")
-    await p1.refused({**pick, "formations": ["なし"]}, "unknown_formation")
-    await p1.refused({**pick, "strategies": ["なし"]}, "unknown_strategy")
-    await p1.refused({**pick, "formations": ["疾風陣", "強撃陣"]}, "too_many_picks")
-    await p1.ok(pick)
-    await g.ok({"kind": "mass.next_step", "expect": "preparation"})
-    await p1.ok({"kind": "mass.deploy", "unit": "a1", "row": "front", "odd": "attack"})
-    await g.ok({"kind": "mass.deploy", "unit": "a2", "row": "back"})
-    await g.ok({"kind": "mass.next_step", "expect": "deployment"})
-    # The GM's odd-point question (b2) waits: p1 is told only that someone must answer.
-    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "back"}, "prompt_pending")
-    for pid in list(g.client.state["prompts"]):
-        await g.ok({"kind": "answer", "prompt": pid, "choice": "attack"})
-    await p1.ok({"kind": "mass.formation", "unit": "a1", "formation": "疾風陣"})
-    await g.ok({"kind": "mass.next_step", "expect": "tactics"})
-    use = {"kind": "mass.strategy", "unit": "a1"}
-    await p1.refused({**use, "strategy": "雨乞い"}, "not_owned")
-    await p1.refused({**use, "strategy": "囮作戦"}, "reaction_only")
-    await p1.refused({**use, "strategy": "前進攻撃"}, "need_target")
-    await p1.refused({**use, "strategy": "前進攻撃", "target": "b1"}, "bad_target")
-    await p1.refused({**use, "strategy": "指揮官突撃"}, "no_weapon_base")
-    await p1.refused({**use, "strategy": "陣形変更"}, "need_formation")
-    await p1.ok({**use, "strategy": "前列前進"})
-    await p1.refused({**use, "strategy": "前列前進"}, "no_stacking")
-    await p1.ok({**use, "strategy": "煙攻め"})
-    await p1.refused({**use, "strategy": "煙攻め"}, "no_uses_left")
-    await bridge.refused({"kind": "mass.defend", "unit": "a2", "by": "p2"}, "not_your_turn")
-    attack = {"kind": "mass.attack", "unit": "a1", "target": "b2"}
-    await p1.refused({**attack, "result": "(1D6) ＞ 3"}, "unused_result")  # front vs back
-    await g.ok({"kind": "mass.strategy", "unit": "b1", "strategy": "煙攻め"})
-    await p1.refused(attack, "smoke_screen")
-    await p1.ok({"kind": "mass.delay", "unit": "a1"})
-    await g.ok({"kind": "mass.defend", "unit": "b1"})
-    await bridge.refused({"kind": "mass.attack", "unit": "a2", "target": "b2", "by": "p2"},
-                         "back_to_back")
-    await bridge.ok({"kind": "mass.defend", "unit": "a2", "by": "p2"})
-    await g.ok({"kind": "mass.defend", "unit": "b2"})
-    await p1.refused({"kind": "mass.delay", "unit": "a1"}, "already_delayed")
-    await p1.ok({"kind": "mass.defend", "unit": "a1"})
-    await g.ok({"kind": "mass.strategy", "unit": "a2", "strategy": "全軍退却"})
-    await bridge.refused({"kind": "mass.deploy", "unit": "a2", "row": "front", "by": "p2"},
-                         "unit_routed")
-    await g.ok({"kind": "mass.strategy", "unit": "b1", "strategy": "全軍退却"})
-    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "back"}, "mass_over")
-
-
 @dataclass
 class Table:
     """One room's GM, player p1, a Ccfolia bridge, a bridge that drives no VTT, an observer."""
@@ -510,17 +456,18 @@ async def test_every_refusal_path_keeps_hidden_data_from_non_gms(tmp_path: Path)
     r = await start_server(tmp_path / "all.sqlite3", HIDDEN_BASES, seed="leaks")
     await r.server.create_room(load_scenario_file(HIDDEN_TD), secret=r.secret, room_id=TD_ROOM,
                                seed="leaks-td")
-    await r.server.create_room(load_scenario_file(HIDDEN_MASS), secret=r.secret,
-                               room_id=MASS_ROOM, seed="leaks-mass")
     tables: list[Table] = []
     try:
         tables.append(bases := await Table.seat(r, r.room))
         await bases_probes(bases)
         tables.append(td := await Table.seat(r, TD_ROOM))
         await td_probes(td)
-        await td.p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "front"}, "no_mass")
-        tables.append(mass := await Table.seat(r, MASS_ROOM))
-        await mass_probes(mass)
+        from test_engagement_hidden import HIDDEN_ENG, engagement_probes
+
+        await r.server.create_room(load_scenario_file(HIDDEN_ENG), secret=r.secret,
+                                   room_id=ENG_ROOM, seed="leaks-eng")
+        tables.append(eng := await Table.seat(r, ENG_ROOM))
+        await engagement_probes(eng)
         notices: list[dict[str, Any]] = []
         for table in tables:
             await table.check_nothing_leaked(r)

@@ -215,3 +215,27 @@ def test_unplaced_pcs_wait_beside_the_board() -> None:
     width = Room.build().tree["table"]["grid"]["width"]
     assert objs["ks-pc-pc1"]["cell"] == {"x": width + 1, "y": 2}
     assert objs["ks-pc-pc2"]["cell"] == {"x": width + 1, "y": 3}
+
+
+def test_a_line_pasted_with_its_command_first_is_an_attack() -> None:
+    # issue 14 / TD-ATK-2: `CC<=80 【拳銃】 (1D100<=80) … ＞ イクストリーム成功` pasted as text
+    room = td_room()
+    line = cc(80, 12, "イクストリーム成功")
+    event = {"kind": "chat", "text": f"CC<=80 デザートイーグル r1-left_end {line}",
+             "speaker": {"name": "カルロス・ベガ"}, "user": P1}
+    result, outcome = submit(room, "ccfolia", event)
+    assert result.action is not None and result.action["results"] == [line]
+    assert isinstance(outcome, Outcome) and outcome.rolls[0].level == "extreme"
+
+
+@pytest.mark.parametrize(("roll", "ja"), [
+    ("(1D100<=80) ボーナス・ペナルティダイス[0] ＞ 12 ＞ 99 ＞ ハード成功",
+     "成功度か採用した出目が読めません"),
+    ("CC<=80 【拳銃】", "（…）で始まるダイスの結果がありません"),
+])
+def test_an_unreadable_roll_says_why_in_japanese_first(roll: str, ja: str) -> None:
+    room = td_room()
+    result = room.adapters["ccfolia"].event(chat("カルロス・ベガ", "CC<=80", roll), room.tree)
+    assert result.action is None and result.ignored is not None
+    assert result.ignored.startswith(f"ダイスの結果を読めませんでした（{ja}）")
+    assert " / the dice result could not be read (" in result.ignored

@@ -689,9 +689,13 @@ def test_bases_gm_correction_by_override() -> None:
 
 
 def test_bases_report_roles_and_side() -> None:
-    # BASE-COND-5: players, the GM and bridges report; an unknown character needs a side
+    # BASE-COND-5: players, the GM and bridges report; an unknown character needs a side.
+    # A bridge naming no player is the table: it reports for no PC (issue 13 finding 4).
     e = room(TWO_SIDES)
-    report(e, "character.damaged", Actor(role="bridge"), character="アリス", side="pc")
+    report(e, "character.damaged", Actor(role="bridge"), character="ゴブリン", side="enemy")
+    with pytest.raises(Refusal) as err:
+        report(e, "character.damaged", Actor(role="bridge"), character="アリス", side="pc")
+    assert err.value.code == "not_your_character"
     with pytest.raises(Refusal) as err:
         report(e, "character.damaged", Actor(role="bridge"), character="謎")
     assert err.value.code == "unknown_side"

@@ -184,7 +184,7 @@ def test_mass_t_1_rebalance_is_asked_of_the_back_row_players_with_gm_default() -
     by = {p.to: p for p in asked}
     assert [c.id for c in by["player:p1"].choices] == ["a1", "stay"]
     wrong = w.refused(P2, kind="answer", prompt=by["player:p1"].id, choice="a1")
-    assert wrong.code == "unknown_prompt"  # a prompt not shown to the sender
+    assert wrong.code == "unknown_prompt"  # another player's prompt does not exist for them
     w.answer(by["player:p1"], "a1")
     w.answer(by["player:p2"], "stay")
     w.answer(by["player:p3"], "stay")
@@ -436,7 +436,7 @@ def test_mass_dmg_2_commanding_pc_may_take_damage_on_lp() -> None:
     wait = w.refused(P2, kind="mass.defend", unit="a2")
     assert wait.code == "prompt_pending"
     wrong = w.refused(P2, kind="answer", prompt=lp[0].id, choice="2")
-    assert wrong.code == "unknown_prompt"  # a prompt not shown to the sender
+    assert wrong.code == "unknown_prompt"  # another player's prompt does not exist for them
     w.answer(lp[0], "2")
     assert (w.u("a1").lp, w.u("a1").strength, w.m.current) == (3, 9, "a2")
 

@@ -2,7 +2,9 @@
 import "./prompts.js";
 import "./tower_defense.js";
 import "./bases.js";
+import "./grid.js";
 import "./mass.js";
+import "./engagement.js";
 import "./table.js";
 import "./room.js";
 import "./state.js";

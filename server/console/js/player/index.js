@@ -3,5 +3,7 @@
 // panels shown only to players (`roles: ["player"]`); the shared panels are in ../panels.
 import "./tower_defense/controls.js";
 import "./bases.js";
+import "./grid.js";
 import "./mass.js";
+import "./engagement.js";
 import "./table.js";
