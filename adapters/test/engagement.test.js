@@ -53,7 +53,7 @@ describe("engagement lines on Foundry and Ccfolia with a real server", () => {
     .filter(([, v]) => v.doc.documentName === "Drawing" || v.doc._source?.shape)
     .map(([id, v]) => [id, v.doc._source]);
   const lines = () => drawings().filter(([id]) => id.startsWith("ks-eng-")).map(([id]) => id).sort();
-  const markers = () => Object.keys(page.store.getState().entities.room.markers || {})
+  const markers = () => Object.keys(page.markers() || {})
     .filter((id) => id.startsWith("ks-eng-")).sort();
   const both = async (...prefixes) => {
     await caughtUp();
@@ -93,7 +93,7 @@ describe("engagement lines on Foundry and Ccfolia with a real server", () => {
     bridges.push(fbridge);
     fbridge.ready();
 
-    page = new FakeCcfoliaPage({ dataLayer: true });
+    page = new FakeCcfoliaPage();
     cbridge = new CcfoliaBridge({
       win: page.window, WebSocket,
       settings: { serverUrl: server.url, room: server.room, token: await server.invite("bridge"),
@@ -133,7 +133,7 @@ describe("engagement lines on Foundry and Ccfolia with a real server", () => {
     assert.deepEqual([line.x, line.y], [300, 100]);
     assert.deepEqual(line.shape.points, [50, 50, 550, 250]);
     assert.match(line.text, /接近 剣士アヤ⇔妖狐/);
-    const marker = page.store.getState().entities.room.markers[markers()[0]];
+    const marker = page.markers()[markers()[0]];
     assert.match(marker.text, /剣士アヤ⇔妖狐/);
     const params = Object.fromEntries(page.characters()["ks-piece-aya"].params.map((p) => [p.label, p.value]));
     assert.equal(params["接近"], "妖狐");
