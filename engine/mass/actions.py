@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Id
 from ..errors import Refusal, Text
 from ..tx import Role, Tx
 from .attack import bonus_applies, start_attack, target_refusal
@@ -58,12 +59,12 @@ class _UnitAction(ActionBase):
 
     roles = UNIT_ROLES
     unit: str = Field(max_length=64)
-    by: str | None = Field(default=None, max_length=64)
+    by: Id | None = None
 
     def _unit(self, tx: Tx, rule: str) -> tuple[MassState, Unit]:
         m = mass_of(tx)
         unit = unit_of(m, self.unit)
-        may_act_for(tx, unit, self.by, rule)
+        may_act_for(tx, unit, rule)
         return m, unit
 
 
@@ -147,7 +148,7 @@ class Attack(_TurnAction):
         if self.result is not None:
             if not bonus_applies(unit, target):
                 raise Refusal("unused_result", UNUSED, rule="MASS-DMG-1")
-            dice = Dice(tx, m.settings, [self.result], self.by)
+            dice = Dice(tx, m.settings, [self.result])
             dice.check(m.settings.bonus_dice)
             reporter = dice.who()
         start_attack(tx, unit, target, self.result, reporter)
@@ -162,7 +163,7 @@ class Defend(_TurnAction):
 
     def apply(self, tx: Tx) -> None:
         m, unit = self._turn(tx)
-        dice = Dice(tx, m.settings, [self.result] if self.result else [], self.by)
+        dice = Dice(tx, m.settings, [self.result] if self.result else [])
         n = dice.roll("1D6", f"mass.defend {unit.id}")
         dice.finish()
         mod_on(tx, unit, Mod(strategy="防御", source=unit.id, defence=n))

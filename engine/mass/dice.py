@@ -46,7 +46,6 @@ class Dice:
     tx: Tx
     settings: MassSettings
     reported: list[str] = field(default_factory=list)
-    by: str | None = None
     used: int = 0
     #: Who reported the lines, when they were checked earlier by another action (an
     #: attack's die is read after its reaction window; the answerer is not the reporter).
@@ -71,21 +70,26 @@ class Dice:
     def check(self, dice: str, rule: str = "MASS-DATA") -> None:
         """Read the reported lines now without keeping them: an action whose die is rolled
         later (after a prompt) must not carry a line that could then be refused."""
+        if self.reported:
+            self.tx.check_reported_roll()
         for line in self.reported:
             self._parsed(line, dice, 0, rule)
 
     def _read(self, line: str, dice: str, purpose: str, modifier: int | None,
               rule: str) -> int:
         result = self._parsed(line, dice, modifier, rule)
-        reporter = self.reporter or self.who()
-        self.tx.record_roll(Roll(dice=result.expr, results=list(result.dice), total=result.value,
-                                 purpose=purpose, source="external", raw=line,
-                                 reporter=reporter))
+        roll = Roll(dice=result.expr, results=list(result.dice), total=result.value,
+                    purpose=purpose, source="external", raw=line, reporter=self.reporter or
+                    self.who())
+        if self.reporter is None:
+            self.tx.record_roll(roll)
+        else:  # checked (and allowed) when its action was accepted: see `check`
+            self.tx.rolls.append(roll)
         return result.value
 
     def who(self) -> str:
         """The sender named as a roll's reporter."""
-        return mover_of(self.tx, self.by) or self.tx.actor.label or self.tx.actor.role
+        return mover_of(self.tx) or self.tx.actor.label or self.tx.actor.role
 
     def _parsed(self, line: str, dice: str, modifier: int | None, rule: str) -> PlainRoll:
         if self.reporter is None and self.tx.actor.role not in self.settings.reported_results_from:

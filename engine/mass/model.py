@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Sentence
 from ..tx import parse_dice
 from ..views import Audience, Entity
 
@@ -34,15 +35,6 @@ __all__ = [
     "StrategySpec",
     "Unit",
 ]
-
-# Bounds of every number and text the war holds (the values of the core's shared bounds:
-# game numbers within ±10^9, ids 100 characters, names 200, sentences 2000).
-MAX_NUMBER = 1_000_000_000
-Number = Annotated[int, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]
-Count = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
-Id = Annotated[str, Field(max_length=100)]
-Name = Annotated[str, Field(max_length=200)]
-Sentence = Annotated[str, Field(max_length=2000)]
 
 
 def _dice(value: str) -> str:

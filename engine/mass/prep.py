@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Id
 from ..errors import Refusal, Text
 from ..tx import Role, Tx
 from .dice import Dice
@@ -53,12 +54,12 @@ class SetStrength(ActionBase):
     ability: str = Field(default="魅力", max_length=40)
     result: str | None = Field(default=None, max_length=2000)
     value: int | None = Field(default=None, ge=0, le=999)
-    by: str | None = Field(default=None, max_length=64)
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)
         unit = unit_of(m, self.unit)
-        may_act_for(tx, unit, self.by, "MASS-PREP-1")
+        may_act_for(tx, unit, "MASS-PREP-1")
         need_step(tx, ("preparation",), "MASS-PREP-1")
         tx.check(unit.max_strength is None, Refusal("strength_set", ALREADY.format(
             name=unit.name, value=unit.max_strength), rule="MASS-PREP-1"))
@@ -86,7 +87,7 @@ class SetStrength(ActionBase):
             set_unit(tx, unit, lp=max(lp - 1, 0))
             tx.emit("mass.lp", unit=unit.id, lp=max(lp - 1, 0), taken=1, source="ability")
         dice = s.commander_dice if unit.commander else s.check_dice
-        roller = Dice(tx, s, [self.result] if self.result else [], self.by)
+        roller = Dice(tx, s, [self.result] if self.result else [])
         total = roller.roll(dice, f"mass.strength {unit.id} {self.ability}", base,
                             rule="MASS-PREP-1")
         roller.finish()
@@ -115,12 +116,12 @@ class Pick(ActionBase):
     strategies: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list,
                                                                    max_length=40)
     initiative_from: Literal["initiative", "intellect"] | None = None
-    by: str | None = Field(default=None, max_length=64)
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)
         unit = unit_of(m, self.unit)
-        may_act_for(tx, unit, self.by, "MASS-PREP-3")
+        may_act_for(tx, unit, "MASS-PREP-3")
         need_step(tx, ("preparation",), "MASS-PREP-3")
         s = m.settings
         if self.skill not in s.pick_skills:

@@ -121,25 +121,19 @@ def no_prompt_open(tx: Tx) -> None:
             raise Refusal("prompt_pending", PENDING_ELSEWHERE)
 
 
-def mover_of(tx: Tx, by: str | None) -> str | None:
-    """The player an action is sent for: the player themself, or the one a bridge names."""
-    if tx.actor.role == "player":
-        return tx.actor.player
-    if tx.actor.role == "bridge":
-        return by
-    return None
+def mover_of(tx: Tx) -> str | None:
+    """The player an action is sent for: the player themself, or the one a bridge acts for
+    (bound from its `by` by the engine)."""
+    return tx.actor.player if tx.actor.role in ("player", "bridge") else None
 
 
-def may_act_for(tx: Tx, unit: Unit, by: str | None, rule: str = "MASS-T-3") -> None:
+def may_act_for(tx: Tx, unit: Unit, rule: str = "MASS-T-3") -> None:
     """A player acts only for a unit they lead; the GM for any. A bridge acts for the
-    player it names, or, naming no one, as the table: only for units no player leads."""
-    player = mover_of(tx, by)
-    if player is not None:
-        tx.check(unit.player == player,
-                 Refusal("not_your_unit", NOT_YOURS.format(name=unit.name), rule=rule))
-    elif tx.actor.role == "bridge":
-        tx.check(unit.player is None,
-                 Refusal("not_your_unit", FOR_NOBODY.format(name=unit.name), rule=rule))
+    player the VTT identified, or, naming no one, as the table: only for units no player
+    leads."""
+    text = NOT_YOURS if tx.actor.player is not None else FOR_NOBODY
+    tx.check(tx.actor.acts_for(unit.player),
+             Refusal("not_your_unit", text.format(name=unit.name), rule=rule))
 
 
 def not_routed(unit: Unit, rule: str = "MASS-PREP-2") -> None:

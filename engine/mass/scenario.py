@@ -12,19 +12,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..bounds import Id, Name, Number
 from .data import default_formations, default_strategies
-from .model import (
-    FormationSpec,
-    Id,
-    MassSettings,
-    MassState,
-    Name,
-    Number,
-    Row,
-    Side,
-    StrategySpec,
-    Unit,
-)
+from .model import FormationSpec, MassSettings, MassState, Row, Side, StrategySpec, Unit
 
 __all__ = ["MassScenario", "SideSpec", "UnitSpec"]
 

@@ -22,6 +22,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from ..actions import ActionBase
+from ..bounds import Id
 from ..errors import Refusal, Text
 from ..tx import Role, Tx, parse_dice
 from .damage import deal
@@ -293,12 +294,12 @@ class UseStrategy(ActionBase):
     target: str | None = Field(default=None, max_length=64)
     formation: str | None = Field(default=None, max_length=64)
     results: list[Annotated[str, Field(max_length=2000)]] | None = Field(default=None, max_length=4)
-    by: str | None = Field(default=None, max_length=64)
+    by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)
         unit = unit_of(m, self.unit)
-        may_act_for(tx, unit, self.by)
+        may_act_for(tx, unit)
         target = unit_of(m, self.target) if self.target is not None else None
         need_step(tx, ("deployment", "tactics", "battle"), "MASS-T-3")
         no_prompt_open(tx)
@@ -309,7 +310,7 @@ class UseStrategy(ActionBase):
                           rule="MASS-DATA")
         if spec.effect == "stones":
             tx.check(m.step == "tactics", Refusal("wrong_step", STONES_STEP, rule="MASS-T-2"))
-        dice = Dice(tx, m.settings, list(self.results or []), self.by)
+        dice = Dice(tx, m.settings, list(self.results or []))
         tx.emit("mass.strategy", unit=unit.id, strategy=spec.id, target=self.target)
         tx.say(USED.format(name=unit.name, strategy=spec.id))
         activate(tx, m, unit, spec.id)

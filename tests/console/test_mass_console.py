@@ -139,6 +139,8 @@ async def test_mass_panel_rows_order_strategies_and_prompts(browser: Browser, de
     assert boris["strength"] < 12
     await pw_expect(panel.locator(".ms-order li[data-unit=wolves]")).to_have_class("acted")
 
+    # The timeline tells each step in words, with the units' names.
+    await pw_expect(page.locator(".tl-list")).to_contain_text("「魔狼騎兵」が「ボリス隊」を攻撃")
     await page.click(".lang-toggle")
     await pw_expect(page.locator("html")).to_have_attribute("lang", "en")
     await pw_expect(page.locator(".headline")).to_contain_text("Turn 1 · battle")
@@ -152,6 +154,7 @@ async def test_mass_panel_rows_order_strategies_and_prompts(browser: Browser, de
 
 async def test_mass_player_controls_from_preparation_to_battle(browser: Browser, demo: Demo) -> None:
     gm = await GM.connect(demo, ROOM)
+    await gm.act({"kind": "room.player_rolls", "mode": "allow"})  # pasted BCDice lines count
     con = await open_player(browser, demo, ROOM, await gm.invite("player", "p1"), width=1024,
                             height=900)
     page = con.page

@@ -21,6 +21,8 @@ from komasync.engine.scenario import load_scenario_file
 
 HIDDEN_GRID = ROOT / "tests" / "data" / "hidden_grid.yaml"
 MASS_ROOM = "mass"
+HIDDEN_MASS = ROOT / "tests" / "data" / "hidden_mass.yaml"
+MASS_WAR_ROOM = "mass-war"
 SUBSYSTEMS = ("grid", "mass", "combatants")
 
 
@@ -40,15 +42,11 @@ GM_ONLY = {
 #: needs a fight or a war played further than these probes go).
 NOT_DRIVEN_YET = {code: "reachable; needs a longer fight or war than these probes play"
                   for code in (
-    "already_delayed", "back_to_back", "bad_target", "bound", "cannot_land",
-    "choose_direction", "choose_nearest", "diagonal_costs_two", "flash_line", "incapacitated",
-    "need_formation", "need_target", "no_ability", "no_direction", "no_line_of_sight", "no_lp",
-    "no_major_move", "no_reported_results", "no_stacking", "no_step_left", "no_uses_left",
-    "no_weapon_base", "not_on_map", "not_owned", "not_your_round", "not_your_turn", "off_map",
-    "paralysed", "path_blocked", "prompt_pending", "reaction_only", "same_direction",
-    "sharing_ally", "smoke_screen", "status_stuck", "tow_square", "unit_routed",
-    "unused_result", "waiting_hindrance", "player_rolls_refused", "bad_choice",
-    "event_ignored", "no_adapter")}
+    "bound", "cannot_land", "choose_direction", "choose_nearest", "diagonal_costs_two",
+    "flash_line", "incapacitated", "no_direction", "no_line_of_sight", "no_major_move",
+    "no_reported_results", "no_step_left", "not_on_map", "not_your_round", "off_map",
+    "paralysed", "path_blocked", "same_direction", "sharing_ally", "status_stuck",
+    "tow_square", "waiting_hindrance", "bad_choice", "event_ignored", "no_adapter")}
 
 
 async def query(peer: Peer, **q: Any) -> dict[str, Any]:
@@ -170,16 +168,87 @@ async def mass_probes(t: Table) -> None:
     await p1.refused({"kind": "mass.delay", "unit": "alice"}, "mass_over")
 
 
+async def mass_war_probes(t: Table) -> None:
+    """The refusals of a war played on (MASS-T-*, MASS-DMG-*, strategies), from p1 and the
+    bridges, in a room whose GM-run units hold secret numbers (613, 777)."""
+    g, p1, bridge = t.gm, t.p1, t.bridge
+    strength = {"kind": "mass.strength", "unit": "a1", "ability": "魅力"}
+    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "front"}, "wrong_step")
+    await p1.refused({**strength, "unit": "a2"}, "not_your_unit")
+    await bridge.refused(strength, "not_your_unit")  # the table acts for no player's unit
+    await p1.refused({**strength, "unit": "zz"}, "unknown_unit")
+    await p1.refused({**strength, "ability": "知力"}, "bad_ability")
+    await p1.refused({**strength, "ability": "愛"}, "no_ability")
+    await p1.refused({**strength, "ability": "ボディ", "result": "(3D6) ＞ 9[2,3,4] ＞ 9"}, "no_lp")
+    await p1.refused({**strength, "value": 20}, "gm_only")
+    await p1.refused({**strength, "result": "(2D6+3) ＞ 9[4,5]+3 ＞ 12"}, "result_mismatch")
+    await p1.refused({**strength, "result": "よくわからない"}, "bad_result")
+    await p1.ok(strength)
+    await p1.refused(strength, "strength_set")
+    pick = {"kind": "mass.pick", "unit": "a1", "skill": "知力", "formations": ["疾風陣"],
+            "strategies": ["前列前進", "前進攻撃", "指揮官突撃", "囮作戦", "煙攻め", "陣形変更"]}
+    await p1.refused({**pick, "skill": "魅力"}, "bad_skill")
+    await p1.refused({**pick, "formations": ["疾風陣", "疾風陣"]}, "duplicate_pick")
+    await p1.refused({**pick, "formations": ["なし"]}, "unknown_formation")
+    await p1.refused({**pick, "strategies": ["なし"]}, "unknown_strategy")
+    await p1.refused({**pick, "formations": ["疾風陣", "強撃陣"]}, "too_many_picks")
+    await p1.ok(pick)
+    await g.ok({"kind": "mass.next_step", "expect": "preparation"})
+    await p1.ok({"kind": "mass.deploy", "unit": "a1", "row": "front", "odd": "attack"})
+    await g.ok({"kind": "mass.deploy", "unit": "a2", "row": "back"})
+    await g.ok({"kind": "mass.next_step", "expect": "deployment"})
+    # The GM's odd-point question (b2) waits: p1 is told only that someone must answer.
+    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "back"}, "prompt_pending")
+    for pid in list(g.client.state["prompts"]):
+        await g.ok({"kind": "answer", "prompt": pid, "choice": "attack"})
+    await p1.ok({"kind": "mass.formation", "unit": "a1", "formation": "疾風陣"})
+    await g.ok({"kind": "mass.next_step", "expect": "tactics"})
+    use = {"kind": "mass.strategy", "unit": "a1"}
+    await p1.refused({**use, "strategy": "雨乞い"}, "not_owned")
+    await p1.refused({**use, "strategy": "囮作戦"}, "reaction_only")
+    await p1.refused({**use, "strategy": "前進攻撃"}, "need_target")
+    await p1.refused({**use, "strategy": "前進攻撃", "target": "b1"}, "bad_target")
+    await p1.refused({**use, "strategy": "指揮官突撃"}, "no_weapon_base")
+    await p1.refused({**use, "strategy": "陣形変更"}, "need_formation")
+    await p1.ok({**use, "strategy": "前列前進"})
+    await p1.refused({**use, "strategy": "前列前進"}, "no_stacking")
+    await p1.ok({**use, "strategy": "煙攻め"})
+    await p1.refused({**use, "strategy": "煙攻め"}, "no_uses_left")
+    await bridge.refused({"kind": "mass.defend", "unit": "a2", "by": "p2"}, "not_your_turn")
+    attack = {"kind": "mass.attack", "unit": "a1", "target": "b2"}
+    await p1.refused({**attack, "result": "(1D6) ＞ 3"}, "unused_result")  # front vs back
+    await p1.refused({**attack, "target": "b1", "result": "(1D6) ＞ 3"}, "player_rolls_refused")
+    await g.ok({"kind": "mass.strategy", "unit": "b1", "strategy": "煙攻め"})
+    await p1.refused(attack, "smoke_screen")
+    await p1.ok({"kind": "mass.delay", "unit": "a1"})
+    await g.ok({"kind": "mass.defend", "unit": "b1"})
+    await bridge.refused({"kind": "mass.attack", "unit": "a2", "target": "b2", "by": "p2"},
+                         "back_to_back")
+    await bridge.ok({"kind": "mass.defend", "unit": "a2", "by": "p2"})
+    await g.ok({"kind": "mass.defend", "unit": "b2"})
+    await p1.refused({"kind": "mass.delay", "unit": "a1"}, "already_delayed")
+    await p1.ok({"kind": "mass.defend", "unit": "a1"})
+    await g.ok({"kind": "mass.strategy", "unit": "a2", "strategy": "全軍退却"})
+    await bridge.refused({"kind": "mass.deploy", "unit": "a2", "row": "front", "by": "p2"},
+                         "unit_routed")
+    await g.ok({"kind": "mass.strategy", "unit": "b1", "strategy": "全軍退却"})
+    await p1.refused({"kind": "mass.deploy", "unit": "a1", "row": "back"}, "mass_over")
+
+
 async def test_every_combat_refusal_keeps_hidden_data_from_non_gms(tmp_path: Path) -> None:
     r = await start_server(tmp_path / "combat.sqlite3", HIDDEN_GRID, seed="leaks-grid")
     await r.server.create_room(load_scenario_file(EXAMPLES / "mass_combat.yaml"), secret=r.secret,
                                room_id=MASS_ROOM, seed="leaks-mass")
+    await r.server.create_room(load_scenario_file(HIDDEN_MASS), secret=r.secret,
+                               room_id=MASS_WAR_ROOM, seed="leaks-mass-war")
     tables: list[Table] = []
     try:
         tables.append(grid := await Table.seat(r, r.room))
         await grid_probes(grid)
         tables.append(mass := await Table.seat(r, MASS_ROOM))
         await mass_probes(mass)
+        tables.append(war := await Table.seat(r, MASS_WAR_ROOM))
+        await mass_war_probes(war)
         notices: list[dict[str, Any]] = []
         for table in tables:
             await table.check_nothing_leaked(r)

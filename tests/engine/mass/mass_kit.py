@@ -32,6 +32,7 @@ def unit(uid: str, side: str, **kw: Any) -> dict[str, Any]:
 def scenario(units: list[dict[str, Any]], **mass: Any) -> dict[str, Any]:
     players = sorted({u["player"] for u in units if u.get("player")})
     return {
+        # The players here paste BCDice lines: the GM allows it (room.player_rolls).
         "room": {"name": "mass", "seed": "mass-tests", "player_rolls": "allow"},
         "players": [{"id": p, "name": p.upper()} for p in players],
         "mass": {"sides": [{"id": "a", "name": "甲軍", "en": "A"},

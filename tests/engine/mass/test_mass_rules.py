@@ -659,3 +659,18 @@ def test_mass_prompt_pending_names_only_a_question_the_sender_may_see() -> None:
     assert "prompt" not in r.details
     gm = w.refused(kind="mass.deploy", unit="a1", row="back")
     assert "B1" in gm.ja and gm.details["prompt"] == gm_question.id
+
+
+def test_mass_data_player_typed_dice_need_the_gms_leave() -> None:
+    """Dice results typed by a player count only when the GM allows them (room
+    player_rolls): refused up front, even for the attack die read after the reactions;
+    komasync's own dice and the GM's lines are always fine."""
+    data = scenario(two_by_two())
+    data["room"]["player_rolls"] = "refuse"
+    w = War(data)
+    w.to_battle(rows={"a1": "front", "a2": "front", "b1": "front", "b2": "front"})
+    r = w.refused(P1, kind="mass.attack", unit="a1", target="b1", result=d6(6))
+    assert r.code == "player_rolls_refused"
+    w.do(P1, kind="mass.delay", unit="a1")
+    out = w.do(kind="mass.attack", unit="b1", target="a1", result=d6(2))
+    assert out.rolls[0].source == "external" and out.rolls[0].reporter == "GM"

@@ -31,6 +31,18 @@ const STRINGS = {
     "ms.unlimited": "∞", "ms.stones": "投石部隊（ターン終了時）", "ms.none": "なし",
     "ms.mods": "このターンの修正",
     "ms.side": "陣営",
+    "ms.do.next_step": "次のステップへ（{step}）",
+    "ms.do.strength": "「{unit}」の最大戦力を決める（{ability}）",
+    "ms.do.pick": "「{unit}」の陣形・作戦を取得（{n}個）",
+    "ms.do.deploy": "「{unit}」を{row}へ",
+    "ms.do.formation": "「{unit}」の陣形を{formation}に",
+    "ms.do.attack": "「{unit}」が「{target}」を攻撃",
+    "ms.do.defend": "「{unit}」が防御",
+    "ms.do.reorganize": "「{unit}」が再編成",
+    "ms.do.delay": "「{unit}」が行動を遅らせる",
+    "ms.do.strategy": "「{unit}」が作戦「{strategy}」を使う",
+    "ms.do.adjust": "「{unit}」をGMが調整（{note}）",
+    "ms.do.declare": "戦争の結果を宣言（{winner}）",
   },
   en: {
     "ms.title": "Mass combat",
@@ -51,6 +63,18 @@ const STRINGS = {
     "ms.unlimited": "∞", "ms.stones": "Stone throwers (at turn end)", "ms.none": "none",
     "ms.mods": "this turn",
     "ms.side": "side",
+    "ms.do.next_step": "moved on from the {step} step",
+    "ms.do.strength": "set “{unit}”'s max strength ({ability})",
+    "ms.do.pick": "took formations and strategies for “{unit}” ({n})",
+    "ms.do.deploy": "put “{unit}” in the {row}",
+    "ms.do.formation": "chose {formation} for “{unit}”",
+    "ms.do.attack": "“{unit}” attacked “{target}”",
+    "ms.do.defend": "“{unit}” defended",
+    "ms.do.reorganize": "“{unit}” reorganized",
+    "ms.do.delay": "“{unit}” delayed",
+    "ms.do.strategy": "“{unit}” used the strategy {strategy}",
+    "ms.do.adjust": "the GM adjusted “{unit}” ({note})",
+    "ms.do.declare": "declared the war's outcome ({winner})",
   },
 };
 
@@ -227,8 +251,26 @@ function render(ctx) {
     h("section.sub", h("h4", t("ms.strategies")), strategiesTable(ctx, ms) || h("p.muted", t("ms.none"))));
 }
 
+/** The timeline's sentence for a `mass.*` action, with names from the state. */
+function describe(a, state) {
+  const ms = state[K];
+  if (!ms || !String(a.kind || "").startsWith("mass.")) return null;
+  const unit = (id) => ms.units?.[id]?.name || id || "?";
+  const p = {
+    unit: unit(a.unit), target: unit(a.target), step: stepName(a.expect || ms.step),
+    ability: a.value !== undefined && a.value !== null ? String(a.value) : a.ability || "",
+    n: (a.formations?.length || 0) + (a.strategies?.length || 0), row: t(a.row === "front" ? "ms.front" : "ms.back"),
+    formation: a.formation || "", strategy: a.strategy || "", note: a.note || "",
+    winner: a.winner ? sideName(ms, a.winner) : t("ms.outcome.draw"),
+  };
+  const key = `ms.do.${a.kind.slice(5)}`;
+  const text = t(key, p);
+  return text === key ? null : text;
+}
+
 registerPanel({
   id: "mass",
+  describe,
   key: K,
   order: 12,
   title: () => t("ms.title"),
