@@ -17,8 +17,9 @@ from .base import EventResult
 from .diff import Diff, PlatformObject, PObjects, diff
 from .events import translate_event, user_id
 from .geometry import AdapterSettings, Geometry
+from .objects import Objects
 from .projection import grid_of
-from .render import Objects, render
+from .render import render
 from .replies import refusal_line
 
 __all__ = ["SETTINGS_BAD", "TableAdapter"]

@@ -12,6 +12,12 @@
   the import reads them is unconfirmed), so forts come as characters with a 耐久力 bar
   whatever `forts_as` says.
 
+Both follow the room's Ccfolia calibration (`meta.platforms.ccfolia`: positions and sizes
+in its unit, the ZIP's positions from its origin). An export made without calibration says
+so in its own output: the ZIP carries a marker panel with the warning beside the board,
+the clipboard file starts with a `{"komasync": …}` line that says it (and is not to be
+pasted), and `export_notice(tree)` gives the same words to the CLI and the GM console.
+
 Everything is deterministic: the same projection gives the same bytes.
 """
 
@@ -26,11 +32,23 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-from .ccfolia.adapter import ROOM_ID, CcfoliaSettings, ccfolia_settings, character_objects
+from ..engine.errors import Text
+from .ccfolia.adapter import (
+    ROOM_ID,
+    CcfoliaSettings,
+    calibration,
+    ccfolia_settings,
+    character_objects,
+)
+from .diff import PlatformObject
+from .geometry import Geometry, number
+from .objects import Objects
 from .projection import grid_of
-from .render import Objects, render
+from .render import render
 
-__all__ = ["DATA_VERSION", "ENTITIES", "clipboard", "room_data", "room_files", "room_zip"]
+__all__ = ["CALIBRATION_MARKER", "DATA_VERSION", "ENTITIES", "NOT_A_CHARACTER", "clipboard",
+           "clipboard_document", "clipboard_lines", "export_notice", "room_data", "room_files",
+           "room_zip"]
 
 DATA_VERSION = "1.1.0"
 ENTITIES = ("room", "items", "decks", "notes", "characters", "effects", "scenes", "savedatas",
@@ -38,6 +56,10 @@ ENTITIES = ("room", "items", "decks", "notes", "characters", "effects", "scenes"
 #: Not settable by pasting (the board's defaults win).
 NOT_PASTED = ("x", "y", "active")
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+#: The ZIP's marker panel that carries the "not calibrated" warning.
+CALIBRATION_MARKER = "ks-calibration"
+NOT_A_CHARACTER = Text("この行はキャラクターではありません（貼り付けないでください）。",
+                       "This line is not a character (do not paste it).")
 
 
 def clipboard(tree: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -47,6 +69,27 @@ def clipboard(tree: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return {oid: {"kind": "character",
                   "data": {k: v for k, v in o.data.items() if k not in NOT_PASTED}}
             for oid, o in objs.items() if o.type == "character"}
+
+
+def export_notice(tree: Mapping[str, Any]) -> dict[str, Any]:
+    """Which calibration an export uses, and the warning when the room has none."""
+    return calibration(tree)
+
+
+def clipboard_document(tree: Mapping[str, Any]) -> dict[str, Any]:
+    """The clipboard export as one object: the calibration notice (saying it is not a
+    character) and the characters."""
+    note = {"note": {"ja": NOT_A_CHARACTER.ja, "en": NOT_A_CHARACTER.en}}
+    return {"komasync": {**export_notice(tree), **note},
+            "characters": list(clipboard(tree).values())}
+
+
+def clipboard_lines(tree: Mapping[str, Any]) -> list[str]:
+    """The clipboard file: a first line saying which calibration was used (and that it is
+    not a character), then one pasteable character per line."""
+    doc = clipboard_document(tree)
+    head = {"komasync": doc["komasync"]}
+    return [json.dumps(o, ensure_ascii=False) for o in [head, *doc["characters"]]]
 
 
 def room_files(tree: Mapping[str, Any]) -> dict[str, bytes]:
@@ -79,6 +122,9 @@ def _room(tree: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, bytes]]:
     grid = grid_of(tree)
     objs = render(tree)
     pobjs = character_objects(objs, settings, geo, grid, with_dice=False)
+    notice = export_notice(tree)
+    if notice["warning"] is not None:
+        pobjs[CALIBRATION_MARKER] = _warning_marker(notice["warning"], geo, grid)
     images: dict[str, bytes] = {}
     markers: dict[str, Any] = {}
     for oid, o in pobjs.items():
@@ -108,6 +154,17 @@ def _room(tree: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, bytes]]:
     return data, images
 
 
+def _warning_marker(warning: dict[str, str], geo: Geometry, grid: tuple[int, int]) -> PlatformObject:
+    """A marker panel under the board with the "not calibrated" warning (in the ZIP's
+    own output, where the GM sees it right after the import)."""
+    x, y = geo.pos({"x": 0, "y": grid[1] + 1})
+    width, height = min(max(grid[0], 8), 16), 3
+    return PlatformObject("marker", {
+        "x": x, "y": y, "z": 100, "width": number(width * geo.unit), "height": number(height * geo.unit),
+        "locked": False, "freezed": False, "text": f"{warning['ja']}\n{warning['en']}",
+        "imageUrl": None, "clickAction": None}, {"kind": "calibration", "id": "calibration"})
+
+
 def _image(images: dict[str, bytes], png: bytes) -> str:
     name = hashlib.sha256(png).hexdigest() + ".png"
     images[name] = png
@@ -118,7 +175,7 @@ def _image(images: dict[str, bytes], png: bytes) -> str:
 
 RGB = tuple[int, int, int]
 MARKER_COLORS: dict[str, RGB] = {"trap": (198, 40, 40), "direction": (21, 101, 192),
-                                 "marker": (84, 110, 122)}
+                                 "marker": (84, 110, 122), "calibration": (239, 108, 0)}
 MAP_COLORS: dict[str, RGB] = {
     "ground": (38, 42, 50), "line": (58, 63, 74), "passage": (128, 116, 92),
     "lateral": (104, 104, 128), "direction": (40, 80, 150), "fort": (150, 100, 60),

@@ -8,21 +8,15 @@ from typing import Any
 
 from ..engine.errors import Text
 from .base import EventResult
-from .render import Objects, bi
+from .objects import Objects, bi
 
 __all__ = [
     "IGN_ENGINE_MOVES",
-    "IGN_NOT_A_FORT",
-    "IGN_NO_PC",
     "IGN_NO_POSITION",
-    "IGN_NO_ROLL",
-    "IGN_NO_TD",
-    "IGN_SAME_FORT",
-    "IGN_TARGET",
+    "IGN_NO_TAKER",
     "IGN_UNKNOWN_EVENT",
     "IGN_UNKNOWN_OBJECT",
     "IGN_USER",
-    "IGN_WEAPON",
     "MOVE_REFUSED",
     "ROLL_UNUSED",
     "accepted",
@@ -35,17 +29,10 @@ IGN_UNKNOWN_OBJECT = Text("komasyncの駒ではありません（{id}）", "not 
 IGN_NO_POSITION = Text("移動先の座標がありません", "the event has no x/y position")
 IGN_ENGINE_MOVES = Text("「{name}」はルールが動かします。手では動かせません",
                         "'{name}' is moved by the rules, not by hand")
-IGN_NOT_A_FORT = Text("探索者の駒は砦の上に置いてください", "drop a PC on a fort")
-IGN_SAME_FORT = Text("「{name}」は{fort}にいます（移動なし）", "'{name}' is already at {fort}")
+IGN_NO_TAKER = Text("この部屋にはチャットの判定を使うものがありません",
+                    "nothing in this room takes results from chat")
 IGN_USER = Text("卓のユーザー「{user}」が誰かわかりません（設定 users で対応付けてください）",
                 "unknown table user '{user}' (map it in the platform setting `users`)")
-IGN_NO_ROLL = Text("成功度のわかるCC判定の結果がありません", "no CC check result with a success level")
-IGN_NO_PC = Text("発言者「{name}」は探索者の駒ではありません", "speaker '{name}' is not a PC piece")
-IGN_NO_TD = Text("この部屋にタワーディフェンスはありません", "this room has no tower defense")
-IGN_WEAPON = Text("どの武器の判定かわかりません（技能値{target}）。武器名を書いてください",
-                  "which weapon? (target {target}); name the weapon in the message")
-IGN_TARGET = Text("攻撃対象の敵グループを書いてください（例: {example}）",
-                  "name the target group in the message (e.g. {example})")
 
 MOVE_REFUSED = Text("{name}は動かせませんでした: {why}", "{name} could not move: {why}")
 ROLL_UNUSED = Text("ダイス結果は使われませんでした: {why}", "The roll was not used: {why}")

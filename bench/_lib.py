@@ -50,6 +50,43 @@ class Goal:
     holds: bool | None  # None: informational, no pass/fail
 
 
+@dataclass
+class Row:
+    """A figure of a bench without a goal of its own (grid.py): komasync's value and an
+    optional baseline in the same unit."""
+
+    figure: str
+    config: str
+    komasync: float
+    baseline: float | None
+    unit: str
+
+    @property
+    def ratio(self) -> str:
+        if not self.baseline:
+            return "-"
+        return f"{self.komasync / self.baseline:.2f}x"
+
+
+def fmt(v: float | None) -> str:
+    if v is None:
+        return "-"
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.1f}" if abs(v) >= 10 else f"{v:.3f}"
+
+
+def table(rows: list[Row]) -> str:
+    head = ("figure", "configuration", "komasync", "baseline", "ratio", "unit")
+    cells = [head, *[(r.figure, r.config, fmt(r.komasync), fmt(r.baseline), r.ratio, r.unit)
+                     for r in rows]]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
+    lines = [" | ".join(c[i].ljust(widths[i]) if i < 2 else c[i].rjust(widths[i])
+                        for i in range(len(head))) for c in cells]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
 def goal_table(goals: list[Goal]) -> str:
     head = ("goal", "configuration", "measured", "target", "holds")
     cells = [head, *[(g.goal, g.config, g.measured, g.target,

@@ -26,11 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu
+import grid
 import latency
 import rooms
 import stalls
 import throughput
-from _lib import Goal, goal_table, machine_note
+from _lib import Goal, Row, fmt, goal_table, machine_note
 from _serve import LIMITS_NOTE
 
 
@@ -42,7 +43,7 @@ def run(quick: bool) -> list[Goal]:
         goals += asyncio.run(rooms.run(rooms=200, seconds=6, mem_rooms=2, mem_actions=2000))
         goals += asyncio.run(stalls.run(actions=400))
         goals += asyncio.run(cpu.run(blocks=2, actions=600))
-        return goals
+        return goals + info(grid.run(samples=400))
     goals += asyncio.run(latency.run())
     print()
     goals += asyncio.run(throughput.run())
@@ -52,7 +53,15 @@ def run(quick: bool) -> list[Goal]:
     goals += asyncio.run(stalls.run())
     print()
     goals += asyncio.run(cpu.run())
-    return goals
+    print()
+    return goals + info(grid.run(samples=2000))
+
+
+def info(rows: list[Row]) -> list[Goal]:
+    """Figures without a goal of issue 16 (grid combat), as information lines."""
+    return [Goal(r.figure + " (info)", r.config, f"{fmt(r.komasync)} {r.unit}",
+                 "-" if r.baseline is None else f"base {fmt(r.baseline)} {r.unit}", None)
+            for r in rows]
 
 
 def main() -> None:

@@ -10,6 +10,10 @@ arrow; an ASCII `>` is accepted too). The forms read here:
     (1d100<=70,30) ＞ 30[ハード成功,レギュラー成功] ＞ 成功                 CBR (combined)
     ボーナス・ペナルティダイス[0]\\n1回目: ＞ 52 ＞ レギュラー成功　（3発が命中…   FAR (full auto)
     (2D6) ＞ 7[1,6] ＞ 7    (1D6) ＞ 2    (1D6+3) ＞ 4[4]+3 ＞ 7               plain rolls
+    CC<=80 【拳銃】 (1D100<=80) ＞ … ＞ イクストリーム成功      pasted with the command first
+
+A line pasted from a chat log carries the typed command before the header; the result
+starts at the first `(…D…)` group that is followed by `＞`, and `raw` is the line from there.
 
 Anything else (tables, error messages, truncated lines) comes back as `NotUnderstood`
 with a reason: the caller reports it, it never becomes a made-up result.
@@ -36,6 +40,7 @@ __all__ = [
     "coc_level",
     "parse",
     "parse_message",
+    "reason_ja",
 ]
 
 Level = Literal["critical", "extreme", "hard", "regular", "success", "partial", "failure",
@@ -70,6 +75,7 @@ _ONE_DIE = re.compile(r"^1?D\d+$", re.IGNORECASE)
 _HAS_DICE = re.compile(r"\d*D\d+", re.IGNORECASE)
 _SYSTEM_PREFIX = re.compile(r"^[A-Za-z0-9_.]+\s*:\s*(?=\()")
 _REPEAT = re.compile(r"^#\d+$")
+_HEADER_AFTER_COMMAND = re.compile(r"\((?=[^()]*\d*D\d+[^()]*\)[^＞>]*[＞>])", re.IGNORECASE)
 _VOLLEY = re.compile(
     r"^(\d+)回目:\s*[＞>]\s*(\d+(?:,\s*\d+)*)\s*[＞>]\s*(\S+?)[\s　]+"
     r"(?:（(\d+)発が命中、(\d+)発が貫通）|ジャム)$"
@@ -191,6 +197,8 @@ def parse(text: str) -> BCDiceResult:
     if "\n" in raw:
         return _parse_full_auto(raw)
     line = _SYSTEM_PREFIX.sub("", raw)
+    if not line.startswith("(") and (pasted := _from_header(line)) != line:
+        line = raw = pasted
     split = _split_header(line)
     if split is None:
         return NotUnderstood(raw, "no (…) header")
@@ -200,6 +208,12 @@ def parse(text: str) -> BCDiceResult:
     if tag or (_CC_HEAD.match(head) and len(steps) >= 3):
         return _parse_cc(raw, head, tag, steps)
     return _parse_plain(raw, head, steps)
+
+
+def _from_header(line: str) -> str:
+    """The line from its BCDice header on: a pasted line may start with the command."""
+    m = _HEADER_AFTER_COMMAND.search(line)
+    return line[m.start():] if m else line
 
 
 def _split_header(line: str) -> tuple[str, str, list[str]] | None:
@@ -320,3 +334,33 @@ def _parse_full_auto(raw: str) -> BCDiceResult:
                     hits=int(summary.group(1)), penetrating=int(summary.group(2)),
                     ammo_left=int(summary.group(3)), notes=tuple(notes),
                     dice=tuple(d for v in volleys for d in v.dice))
+
+
+#: Why a line was not read, in Japanese (the reasons above are English; every reply
+#: to a player says it in Japanese first).
+_REASONS_JA = {
+    "empty": "空の行です",
+    "no (…) header": "（…）で始まるダイスの結果がありません",
+    "not a 1D100 check": "1D100の判定ではありません",
+    "unexpected steps": "判定の結果の並びが読めません",
+    "unknown level or kept value": "成功度か採用した出目が読めません",
+    "unexpected combined-roll steps": "組み合わせ判定（CBR）の結果の並びが読めません",
+    "unknown level": "成功度が読めません",
+    "no dice in the header": "（…）の中にダイスがありません",
+    "no total": "合計がありません",
+    "no dice shown": "出目が書かれていません",
+    "dice do not add up": "出目の合計が合いません",
+    "total does not add up": "合計が合いません",
+    "not a full-auto result": "フルオート（FAR）の結果として読めません",
+    "unexpected line": "読めない行があります",
+    "no volleys": "フルオートの射撃がありません",
+}
+
+
+def reason_ja(reason: str) -> str:
+    """The Japanese for a `NotUnderstood.reason` (its detail after `:` kept as it is)."""
+    head, sep, detail = reason.partition(": ")
+    ja = _REASONS_JA.get(head)
+    if ja is None:
+        return reason
+    return f"{ja}: {detail}" if sep else ja

@@ -15,7 +15,7 @@ from .actions import ActionBase
 from .bounds import Exact, Id, Name, Serial
 from .errors import Refusal, Text
 from .registry_types import Subsystem
-from .state import Enforcement, PlayerInfo, PlayerRolls, RoomState
+from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase
 from .tx import Role, Tx
 
 __all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "SetPlayerRolls",
@@ -54,7 +54,7 @@ class Override(ActionBase):
                chat=False)
 
 
-def _validated(state: RoomState, path: tuple[str | int, ...], value: Any) -> Any:
+def _validated(state: RoomBase, path: tuple[str | int, ...], value: Any) -> Any:
     try:
         check = paths.validator(state, path)
     except KeyError:
@@ -89,7 +89,7 @@ class Restore(ActionBase):
     target: dict[str, Any]
 
     def apply(self, tx: Tx) -> None:
-        target = RoomState.model_validate(self.target)
+        target = type(tx.state).model_validate(self.target)
         for name in type(tx.state).model_fields:
             if name not in UNTOUCHABLE:
                 _restore(tx, (name,), getattr(tx.state, name), getattr(target, name))
@@ -132,8 +132,6 @@ class Answer(ActionBase):
     choice: str = Field(max_length=200)
 
     def apply(self, tx: Tx) -> None:
-        from .registry import RESUMERS
-
         prompt = tx.state.prompts.get(self.prompt)
         if prompt is None or not prompt.visible_to(tx.audience):
             # a prompt the sender is not shown does not exist for them
@@ -144,7 +142,7 @@ class Answer(ActionBase):
             raise Refusal("bad_choice", BAD_CHOICE.format(choice=self.choice))
         tx.delete(("prompts", prompt.id))
         tx.emit("prompt.answered", prompt=prompt.id, choice=self.choice)
-        RESUMERS[prompt.resume](tx, prompt, self.choice)
+        tx.resumers[prompt.resume](tx, prompt, self.choice)
 
 
 class AddPlayer(ActionBase):

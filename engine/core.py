@@ -16,7 +16,7 @@ from pydantic_core import to_jsonable_python
 from .actions import ActionBase
 from .errors import CascadeTooDeep, Refusal, Text
 from .paths import MISSING, Path
-from .registry import SETTLERS, TRIGGERS
+from .registry import RESUMERS, SETTLERS, TRIGGERS
 from .rng import Roll
 from .state import RoomState
 from .tx import Actor, Happening, LogLine, RuleWarning, Tx
@@ -83,7 +83,7 @@ class Engine:
         """Apply or raise `Refusal`; on any failure the state is exactly as before."""
         self.guard(action, actor)
         actor = actor.bind(getattr(action, "by", None), self.state.meta.players)
-        tx = Tx(self.state, actor)
+        tx = Tx(self.state, actor, RESUMERS)
         draws = self.state.rng.draws
         try:
             action.apply(tx)

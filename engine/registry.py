@@ -6,18 +6,22 @@ from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-from . import bases, control, table, tower_defense
+from . import bases, control, engagement, grid, mass, table, tower_defense
 from .actions import ActionBase
+from .queries import QueryBase
 from .registry_types import Resumer, Subsystem, Trigger
 
-__all__ = ["ACTIONS", "RESUMERS", "SETTLERS", "SUBSYSTEMS", "TRIGGERS", "action_adapter",
-           "parse_action"]
+__all__ = ["ACTIONS", "QUERIES", "RESUMERS", "SETTLERS", "SUBSYSTEMS", "TRIGGERS",
+           "action_adapter", "parse_action"]
 
 SUBSYSTEMS: tuple[Subsystem, ...] = (
     control.SUBSYSTEM,
     table.SUBSYSTEM,
     tower_defense.SUBSYSTEM,
     bases.SUBSYSTEM,
+    grid.SUBSYSTEM,
+    mass.SUBSYSTEM,
+    engagement.SUBSYSTEM,
 )
 
 ACTIONS: dict[str, type[ActionBase]] = {
@@ -26,9 +30,13 @@ ACTIONS: dict[str, type[ActionBase]] = {
 TRIGGERS: tuple[Trigger, ...] = tuple(t for s in SUBSYSTEMS for t in s.triggers)
 RESUMERS: dict[str, Resumer] = {k: v for s in SUBSYSTEMS for k, v in s.resumers.items()}
 SETTLERS = tuple(fn for s in SUBSYSTEMS for fn in s.settlers)
+QUERIES: dict[str, type[QueryBase]] = {
+    cls.model_fields["kind"].default: cls for s in SUBSYSTEMS for cls in s.queries
+}
 
 ActionUnion: Any = Annotated[Union[tuple(ACTIONS.values())], Field(discriminator="kind")]  # noqa: UP007
 action_adapter: TypeAdapter[Any] = TypeAdapter(ActionUnion)
+QueryUnion: Any = Annotated[Union[tuple(QUERIES.values())], Field(discriminator="kind")]  # noqa: UP007
 
 
 def parse_action(data: Any) -> ActionBase:

@@ -6,14 +6,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .tx import Resumer
+
 if TYPE_CHECKING:
     from .actions import ActionBase
-    from .prompts import Prompt
+    from .queries import QueryBase
     from .tx import Happening, Tx
 
 __all__ = ["Resumer", "Settler", "Subsystem", "Trigger"]
 
-Resumer = Callable[["Tx", "Prompt", str], None]
 Settler = Callable[["Tx"], None]
 
 
@@ -30,7 +31,8 @@ class Trigger:
 
 @dataclass(frozen=True)
 class Subsystem:
-    """A rules module: actions, triggers on happenings, prompt resumers, settlers.
+    """A rules module: actions, triggers on happenings, prompt resumers, settlers, and the
+    queries clients may ask of it without acting.
 
     Settlers run after every action once triggers are quiet (end conditions, say);
     what they emit goes through the triggers again, within the same cascade bound.
@@ -41,3 +43,4 @@ class Subsystem:
     triggers: tuple[Trigger, ...] = ()
     resumers: Mapping[str, Resumer] = field(default_factory=dict)
     settlers: tuple[Settler, ...] = ()
+    queries: tuple[type[QueryBase], ...] = ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass
 from pathlib import Path as FsPath
@@ -12,6 +13,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .bases import BasesScenario
 from .bounds import Id, Json, Name
+from .engagement import EngagementScenario
+from .grid import GridScenario
+from .mass import MassScenario
 from .rng import RngState
 from .state import Enforcement, PlayerInfo, PlayerRolls, RoomMeta, RoomState
 from .table import TableScenario
@@ -43,6 +47,9 @@ class Scenario(BaseModel):
     table: TableScenario = Field(default_factory=TableScenario)
     tower_defense: TowerDefenseScenario | None = None
     bases: BasesScenario | None = None
+    grid: GridScenario | None = None
+    mass: MassScenario | None = None
+    engagement: EngagementScenario | None = None
 
 
 @dataclass
@@ -233,15 +240,30 @@ def load_scenario_file(path: str | FsPath) -> Scenario:
     return load_scenario(p.read_text(encoding="utf-8"), str(p))
 
 
+#: The parts of a scenario that are the room's own; every other field is a subsystem's.
+ROOM_PARTS = frozenset({"room", "players"})
+
+
+def _built(part: Any, table: TableScenario) -> Any:
+    """A scenario part as state. A part whose characters are table pieces (its `build`
+    takes `table`) is built with the table's pieces, so hidden pieces hide them from the
+    very first snapshot."""
+    if part is None:
+        return None
+    if "table" in inspect.signature(part.build).parameters:
+        return part.build(table=table)
+    return part.build()
+
+
 def build_room(scenario: Scenario, seed: str) -> RoomState:
     """The initial room state a scenario describes, with the room's dice seed."""
+    parts = {name: getattr(scenario, name) for name in Scenario.model_fields
+             if name not in ROOM_PARTS}
     return RoomState(
         meta=RoomMeta(name=scenario.room.name, enforcement=scenario.room.enforcement,
                       player_rolls=scenario.room.player_rolls,
                       players={p.id: p for p in scenario.players},
                       platforms=scenario.room.platforms),
         rng=RngState(seed=scenario.room.seed or seed),
-        table=scenario.table.build(),
-        tower_defense=scenario.tower_defense.build() if scenario.tower_defense else None,
-        bases=scenario.bases.build() if scenario.bases else None,
+        **{name: _built(part, scenario.table) for name, part in parts.items()},
     )

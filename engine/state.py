@@ -1,55 +1,26 @@
-"""The whole state of a room: meta, dice, prompts, and one part per subsystem."""
+"""The whole state of a room: its own parts (room.py) and one field per subsystem."""
 
 from __future__ import annotations
-
-from typing import Literal
 
 from pydantic import Field
 
 from .bases import BasesState
-from .bounds import Id, Json, Name, Serial
-from .prompts import Prompt
-from .rng import RngState
+from .engagement import EngagementState
+from .grid import GridState
+from .mass import MassState
+from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase, RoomMeta
 from .table import TableState
 from .tower_defense import TowerDefenseState
-from .views import Entity
 
 __all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomMeta", "RoomState"]
 
-Enforcement = Literal["enforce", "warn", "off"]
-#: Dice results a player types on the player page: refused (default) or allowed by the GM.
-#: Results a bridge reads from the VTT's own dice output are always taken.
-PlayerRolls = Literal["refuse", "allow"]
 
+class RoomState(RoomBase):
+    """Everything the engine knows about one room: its own parts plus each subsystem's."""
 
-class PlayerInfo(Entity):
-    id: Id
-    name: Name
-
-
-class RoomMeta(Entity):
-    """Room-wide settings: name, enforcement mode, typed dice results, players, id
-    sequence, platform settings.
-
-    `platforms` holds each VTT's calibration and display settings (read by adapters).
-    """
-
-    name: Name = ""
-    enforcement: Enforcement = "enforce"
-    player_rolls: PlayerRolls = "refuse"
-    players: dict[Id, PlayerInfo] = Field(default_factory=dict)
-    seq: Serial = 0
-    platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)
-
-
-class RoomState(Entity):
-    """Everything the engine knows about one room; `rng` is never projected."""
-
-    __secret__ = frozenset({"rng"})
-
-    meta: RoomMeta = Field(default_factory=RoomMeta)
-    rng: RngState = Field(default_factory=RngState)
-    prompts: dict[str, Prompt] = Field(default_factory=dict)
     table: TableState = Field(default_factory=TableState)
     tower_defense: TowerDefenseState | None = None
     bases: BasesState | None = None
+    grid: GridState | None = None
+    mass: MassState | None = None
+    engagement: EngagementState | None = None

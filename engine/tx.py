@@ -7,9 +7,9 @@ record the change, so the room can project exactly the touched units per audienc
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -19,12 +19,16 @@ from .paths import MISSING, Path
 from .rng import Roll, draw
 
 if TYPE_CHECKING:
-    from .state import RoomState
+    from .prompts import Prompt
+    from .room import RoomBase
     from .views import Audience
 
-__all__ = ["Actor", "Change", "Happening", "LogLine", "Role", "RuleWarning", "Tx"]
+__all__ = ["Actor", "Change", "Happening", "LogLine", "Resumer", "Role", "RuleWarning", "Tx"]
 
 Role = Literal["gm", "player", "bridge", "observer"]
+#: Continues an action that asked a prompt: (tx, the prompt, the chosen id).
+Resumer = Callable[["Tx", "Prompt", str], None]
+P = TypeVar("P")
 
 TYPED_ROLL = Text(
     "この部屋では、プレイヤー画面で入力したダイス結果は使えません（GMが許可していません）。"
@@ -83,7 +87,7 @@ class Actor(BaseModel):
 
 
 class Happening(BaseModel):
-    """A domain event (`fort.damaged`, `character.incapacitated`…) that triggers react to."""
+    """A domain event (`piece.moved`, `prompt.answered`…) that triggers react to."""
 
     kind: str
     data: dict[str, Any] = Field(default_factory=dict)
@@ -118,10 +122,14 @@ class Change:
 
 @dataclass
 class Tx:
-    """One action being applied; handlers read `state` and write through `set`/`delete`."""
+    """One action being applied; handlers read `state` and write through `set`/`delete`.
 
-    state: RoomState
+    `resumers` are the registry's prompt continuations (the engine passes them in).
+    """
+
+    state: RoomBase
     actor: Actor
+    resumers: Mapping[str, Resumer] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
     happenings: list[Happening] = field(default_factory=list)
     rolls: list[Roll] = field(default_factory=list)
@@ -140,6 +148,11 @@ class Tx:
         if self.actor.role == "player":
             return Audience("player", self.actor.player)
         return Audience("table")
+
+    def part(self, name: str, model: type[P]) -> P | None:
+        """The room's `name` part (a subsystem's state) when it holds a `model`, else None."""
+        value = getattr(self.state, name, None)
+        return value if isinstance(value, model) else None
 
     # -- writes ---------------------------------------------------------------------
     def get(self, path: Sequence[str | int]) -> Any:

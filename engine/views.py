@@ -3,7 +3,7 @@
 How this works: every state model is an `Entity`. An entity may hide itself from an
 audience (`visible_to`), name fields only the GM sees (`__secret__`), or rewrite its
 projected data (`redact`). Changes are projected per *unit* — the first dict entry on a
-changed path (a piece, a fort, a base) or a subsystem's top-level field. A `View` keeps
+changed path (a piece, a counter, a prompt) or a subsystem's top-level field. A `View` keeps
 the last projection an audience was sent and turns touched units into minimal ops, so
 the cost of an action grows with what it touched, never with the size of the state.
 """

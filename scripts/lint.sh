@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # ruff over the whole tree; mypy --strict over the installed package layout
-# (engine/, server/, adapters/ import as komasync.*, so mypy reads them through links).
+# (engine/, server/, adapters/ import as komasync.*, so mypy reads them through links). mypy runs
+# as `python3 -m mypy` so it sees the venv's packages (e.g. redis) even when mypy itself comes
+# from the system site-packages the venv can see.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,5 +11,5 @@ tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 mkdir -p "$tree/komasync"
 for part in engine server adapters client examples; do ln -s "$PWD/$part" "$tree/komasync/$part"; done
-(cd "$tree" && mypy --config-file "$OLDPWD/pyproject.toml" -p komasync.engine -p komasync.server -p komasync.adapters \
+(cd "$tree" && python3 -m mypy --config-file "$OLDPWD/pyproject.toml" -p komasync.engine -p komasync.server -p komasync.adapters \
   -p komasync.client)

@@ -2,7 +2,8 @@
 # Installs everything komasync's tests need on a fresh Debian machine:
 # the Python package with its test extras, Debian's chromium and a CJK font for the
 # browser tests (never a downloaded browser), Debian's Node.js and npm, and the bridges'
-# Node packages.
+# Node packages, and Debian's redis-server for the Redis backend's tests (started by the
+# tests themselves with komasync's settings, never as a system service).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,7 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import redis
 from aiohttp import web
 
 from ..adapters import exports
@@ -29,11 +30,14 @@ from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
 from .offload import keep, offload
 from .protocol import PROTOCOL_VERSION
+from .redis_lease import LeaseHeld
+from .redis_store import RedisStorage
 from .replay import rebuild
 from .retries import RetryWindow
 from .room import Call, Room
 from .session import Session
 from .storage import AsyncStorage, Storage, new_secret
+from .stores import Backend
 from .throttle import AuthThrottle
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
@@ -44,8 +48,12 @@ log = logging.getLogger("komasync.server")
 THROTTLED_PAUSE = 1.0
 
 
-def _retry_window(store: Storage, room_id: str, size: int) -> RetryWindow:
-    """On the storage thread: each identity's last action ids, from the log."""
+def _retry_window(store: Backend, room_id: str, size: int) -> RetryWindow:
+    """On the storage thread: each identity's last action ids, from the log. The Redis log
+    refuses an id it has ever logged, so with it every id is kept (size 0: no bound)."""
+    if isinstance(store, RedisStorage):
+        keys = store.client_keys(room_id)
+        return RetryWindow.from_log(0, sorted(keys.items(), key=lambda kv: -kv[1]))
     return RetryWindow.from_log(size, store.client_keys(room_id))
 
 
@@ -53,14 +61,15 @@ class Komasync:
     """The server: storage, rooms (loaded on start or on first use), limits."""
 
     def __init__(self, db: str | Path, limits: Limits | None = None,
-                 durability: str = "full") -> None:
-        self.storage = AsyncStorage(Storage(db, durability))  # type: ignore[arg-type]
+                 durability: str = "full", storage: Backend | None = None) -> None:
+        # `storage` given: the backend `serve --store` chose (SQLite or Redis, same methods).
+        backend = storage or Storage(db, durability)  # type: ignore[arg-type]
+        self.storage = AsyncStorage(backend)  # type: ignore[arg-type]
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.quarantined: dict[str, str] = {}  # room id → why its log could not be replayed
         self.sockets: set[web.WebSocketResponse] = set()
-        self.public_url: str | None = None
         self.per_address: Counter[str] = Counter()
         self.throttle = AuthThrottle(self.limits.auth_failures_per_address,
                                      self.limits.auth_failures_per_room, self.limits.auth_window)
@@ -89,11 +98,13 @@ class Komasync:
             if await self.storage.call(store.room, room_id) is None:
                 self._loading.pop(room_id, None)
                 return None
+            if isinstance(store, RedisStorage):  # one writer across processes: own it first
+                await self.storage.call(store.claim, room_id)
             engine = await self.storage.call(rebuild, store, room_id)
             retries = await self.storage.call(_retry_window, store, room_id,
                                               self.limits.retry_window)
             gm_view = await offload(View, GM, engine.state)  # the GM's view, off the loop
-        except sqlite3.Error:  # the database, not the log: try again on the next join
+        except (sqlite3.Error, redis.RedisError, LeaseHeld):  # the store, not the log: try again later
             log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
             return None
@@ -242,11 +253,6 @@ async def _healthz(request: web.Request) -> web.Response:
         "loaded": len(server.rooms), "quarantined": len(server.quarantined)}})
 
 
-async def _public(request: web.Request) -> web.Response:
-    """Where players reach this server (`--public-url`), for the console's invite links."""
-    return web.json_response({"public_url": request.app[SERVER_KEY].public_url})
-
-
 async def _rooms(request: web.Request) -> web.Response:
     """POST {secret}: the rooms this GM secret opens (the secret never goes in a URL)."""
     server = request.app[SERVER_KEY]
@@ -285,10 +291,13 @@ async def _export(request: web.Request) -> web.Response:
     call = Call(table_tree)  # in the room's order: after every change before it is durable
     await room.inbox.put(call)
     tree = await call.done
+    # The console warns when the room has no Ccfolia calibration (issue 14).
+    calibrated = {"X-Komasync-Calibrated": "yes" if exports.export_notice(tree)["calibrated"]
+                  else "no"}
     if fmt == "clipboard":
-        return web.json_response(list(exports.clipboard(tree).values()))
+        return web.json_response(exports.clipboard_document(tree), headers=calibrated)
     return web.Response(body=exports.room_zip(tree), content_type="application/zip", headers={
-        "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"'})
+        "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"', **calibrated})
 
 
 def _console_dir() -> Path:
@@ -317,7 +326,6 @@ def make_app(server: Komasync) -> web.Application:
     app[SERVER_KEY] = server
     app.router.add_get("/ws", server.ws_handler)
     app.router.add_get("/healthz", _healthz)
-    app.router.add_get("/api/public", _public)
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
     app.router.add_get("/", _index)

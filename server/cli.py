@@ -32,6 +32,11 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     s.add_argument("--host", help="待ち受けるアドレス（0.0.0.0で全て）/ address to bind (0.0.0.0 = all)")
     s.add_argument("--port", type=int, help="ポート（0で自動、既定8750）/ port (0 picks a free one; 8750)")
     s.add_argument("--db", help=DB_HELP)
+    s.add_argument("--store", help="Redisに保存（例 redis://127.0.0.1:6379/0、省略時はSQLite）/ "
+                                   "keep the log in Redis (e.g. redis://127.0.0.1:6379/0; "
+                                   "SQLite if left out)")
+    s.add_argument("--lease-ms", type=int,
+                   help="Redisでのルーム所有期間（ミリ秒、既定10000）/ room lease on Redis (ms; 10000)")
     s.add_argument("--public-url", help="プレイヤーが開くURL（招待リンク用）/ "
                                         "URL players open (used in invite links)")
     s.add_argument("--demo", action="store_true",
@@ -98,6 +103,25 @@ def _export_args(ex: argparse.ArgumentParser) -> None:
     ex.add_argument("--out", default="-", help="出力先（-は標準出力）/ output file (- = stdout)")
 
 
+def _store_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from . import migrate, redis_conf
+
+    m = sub.add_parser("migrate", help="ルームを別の保存先へコピー / copy rooms to another store",
+                       description="例 / e.g. komasync migrate --from sqlite:komasync.sqlite3 "
+                                   "--to redis://127.0.0.1:6379/0")
+    m.set_defaults(run=migrate.run)
+    m.add_argument("--from", dest="source", required=True,
+                   help="コピー元（sqlite:パス か redis://…）/ source (sqlite:PATH or redis://…)")
+    m.add_argument("--to", dest="target", required=True,
+                   help="コピー先（sqlite:パス か redis://…）/ target (sqlite:PATH or redis://…)")
+    rc = sub.add_parser("redis-conf", help="Redisの設定を表示 / print the Redis settings",
+                        description="komasync redis-conf --dir DIR | redis-server -")
+    rc.set_defaults(run=redis_conf.run)
+    rc.add_argument("--dir", default=".", help="AOFの置き場所 / where the append-only file lives")
+    rc.add_argument("--port", type=int, default=6379, help="ポート / port")
+    rc.add_argument("--host", default="127.0.0.1", help="待ち受けるアドレス / address to bind")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="komasync",
@@ -117,6 +141,8 @@ def _parser() -> argparse.ArgumentParser:
                                         "base URL of the link (default: KOMASYNC_PUBLIC_URL)")
     i.add_argument("--json", action="store_true", help="JSONで出力 / print JSON")
     i.add_argument("--db", help=DB_HELP)
+
+    _store_parsers(sub)
 
     sc = sub.add_parser("scenario", help="シナリオ操作 / scenarios")
     scsub = sc.add_subparsers(dest="scenario_cmd", required=True, metavar="ACTION")
@@ -151,7 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except ValidationError as e:
         err = e.errors()[0]
-        say_error(BAD_SETTING.format(name=".".join(map(str, err["loc"])), why=err["msg"]))
+        name = ".".join(map(str, err["loc"]))
+        flag = f"--{name.replace('_', '-')} / KOMASYNC_{name.upper()}"  # as the person typed it
+        say_error(BAD_SETTING.format(name=flag, why=err["msg"]))
         return 2
 
 

@@ -32,7 +32,7 @@ NOT_CONFIRMED = Text("ルーム「{room}」の全記録を消します。よけ�
 
 def create(args: argparse.Namespace) -> int:
     scenario = read_scenario(args.file)
-    if args.secret is not None and len(args.secret) < MIN_SECRET:
+    if args.secret is not None and len(args.secret.strip()) < MIN_SECRET:
         raise CliError(SHORT_SECRET.format(n=MIN_SECRET), code=2)
     store = open_db(args, must_exist=False)
     room_id = args.id or "r" + new_secret()[:8].replace("-", "x").replace("_", "y")
@@ -112,8 +112,10 @@ def export(args: argparse.Namespace) -> int:
     if args.format == "zip":
         data = exports.room_zip(tree)
     else:
-        lines = [json.dumps(c, ensure_ascii=False) for c in exports.clipboard(tree).values()]
-        data = ("\n".join(lines) + "\n").encode()
+        data = ("\n".join(exports.clipboard_lines(tree)) + "\n").encode()
+    warning = exports.export_notice(tree)["warning"]
+    if warning is not None:  # an uncalibrated export says so (issue 14)
+        print(f"{warning['ja']}\n{warning['en']}", file=sys.stderr)
     if args.out == "-":
         sys.stdout.buffer.write(data)
     else:

@@ -13,19 +13,22 @@ from aiohttp import web
 
 from ..engine.errors import Text
 from ..engine.scenario import build_room
+from . import distribution
 from .app import Komasync, make_app
 from .cli_common import CliError, read_scenario
 from .connection import Limits
 from .logs import setup_logging
 from .settings import Settings, load_settings
-from .storage import Storage, new_secret
+from .storage import new_secret
+from .stores import Backend, open_backend
 
 __all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "serve"]
 
 DEMO_ROOM = "demo"
 # The demo rooms, all opened by the one GM secret printed at start.
 DEMO_ROOMS = {DEMO_ROOM: "tower_defense.yaml", "demo-bases": "base_battle.yaml",
-              "demo-table": "demo_table.yaml"}
+              "demo-table": "demo_table.yaml", "demo-grid": "seamless_combat.yaml",
+              "demo-mass": "mass_combat.yaml", "demo-engagement": "engagement.yaml"}
 PORT_IN_USE = Text("ポート {port} は既に使われています。"
                    "--port で別の番号を指定するか、使っているプログラムを止めてください。",
                    "Port {port} is already in use; pick another with --port or stop the program "
@@ -37,7 +40,7 @@ def example_path(name: str) -> Path:
     return Path(str(resources.files("komasync.examples") / name))
 
 
-def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
+def _ensure_demo(store: Backend, scenario_file: str | None) -> str:
     """Create the demo rooms if missing; a fresh GM secret opens them all, at every start."""
     secret = new_secret()
     rooms = {DEMO_ROOM: scenario_file} if scenario_file else dict(DEMO_ROOMS)
@@ -53,7 +56,9 @@ def _ensure_demo(store: Storage, scenario_file: str | None) -> str:
 
 
 def serve(args: argparse.Namespace) -> int:
-    settings = load_settings(host=args.host, port=args.port, db=args.db, public_url=args.public_url,
+    settings = load_settings(host=args.host, port=args.port, db=args.db, store=args.store,
+                             lease_ms=args.lease_ms,
+                             public_url=args.public_url,
                              durability=args.durability, snapshot_every=args.snapshot_every,
                              max_frame=args.max_frame, rate=args.rate, log=args.log,
                              outbox_bytes=args.outbox_bytes,
@@ -63,7 +68,7 @@ def serve(args: argparse.Namespace) -> int:
     setup_logging(settings.log)
     demo_secret = None
     if args.demo:
-        store = Storage(settings.db)
+        store = open_backend(settings.store, settings.db, lease_ms=settings.lease_ms)
         demo_secret = _ensure_demo(store, args.demo_scenario)
         store.close()
     limits = Limits(max_frame=settings.max_frame, rate=settings.rate,
@@ -72,8 +77,9 @@ def serve(args: argparse.Namespace) -> int:
                     connections_per_address=settings.connections_per_address,
                     auth_failures_per_address=settings.auth_failures_per_address,
                     auth_failures_per_room=settings.auth_failures_per_room)
-    server = Komasync(settings.db, limits, settings.durability)
-    server.public_url = settings.public_url
+    server = Komasync(settings.db, limits, settings.durability,
+                      storage=open_backend(settings.store, settings.db, settings.durability,
+                                           settings.lease_ms))
     asyncio.run(_run(server, settings, demo_secret))
     return 0
 
@@ -91,14 +97,18 @@ async def _bind(runner: web.AppRunner, settings: Settings) -> int:
 
 
 async def _run(server: Komasync, settings: Settings, demo_secret: str | None) -> None:
-    runner = web.AppRunner(make_app(server), access_log=None)
+    app = make_app(server)
+    distribution.configure(app, settings.public_url)
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     settings.port = await _bind(runner, settings)
     local = settings.model_copy(update={"public_url": None}).base_url()
     print(f"komasync: {local}/  (GMコンソール / GM console)", flush=True)
     print(f"komasync: {local.replace('http', 'ws', 1)}/ws", flush=True)
     if settings.public_url:
-        print(f"komasync: players open / プレイヤー用URL: {settings.base_url()}/", flush=True)
+        urls = distribution.links(settings.base_url())
+        print(f"komasync: players open / プレイヤー用URL: {urls['console']}  ({urls['ws']})", flush=True)
+        print(f"komasync: Ccfolia userscript / ユーザースクリプト: {urls['userscript']}", flush=True)
     if demo_secret:
         print(f"komasync: demo room / デモルーム: {DEMO_ROOM}", flush=True)
         others = ", ".join(r for r in DEMO_ROOMS if r != DEMO_ROOM)

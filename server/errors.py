@@ -7,10 +7,15 @@ from typing import Any
 from ..engine.errors import Text
 
 __all__ = ["E_AGAIN", "E_AUTH", "E_AUTH_FIRST", "E_BIG", "E_BINARY", "E_BRIDGE_ONLY",
-           "E_CONNECTIONS", "E_GM_ONLY", "E_INTERNAL", "E_JSON", "E_KIND", "E_QUARANTINED", "E_RATE",
+           "E_CONNECTIONS", "E_GM_ONLY", "E_INTERNAL", "E_JSON", "E_KIND", "E_NO_PLAYER",
+           "E_QUARANTINED", "E_RATE",
            "E_REVOKED", "E_SHAPE", "E_THROTTLED", "E_TIMEOUT", "error_frame"]
 
 E_JSON = Text("JSONとして読めません。", "The message is not valid JSON.")
+E_NO_PLAYER = Text("プレイヤー「{player}」はこのルームにいません（いるのは: {known}）。"
+                   "シナリオの players に加えるか、room.player.add で追加してから招待してください。",
+                   "Player '{player}' is not in this room (it has: {known}); add them to the "
+                   "scenario's players or with room.player.add, then invite them.")
 E_SHAPE = Text("メッセージの形が正しくありません: {detail}", "The message is malformed: {detail}")
 E_KIND = Text("「{kind}」という操作はありません。", "There is no action kind '{kind}'.")
 E_AUTH_FIRST = Text("最初に認証してください。", "Authenticate first.")

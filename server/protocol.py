@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..engine.bounds import Exact, Finite, Json, Serial
-from ..engine.registry import ActionUnion
+from ..engine.registry import ActionUnion, QueryUnion
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -98,6 +98,15 @@ class History(_Msg):
     limit: int = Field(default=200, ge=1, le=1000)
 
 
+class QueryMsg(_Msg):
+    """Ask a subsystem a question (ranges, legal moves…): answered in the room's order
+    from what the sender may see; nothing changes and the version stays."""
+
+    type: Literal["query"]
+    id: Id
+    query: QueryUnion
+
+
 class BridgeStatus(_Msg):
     """Bridge: which platform it drives and how far behind it is (shown to the GM)."""
 
@@ -118,7 +127,7 @@ class TableEvent(_Msg):
 
 ClientMessage = Annotated[
     Union[Auth, ActionMsg, AnswerMsg, Ping, InviteCreate, InviteRevoke, InviteList,  # noqa: UP007
-          History, BridgeStatus, TableEvent],
+          History, QueryMsg, BridgeStatus, TableEvent],
     Field(discriminator="type"),
 ]
 client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -238,6 +247,15 @@ class HistoryReply(_Msg):
     entries: list[dict[str, Any]]
 
 
+class QueryResult(_Msg):
+    """The answer to a `query`, computed at `version`."""
+
+    type: Literal["query.result"]
+    id: str
+    version: int
+    result: dict[str, Any]
+
+
 class Notice(_Msg):
     """GM only: refusals and warnings as they happen, and connection presence."""
 
@@ -267,7 +285,7 @@ class Bye(_Msg):
 
 ServerMessage = Annotated[
     Union[Welcome, Snapshot, Change, Ack, Reject, Error, PromptMsg, Pong, Invite,  # noqa: UP007
-          Invites, HistoryReply, Notice, TableOps, Bye],
+          Invites, HistoryReply, QueryResult, Notice, TableOps, Bye],
     Field(discriminator="type"),
 ]
 server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)

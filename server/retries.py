@@ -29,7 +29,8 @@ def principal_of(client_key: str) -> tuple[str, str]:
 
 
 class RetryWindow:
-    """The last `size` action ids of each identity, with the version each one made."""
+    """The last `size` action ids of each identity, with the version each one made
+    (size 0: every id, for a log that refuses an id it has logged, as the Redis one does)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -43,7 +44,7 @@ class RetryWindow:
         for key, version in newest_first:
             principal, msg_id = principal_of(key)
             ids = window.ids.setdefault(principal, {})
-            if len(ids) < size and msg_id not in ids:
+            if (not size or len(ids) < size) and msg_id not in ids:
                 ids[msg_id] = version
                 window.order.setdefault(principal, deque()).appendleft(msg_id)
         return window
@@ -58,7 +59,7 @@ class RetryWindow:
         order = self.order.setdefault(principal, deque())
         ids[msg_id] = version
         order.append(msg_id)
-        while len(order) > self.size:
+        while self.size and len(order) > self.size:
             ids.pop(order.popleft(), None)
 
     def __len__(self) -> int:

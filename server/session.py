@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import secrets
 import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -17,10 +16,10 @@ import orjson
 from aiohttp import WSMsgType, web
 from pydantic import ValidationError
 
-from ..engine.control import AddPlayer, Answer
-from ..engine.errors import Text
-from ..engine.registry import ACTIONS
-from ..engine.tx import Actor
+from ..engine.control import Answer
+from ..engine.errors import Refusal, Text
+from ..engine.queries import QueryBase
+from ..engine.registry import ACTIONS, QUERIES
 from .connection import Connection, Peer
 from .errors import (
     E_AGAIN,
@@ -32,6 +31,7 @@ from .errors import (
     E_INTERNAL,
     E_JSON,
     E_KIND,
+    E_NO_PLAYER,
     E_RATE,
     E_SHAPE,
     E_TIMEOUT,
@@ -47,6 +47,11 @@ if TYPE_CHECKING:
 __all__ = ["Session"]
 
 log = logging.getLogger("komasync.server")
+
+E_ROLE = Text("役割「{role}」ではこの問い合わせはできません。", "Your role '{role}' may not ask this.")
+E_QUERY_KIND = Text("「{kind}」という問い合わせはありません。", "There is no query kind '{kind}'.")
+E_QUERY = Text("問い合わせに答えられませんでした（サーバーログを見てください）。",
+               "The query could not be answered (see the server log).")
 
 
 def _id_of(raw: Any) -> str | None:
@@ -67,6 +72,24 @@ def _message_id(text: str) -> str | None:
 async def _pong(conn: Connection, room: Room, t: Any) -> None:
     """Answered in the room's order: a pong comes after every reply to what came before."""
     conn.send_msg({"type": "pong", "t": t, "version": room.version})
+
+
+async def _query(conn: Connection, room: Room, msg_id: str, query: QueryBase) -> None:
+    """A query, answered in the room's order from what the sender's audience may see."""
+    if conn.role not in query.roles:
+        conn.send_msg(error_frame("forbidden_role", E_ROLE.format(role=conn.role), msg_id))
+        return
+    try:
+        result = query.answer(room.engine.state, conn.audience)
+    except Refusal as r:
+        conn.send_msg(error_frame(r.code, r.text, msg_id, rule=r.rule, **r.details))
+        return
+    except Exception:
+        log.exception("query crashed", extra={"room": room.id})
+        conn.send_msg(error_frame("internal_error", E_QUERY, msg_id))
+        return
+    conn.send_msg({"type": "query.result", "id": msg_id, "version": room.version,
+                   "result": result})
 
 
 class Session:
@@ -146,6 +169,11 @@ class Session:
             errors = [{"loc": list(x["loc"]), "msg": x["msg"]} for x in e.errors()[:5]]
             return error_frame("bad_action", E_SHAPE.format(detail=errors[0]["msg"]), msg_id,
                         errors=errors)
+        query = raw.get("query") if isinstance(raw, dict) else None
+        if isinstance(raw, dict) and raw.get("type") == "query" and isinstance(query, dict):
+            kind = query.get("kind")
+            if isinstance(kind, str) and kind not in QUERIES:
+                return error_frame("unknown_query", E_QUERY_KIND.format(kind=kind[:64]), msg_id)
         errors = [{"loc": list(x["loc"]), "msg": x["msg"]} for x in e.errors()[:5]]
         return error_frame("bad_message", E_SHAPE.format(detail=errors[0]["msg"]), msg_id, errors=errors)
 
@@ -173,6 +201,8 @@ class Session:
                 conn.send_msg(error_frame("already_authenticated", E_AGAIN))
             case "ping":
                 await room.inbox.put(Call(partial(_pong, conn, room, msg.t)))
+            case "query":
+                await room.inbox.put(Call(partial(_query, conn, room, msg.id, msg.query)))
             case "action":
                 await room.inbox.put(Submit(conn, msg.id, msg.action, msg.base_version))
             case "answer":
@@ -222,11 +252,12 @@ class Session:
                 self.conn.send_msg(error_frame("bad_message", E_SHAPE.format(
                     detail="a player invite needs `player`"), msg.id))
                 return
-            if msg.player not in self.room.engine.state.meta.players:
-                await self.room.inbox.put(Submit(
-                    None, f"invite-{msg.id}-{secrets.token_hex(3)}",
-                    AddPlayer(id=msg.player, name=msg.label or msg.player),
-                    actor_override=Actor(role="gm", label=self.conn.label)))
+            players = self.room.engine.state.meta.players
+            if msg.player not in players:  # an invite never creates a player by surprise
+                known = ", ".join(players) or "-"
+                self.conn.send_msg(error_frame("unknown_player", E_NO_PLAYER.format(
+                    player=msg.player[:64], known=known[:200]), msg.id))
+                return
         invite_id, token = await self._store(self._storage.create_invite, self.room.id,
                                              msg.role, msg.player, msg.label)
         self.conn.send_msg({"type": "invite", "id": msg.id, "invite": invite_id, "token": token,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Literal
 from urllib.parse import quote
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["DEFAULT_DB", "Settings", "invite_link", "load_settings"]
@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(8750, ge=0, le=65535)
     db: str = DEFAULT_DB
+    store: str | None = None  # redis://HOST:PORT/DB selects the Redis log instead of `db`
+    lease_ms: int = Field(10_000, ge=500)  # how long a room stays owned without renewal (Redis)
     public_url: str | None = None
     durability: Literal["full", "normal"] = "full"
     snapshot_every: int = Field(200, ge=1)
@@ -34,6 +36,14 @@ class Settings(BaseSettings):
     auth_failures_per_address: int = Field(10, ge=0)
     auth_failures_per_room: int = Field(30, ge=0)
     log: Literal["auto", "json", "text"] = "auto"
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        """An http(s) address players reach (checked here, so a typo is one clear error)."""
+        from .distribution import check_public_url
+
+        return check_public_url(value) if value else None
 
     def base_url(self) -> str:
         """Where players reach this server: `public_url`, else the bound address."""

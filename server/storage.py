@@ -353,6 +353,21 @@ Batch = tuple[str, list[ActionRow], tuple[int, Any] | None]
 """One room's part of a group commit: (room id, rows, snapshot or None)."""
 
 
+def _append_group(storage: Any, batches: list[Batch]) -> list[BaseException | None]:
+    """One transaction for the group where the backend has them (SQLite); else (the Redis
+    log, whose appends are fenced scripts) one append per room."""
+    if hasattr(storage, "append_group"):
+        return storage.append_group(batches)  # type: ignore[no-any-return]
+    results: list[BaseException | None] = []
+    for room_id, rows, snapshot in batches:
+        try:
+            storage.append(room_id, rows, snapshot)
+            results.append(None)
+        except Exception as e:
+            results.append(e)
+    return results
+
+
 def _wake(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
     for fut, error in done:
         if fut.done():
@@ -399,7 +414,7 @@ class AsyncStorage:
         with self._lock:
             group, self._waiting = self._waiting, []
         try:
-            results = self.storage.append_group([batch for batch, _ in group])
+            results = _append_group(self.storage, [batch for batch, _ in group])
         except BaseException as e:  # the commit itself failed: nothing of the group is in
             results = [e] * len(group)
         with self._lock:

@@ -12,9 +12,9 @@ import komasync.engine
 import komasync.server
 
 MODULES = [
-    f"{pkg.__name__}.{info.name}"
+    info.name
     for pkg in (komasync.engine, komasync.server, komasync.adapters)
-    for info in pkgutil.iter_modules(pkg.__path__)
+    for info in pkgutil.walk_packages(pkg.__path__, f"{pkg.__name__}.")
 ]
 
 

@@ -10,7 +10,11 @@ operations for only what changed, then one `chat` operation per public log line 
 automatic step). docs/adapters.md gives the exact operation shapes.
 
 Settings (`meta.platforms.ccfolia`, all optional): see `CcfoliaSettings`. Whether piece
-x/y are pixels or squares is UNCONFIRMED (vtt.md), hence `units`.
+x/y are pixels or squares is UNCONFIRMED (vtt.md), hence `units`; the default is squares
+because Ccfolia's own room data measures in squares (the shipped room-data fixture's deck:
+`x -4, y -36, width 8, height 12`, docs/bridges.md "Calibration"). Positions and sizes share
+one unit (that deck is centred: x = -width/2). `calibration(tree)` says whether the room was
+calibrated, so every export can say when it was not.
 """
 
 from __future__ import annotations
@@ -21,14 +25,17 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from ...engine.errors import Text
 from ..board import BOARD_ID, board, board_cell
 from ..common import TableAdapter
 from ..diff import Diff, PlatformObject, PObjects
-from ..geometry import AdapterSettings, Geometry, load_settings
+from ..geometry import AdapterSettings, Geometry, load_settings, number
+from ..objects import Objects, TableObject, bi, placed
 from ..projection import grid_of
-from ..render import Objects, TableObject, bi, placed, player_of
+from ..render import player_of
 
-__all__ = ["ROOM_ID", "CcfoliaAdapter", "CcfoliaSettings", "ccfolia_settings", "character_objects"]
+__all__ = ["ROOM_ID", "UNCALIBRATED", "CcfoliaAdapter", "CcfoliaSettings", "calibration",
+           "ccfolia_settings", "character_objects"]
 
 ROOM_ID = "ks-room"
 COLORS = {"group": "#d32f2f", "individual": "#8e24aa", "pc": "#1e88e5", "fort": "#6d4c41",
@@ -38,36 +45,58 @@ COLORS = {"group": "#d32f2f", "individual": "#8e24aa", "pc": "#1e88e5", "fort": 
 class CcfoliaSettings(AdapterSettings):
     """`meta.platforms.ccfolia`.
 
-    Calibration: `cell_size` px per square (24); `units` `px` or `cell` (UNCONFIRMED
-    which Ccfolia uses); `origin_x`/`origin_y` where square (0, 0)'s top-left is — when
-    unset the board is centred on (0, 0). `forts_as`: forts as `dice` symbols, a
+    Calibration: `units` `cell` (default: x/y/width/height count squares) or `px` (they
+    count pixels, `cell_size` per square; UNCONFIRMED which Ccfolia uses); `cell_size` px
+    per square (24, also the fortress map's pixels per square); `origin_x`/`origin_y` where
+    square (0, 0)'s top-left is — when unset, the board's centre square (width // 2,
+    height // 2) has its top-left at (0, 0). `forts_as`: forts as `dice` symbols, a
     `status` bar on a fort character, or `both`. A fort's 耐久力 above `fort_die_faces`
     shows as several dice: ⌈max/faces⌉ dice, each full but the last (the remainder);
     a die with nothing left is removed, so a fallen fort has no dice. `dice_per_row`
     dice sit in a row left of the fort, further rows above.
     """
 
-    units: Literal["px", "cell"] = "px"
+    units: Literal["px", "cell"] = "cell"
     forts_as: Literal["dice", "status", "both"] = "both"
     fort_die_faces: Literal[4, 6, 8, 10, 12, 20] = 6
     dice_per_row: int = Field(default=5, ge=1, le=20)
     chat_name: str = Field(default="komasync", min_length=1, max_length=50)
 
 
+UNCALIBRATED = Text(
+    "komasync: ココフォリア用のキャリブレーションがありません。既定値（座標と大きさはマス単位、"
+    "盤の中央のマスが(0, 0)）で置いています。駒がマスからずれていたら、ブリッジのパネルで一度"
+    "キャリブレーションしてください（docs/bridges.md）。",
+    "komasync: no Ccfolia calibration. Placed with the defaults (positions and sizes in "
+    "squares, the board's centre square at (0, 0)). If pieces are off their squares, "
+    "calibrate once in the bridge panel (docs/bridges.md).")
+
+
 def ccfolia_settings(tree: Mapping[str, Any]) -> tuple[CcfoliaSettings, Geometry, list[str]]:
-    """Validated settings and the geometry they give (the board centred by default)."""
+    """Validated settings and the geometry they give (the centre square at (0, 0) by default)."""
     settings, raw, problems = load_settings(tree, "ccfolia", CcfoliaSettings)
     width, height = grid_of(tree)
     unit = settings.cell_size if settings.units == "px" else 1.0
-    ox = settings.origin_x if "origin_x" in raw and not problems else -width * unit / 2
-    oy = settings.origin_y if "origin_y" in raw and not problems else -height * unit / 2
+    ox = settings.origin_x if "origin_x" in raw and not problems else -(width // 2) * unit
+    oy = settings.origin_y if "origin_y" in raw and not problems else -(height // 2) * unit
     return settings, Geometry.of(settings, (ox, oy)), problems
+
+
+def calibration(tree: Mapping[str, Any]) -> dict[str, Any]:
+    """The calibration an export or the bridge uses: `calibrated` (the room states its
+    Ccfolia `units`), the values, and the warning to show when it was not calibrated."""
+    settings, raw, problems = load_settings(tree, "ccfolia", CcfoliaSettings)
+    _s, geo, _p = ccfolia_settings(tree)
+    calibrated = "units" in raw and not problems
+    return {"calibrated": calibrated, "units": geo.units, "cell_size": number(settings.cell_size),
+            "origin_x": number(geo.origin_x), "origin_y": number(geo.origin_y),
+            "warning": None if calibrated else {"ja": UNCALIBRATED.ja, "en": UNCALIBRATED.en}}
 
 
 # -- neutral objects → Ccfolia objects ------------------------------------------------------
 
 
-def _character(name: str, pos: tuple[float, float], size: int = 1, *,
+def _character(name: str, pos: tuple[float, float], size: float = 1, *,
                status: list[dict[str, Any]] | None = None,
                params: list[dict[str, str]] | None = None, memo: str = "",
                color: str = "#888888", commands: str = "") -> dict[str, Any]:
@@ -81,7 +110,8 @@ def _character(name: str, pos: tuple[float, float], size: int = 1, *,
     }
 
 
-def _marker(text: str, pos: tuple[float, float], width: int = 1, height: int = 1) -> dict[str, Any]:
+def _marker(text: str, pos: tuple[float, float], width: float = 1,
+            height: float = 1) -> dict[str, Any]:
     """A marker panel (room `markers.{key}` fields)."""
     return {"x": pos[0], "y": pos[1], "z": 0, "width": width, "height": height,
             "locked": False, "freezed": False, "text": text, "imageUrl": None,
@@ -165,8 +195,16 @@ def character_objects(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
             out[oid] = PlatformObject("marker", _marker(o["text"], pos, o["width"], o["height"]),
                                       _ref(o))
             continue
-        elif kind in ("trap", "direction"):  # TD-MAP-2 traps as marker panels
+        elif kind in ("trap", "direction", "link"):  # TD-MAP-2 traps; ENG-1 engaged pairs
             out[oid] = PlatformObject("marker", _marker(o["text"], pos), _ref(o))
+            continue
+        elif o.get("draw") == "token":  # objects.TOKEN: any subsystem's piece with bars
+            data = _character(o["name"], pos, o.get("size", 1), status=o.get("bars"),
+                              params=o.get("params"), memo=str(o.get("memo", "")),
+                              color=str(o.get("color") or COLORS["piece"]))
+        elif o.get("draw") == "marker":  # objects.MARKER: a subsystem's text panel
+            out[oid] = PlatformObject("marker", _marker(o["text"], pos, o.get("width", 1),
+                                                        o.get("height", 1)), _ref(o))
             continue
         if data is not None:
             out[oid] = PlatformObject("character", data, _ref(o))
@@ -176,7 +214,18 @@ def character_objects(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
         out[BOARD_ID] = PlatformObject("character", _character(
             settings.chat_name, pos, status=b.bars, params=b.params, memo="\n".join(b.memo),
             color=COLORS["board"]), {"kind": "board", "id": "board"})
-    return out
+    return _sized(out, geo.unit)
+
+
+def _sized(objs: PObjects, unit: float) -> PObjects:
+    """Sizes in the calibrated unit, as positions are (squares × unit; unchanged in `cell`)."""
+    if unit == 1:
+        return objs
+    for o in objs.values():
+        for key in ("width", "height"):
+            if key in o.data and o.type != "room":
+                o.data[key] = number(o.data[key] * unit)
+    return objs
 
 
 def _fort_dice(oid: str, o: TableObject, settings: CcfoliaSettings, geo: Geometry) -> PObjects:

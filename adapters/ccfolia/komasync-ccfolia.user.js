@@ -1,10 +1,12 @@
 // ==UserScript==
 // @name         komasync bridge for Ccfolia
 // @name:ja      komasync ブリッジ（ココフォリア）
-// @namespace    https://github.com/komasync
+// @namespace    komasync
 // @version      0.1.0
-// @description  Syncs a Ccfolia room with a komasync server: reports piece moves and dice results, posts the server's chat lines and status commands.
-// @description:ja ココフォリアの部屋をkomasyncサーバーと同期します（駒の移動とダイス結果を送り、ログとステータスコマンドをチャットに書きます）。
+// @description  Syncs a Ccfolia room with a komasync server: reports piece moves and dice results, draws pieces, marker panels and dice symbols (data layer, off until the GM turns it on) or posts status commands in chat.
+// @description:ja ココフォリアの部屋をkomasyncサーバーと同期します（駒の移動とダイス結果を送り、駒・マーカー・ダイスを描きます。データ層はGMが有効にするまで使いません）。
+// @author       komasync contributors
+// @license      MIT
 // @match        https://ccfolia.com/rooms/*
 // @grant        none
 // @run-at       document-idle
@@ -733,41 +735,41 @@ return { Settler };
 // ---- foundry/module/scripts/core/calibrate.js ----
 const __foundry_module_scripts_core_calibrate_js = (() => {
 /**
- * Calibration from two drops of one known piece (for platforms whose units are unknown,
- * i.e. Ccfolia): the GM drops the piece exactly on its square, then one square to the
- * right. The first drop fixes the origin, the step fixes the unit:
+ * Calibration for a platform whose units are not known for sure (Ccfolia), in one step:
+ * the GM says how many platform units one square is (`cellSize`: 1 = coordinates count
+ * squares, Ccfolia's default as its room data shows; N > 1 = pixels) and drops one known
+ * piece exactly on its square. The drop fixes the origin:
  *
- *   step ≈ 1 square   → units "cell" (x/y count squares)
- *   step = N (N > 1)  → units "px", cell_size N
- *   origin = first drop − square × unit
+ *   origin = drop − square × unit      (unit = 1 for squares, cellSize for pixels)
  *
  * The result is what the room stores at meta.platforms.<platform> (the Python adapters
- * read origin_x, origin_y, cell_size, units from there); this file only measures.
+ * read units, cell_size, origin_x, origin_y from there); this file only measures.
  */
 
+const round = (v) => Math.round(v * 1000) / 1000;
+
 /**
- * @param {{x:number,y:number}} cell   the piece's square in the room
- * @param {{x:number,y:number}} first  its position after the first drop
- * @param {{x:number,y:number}} second its position after moving one square right
- * @param {number} [fallbackCellSize]  cell_size to keep when the units are squares
- * @returns {{origin_x:number, origin_y:number, cell_size:number, units:"px"|"cell"}}
- * @throws {RangeError} when the second drop is not one square to the right
+ * Units from a typed cell size alone: 1 → squares (cell_size stays 24 px, the size of the
+ * generated map's squares); N > 1 → pixels, N per square.
+ * @throws {RangeError} for anything but a positive number
  */
-function calibrateFromDrops(cell, first, second, fallbackCellSize = 24) {
-  const dx = second.x - first.x;
-  const dy = second.y - first.y;
-  if (!(dx > 0) || Math.abs(dy) > dx / 4) {
-    throw new RangeError("the second drop must be one square to the right of the first");
-  }
-  const cellUnits = Math.abs(dx - 1) < 0.25;
-  const unit = cellUnits ? 1 : dx;
-  const round = (v) => Math.round(v * 1000) / 1000;
-  return {
-    origin_x: round(first.x - cell.x * unit),
-    origin_y: round(first.y - cell.y * unit),
-    cell_size: cellUnits ? fallbackCellSize : round(dx),
-    units: cellUnits ? "cell" : "px",
-  };
+function calibrateFromCellSize(cellSize) {
+  const n = Number(cellSize);
+  if (!(n > 0) || !Number.isFinite(n)) throw new RangeError("the cell size must be a positive number (1 = squares)");
+  return n === 1 ? { units: "cell", cell_size: 24 } : { units: "px", cell_size: round(n) };
+}
+
+/**
+ * @param {{x:number,y:number}} cell  the piece's square in the room
+ * @param {{x:number,y:number}} pos   its position on the platform after the drop
+ * @param {number} [cellSize]         platform units per square (1 = squares)
+ * @returns {{origin_x:number, origin_y:number, cell_size:number, units:"px"|"cell"}}
+ */
+function calibrateFromDrop(cell, pos, cellSize = 1) {
+  const units = calibrateFromCellSize(cellSize);
+  const unit = units.units === "px" ? units.cell_size : 1;
+  if (!Number.isFinite(pos.x) || !Number.isFinite(pos.y)) throw new RangeError("the piece has no position");
+  return { ...units, origin_x: round(pos.x - cell.x * unit), origin_y: round(pos.y - cell.y * unit) };
 }
 
 /** The `override` action that stores `calibration` merged into the platform's settings. */
@@ -779,66 +781,103 @@ function calibrationAction(platform, current, calibration) {
     reason: "calibration / キャリブレーション",
   };
 }
-return { calibrateFromDrops, calibrationAction };
+return { calibrateFromCellSize, calibrateFromDrop, calibrationAction };
 })();
 // ---- ccfolia/src/page.js ----
 const __ccfolia_src_page_js = (() => {
 /**
  * EVERY assumption komasync makes about the Ccfolia page, in one versioned module.
  *
- * Ccfolia has no API for a live room (shared/docs/vtt.md). What public extensions do,
- * and what this module does, is read the page's Redux store (found through the React
- * root) and type into the chat box. Any of that may change with a Ccfolia release, so
- * nothing else in the bridge touches the page: it asks this module, and `selfTest()`
- * says exactly which assumption no longer holds instead of failing silently.
+ * Ccfolia has no API for a live room (shared/docs/vtt.md). What public extensions do, and
+ * what this module does: read the page's Redux store (found through the React root), type
+ * into the chat box, and — only when the GM turns it on — write through the page's own
+ * Firestore handle, found through the app's webpack chunk registry. Any of that may change
+ * with a Ccfolia release, so nothing else in the bridge touches the page: it asks this
+ * module, and `selfTest()` says exactly which hook was found and which was not, instead of
+ * failing silently. When a data-layer hook is missing the bridge falls back to the chat
+ * commands and says so.
  *
- * Assumptions (PAGE_VERSION below; bump it when one changes):
- *  A1 the app is mounted by React on one of ROOT_SELECTORS; the container element has a
- *     `__reactContainer$…` key (React 18 createRoot) or `_reactRootContainer` (legacy)
- *  A2 somewhere down the fiber tree a component gets the Redux store as
- *     `memoizedProps.store` (react-redux Provider) or `memoizedProps.value.store`
- *     (its context); a store has getState/subscribe/dispatch
- *  A3 characters: state.entities.roomCharacters = {ids, entities: {id: {name, x, y,
- *     width, height, status, params, owner, …}}}                        (vtt.md)
- *  A4 chat: state.entities.roomMessages = {ids, entities: {id: {text, name, from,
- *     extend: {roll: …}, …}}}; a dice result sits in extend.roll (a string, or an object
- *     with `result` / `text`)                                          (vtt.md)
- *  A5 the chat box is `textarea[name="text"]` inside a form; it is a React-controlled
- *     field, so a value is set with the native setter plus an `input` event, and sent
- *     with the form's submit (else the submit button, else Enter)        (vtt.md)
- *  A6 the speaker name is `input[name="name"]` in the same form (UNCONFIRMED); status
- *     commands (`:HP-1`) change the *speaking* character, so without this field the
- *     bridge never types a status command
- *  A7 direct write (UNCONFIRMED, off unless the GM enables it): the page's own data
- *     layer. Ccfolia's Firestore handle is not reachable by any documented means; the
- *     bridge uses a data-layer object installed at `window.__KOMASYNC_DATA_LAYER__`
- *     (contract: DATA_LAYER_METHODS, docs/bridges.md) and reports when there is none.
+ * Hooks (HOOKS below; PAGE_VERSION changes when any assumption does). Sources: "vtt" =
+ * shared/docs/vtt.md (public extension write-ups), "firebase" = the Firebase JS API
+ * reference (firebase.google.com/docs/reference/js/firestore_), "ours" = how this module
+ * recognises a thing — our choice, UNCONFIRMED against a live ccfolia.com release.
+ *
+ *  react_root     the app is mounted by React on #root (`__reactContainer$…` on the
+ *                 container, `__reactFiber$…` on rendered nodes, or legacy
+ *                 `_reactRootContainer`)                                            vtt
+ *  store          a fiber's props hold the Redux store (`store`, or `value.store` of the
+ *                 react-redux context) with getState/subscribe/dispatch              vtt
+ *  characters     state.entities.roomCharacters = {ids, entities: {id: {x, y, …}}}  vtt
+ *  messages       state.entities.roomMessages, dice output in `extend.roll`         vtt
+ *  chat_box       `textarea[name="text"]` in a form; React-controlled               vtt
+ *  speaker_name   `input[name="name"]` in that form (status commands change the
+ *                 speaking character; without it none is typed)                      ours
+ *  room_id        state.app.state.roomId, equal to the URL's /rooms/{id}             vtt
+ *  webpack_chunks window.webpackChunkccfolia, an array whose push is webpack's       vtt
+ *  webpack_require pushing [[id], {}, fn] makes webpack call fn(__webpack_require__),
+ *                 which has the module factories in `.m`                            vtt
+ *  firestore_db   exactly one exported Firestore instance (`type` "firestore", `app`)
+ *                 among the modules whose source mentions firestore/firebase   firebase+ours
+ *  setDoc, doc, collection, deleteDoc, deleteField
+ *                 exactly one exported function whose source names it as a string
+ *                 literal ('setDoc' …) in those modules                       vtt (names)+ours
+ *  references     collection(db, "rooms", id, "characters") and doc(that, cid) give a
+ *                 CollectionReference / DocumentReference (`type`, `id`, `path`) for
+ *                 rooms/{id}/characters/{cid} — checked without writing anything  firebase
+ *
+ * Writes (vtt): setDoc(doc(collection(db, "rooms", roomId, "characters"), id), patch,
+ * {merge: true}); `status` and `params` whole arrays; `updatedAt: Date.now()` on every
+ * write; marker panels are the room document's `markers.{key}` (a removed one is set to
+ * deleteField()); dice symbols are rooms/{id}/dices/{id} (field names UNCONFIRMED: ours).
+ * At most MAX_WRITES (50, what extensions use) are in flight together — Firestore's own
+ * limit for one batch is 500 (firebase: writeBatch).
  */
 
-const PAGE_VERSION = "ccfolia-page/2025.1";
+const PAGE_VERSION = "ccfolia-page/2026.1";
 
 const ROOT_SELECTORS = ["#root", "#__next", "body > div"];
 const PATHS = Object.freeze({
   characters: ["entities", "roomCharacters"],
   messages: ["entities", "roomMessages"],
+  roomId: ["app", "state", "roomId"],
 });
 const CHAT = Object.freeze({
   textarea: 'textarea[name="text"]',
   name: 'input[name="name"]',
   submit: 'button[type="submit"]',
 });
-const DATA_LAYER_GLOBAL = "__KOMASYNC_DATA_LAYER__";
-/** A7 contract: `write(list)` with at most MAX_WRITES items, each
- *  {op: "set", kind: "character"|"dice", id, data}   merge into rooms/{room}/{characters|dices}/{id}
- *  {op: "delete", kind: "character"|"dice", id}
- *  {op: "set", kind: "marker", id, data}             merge into the room's markers.{id}
- *  {op: "delete", kind: "marker", id}
- *  {op: "set", kind: "room", data}                   merge into the room document
- *  returning a promise that settles when the writes are committed. */
-const DATA_LAYER_METHODS = ["write"];
+const WEBPACK_CHUNKS = "webpackChunkccfolia";
+/** A module worth reading for Firestore exports mentions one of these in its source. */
+const MODULE_HINT = /firestore|firebase/i;
+const FIRESTORE_FUNCTIONS = Object.freeze(["setDoc", "doc", "collection", "deleteDoc", "deleteField"]);
 const MAX_WRITES = 50;
-
 const MAX_FIBERS = 20000;
+const PROBE_ID = "ks-selftest";
+
+/** Every hook the self-test reports: id, what needs it, and what it is (ja/en). */
+const HOOKS = Object.freeze([
+  { id: "react_root", needs: [], ja: "Reactのルート（#root）", en: "React root (#root)" },
+  { id: "store", needs: ["react_root"], ja: "Reduxストア", en: "Redux store" },
+  { id: "characters", needs: ["store"], ja: "駒（entities.roomCharacters）", en: "characters (entities.roomCharacters)" },
+  { id: "messages", needs: ["store"], ja: "チャット（entities.roomMessages）", en: "chat (entities.roomMessages)" },
+  { id: "chat_box", needs: [], ja: "チャット欄（textarea[name=text]）", en: "chat box (textarea[name=text])" },
+  { id: "speaker_name", needs: [], ja: "発言者名（input[name=name]）", en: "speaker name (input[name=name])" },
+  { id: "room_id", needs: ["store"], ja: "ルームID（app.state.roomId）", en: "room id (app.state.roomId)" },
+  { id: "webpack_chunks", needs: [], ja: "webpackのチャンク登録（window.webpackChunkccfolia）", en: "webpack chunk registry (window.webpackChunkccfolia)" },
+  { id: "webpack_require", needs: ["webpack_chunks"], ja: "__webpack_require__", en: "__webpack_require__" },
+  { id: "firestore_db", needs: ["webpack_require"], ja: "Firestoreのインスタンス", en: "Firestore instance" },
+  ...FIRESTORE_FUNCTIONS.map((name) => ({ id: name, needs: ["webpack_require"], ja: `Firestoreの${name}`, en: `Firestore ${name}` })),
+  { id: "references", needs: ["room_id", "firestore_db", "doc", "collection"], ja: "rooms/{id}/characters の参照", en: "references to rooms/{id}/characters" },
+]);
+
+/** Which hooks each way of working needs. */
+const NEEDS = Object.freeze({
+  observe: ["react_root", "store", "characters", "messages"],
+  chat: ["chat_box"],
+  statusCommands: ["chat_box", "speaker_name"],
+  dataLayer: ["react_root", "store", "characters", "room_id", "webpack_chunks", "webpack_require",
+    "firestore_db", ...FIRESTORE_FUNCTIONS, "references"],
+});
 
 function isStore(s) {
   return Boolean(s) && typeof s.getState === "function" && typeof s.subscribe === "function" && typeof s.dispatch === "function";
@@ -853,7 +892,9 @@ function get(obj, path) {
   return o;
 }
 
-/** A1: the root fiber of the React tree mounted on `el`, or null. */
+// -- the React root and the Redux store -------------------------------------------------
+
+/** react_root: the root fiber of the React tree mounted on `el`, or null. */
 function rootFiber(el) {
   if (!el) return null;
   for (const key of Object.keys(el)) {
@@ -863,6 +904,14 @@ function rootFiber(el) {
   if (legacy) {
     const root = legacy._internalRoot || legacy;
     if (root && root.current) return root.current;
+  }
+  // A node React rendered carries its own fiber: climb to the HostRoot (tag 3).
+  for (const node of [el, ...Array.from(el.children || [])]) {
+    const key = Object.keys(node).find((k) => k.startsWith("__reactFiber$"));
+    if (!key) continue;
+    let f = node[key];
+    for (let i = 0; f && f.return && i < MAX_FIBERS; i++) f = f.return;
+    if (f && f.tag === 3) return currentOf(f);
   }
   return null;
 }
@@ -878,7 +927,7 @@ function currentOf(fiber) {
   return fiber && !fiber.child && fiber.alternate ? fiber.alternate : fiber;
 }
 
-/** A2: walk the fiber tree (child/sibling, breadth first) for a Redux store. */
+/** store: walk the fiber tree (child/sibling, breadth first) for a Redux store. */
 function storeInFiber(fiber) {
   const queue = [fiber];
   let seen = 0;
@@ -897,7 +946,7 @@ function storeInFiber(fiber) {
   return null;
 }
 
-/** A1 + A2: `{store, root}` or `{store: null, problem}`. */
+/** react_root + store: `{store, root}` or `{store: null, problem, hook}`. */
 function findStore(win) {
   const doc = win.document;
   let sawRoot = false;
@@ -911,10 +960,12 @@ function findStore(win) {
       if (store) return { store, root: sel };
     }
   }
-  return { store: null, problem: sawRoot ? "A2: no Redux store in the React tree" : "A1: no React root found" };
+  return sawRoot
+    ? { store: null, hook: "store", problem: "no Redux store in the React tree" }
+    : { store: null, hook: "react_root", problem: "no React root found" };
 }
 
-/** A3: {id: character} of the room, or null when the slice is not there. */
+/** characters: {id: character} of the room, or null when the slice is not there. */
 function readCharacters(state) {
   const slice = get(state, PATHS.characters);
   if (!slice || typeof slice.entities !== "object") return null;
@@ -930,7 +981,7 @@ function messagesSlice(state) {
   return get(state, PATHS.messages);
 }
 
-/** A4: messages in order as [{id, message}], or null. */
+/** messages: in order as [{id, message}], or null. */
 function readMessages(state) {
   const slice = messagesSlice(state);
   if (!slice || typeof slice.entities !== "object") return null;
@@ -938,7 +989,7 @@ function readMessages(state) {
   return ids.map((id) => ({ id, message: slice.entities[id] })).filter((m) => m.message);
 }
 
-/** A4: the dice output of a message (string) or "". */
+/** messages: the dice output of a message (string) or "". */
 function rollOf(message) {
   const roll = message && message.extend && message.extend.roll;
   if (!roll) return "";
@@ -946,7 +997,24 @@ function rollOf(message) {
   return String(roll.result || roll.text || "");
 }
 
-/** A5: the chat box parts, each null when not found. */
+/** The room id from the URL (`/rooms/<id>`), or null. */
+function roomIdOf(win) {
+  const m = /\/rooms\/([^/?#]+)/.exec((win.location && win.location.pathname) || "");
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+/** room_id: the store's room id, checked against the URL; `{roomId}` or `{problem}`. */
+function readRoomId(state, win) {
+  const id = get(state, PATHS.roomId);
+  if (typeof id !== "string" || !id) return { problem: "state.app.state.roomId is not there" };
+  const url = roomIdOf(win);
+  if (url && url !== id) return { problem: `state.app.state.roomId "${id}" is not the URL's room "${url}"` };
+  return { roomId: id };
+}
+
+// -- the chat box ---------------------------------------------------------------------------
+
+/** chat_box / speaker_name: the chat box parts, each null when not found. */
 function chatBox(win) {
   const doc = win.document;
   const textarea = doc.querySelector(CHAT.textarea);
@@ -970,16 +1038,16 @@ function setField(win, el, value) {
 }
 
 /**
- * A5/A6: type one line into the chat box and send it, speaking as `name` when given.
- * Resolves `{ok, how}`; `ok` is false when the box did not take the line (it kept the
- * text), with `how` saying what was tried.
+ * Type one line into the chat box and send it, speaking as `name` when given. Resolves
+ * `{ok, how}`; `ok` is false when the box did not take the line (it kept the text), with
+ * `how` saying what was tried.
  */
 async function sendChat(win, text, { name = null, waitMs = 1000 } = {}) {
   const box = chatBox(win);
-  if (!box.textarea) return { ok: false, how: "A5: no chat box (textarea[name=text])" };
+  if (!box.textarea) return { ok: false, how: "chat_box: no textarea[name=text]" };
   let oldName = null;
   if (name !== null) {
-    if (!box.name) return { ok: false, how: "A6: no speaker name field (input[name=name])" };
+    if (!box.name) return { ok: false, how: "speaker_name: no input[name=name]" };
     oldName = box.name.value;
     if (oldName !== name) setField(win, box.name, name);
   }
@@ -1010,7 +1078,7 @@ async function sendChat(win, text, { name = null, waitMs = 1000 } = {}) {
   }
   setField(win, box.textarea, draft);
   if (oldName !== null && oldName !== name) setField(win, box.name, oldName);
-  return { ok: false, how: `A5: the chat box did not send (tried ${tries.map((t) => t[0]).join(", ")})` };
+  return { ok: false, how: `chat_box: the chat box did not send (tried ${tries.map((t) => t[0]).join(", ")})` };
 }
 
 function cleared(win, textarea, waitMs) {
@@ -1025,61 +1093,242 @@ function cleared(win, textarea, waitMs) {
   });
 }
 
-/** A7: the data layer for direct write, or null. */
-function findDataLayer(win) {
-  const dl = win[DATA_LAYER_GLOBAL];
-  if (dl && DATA_LAYER_METHODS.every((m) => typeof dl[m] === "function")) return dl;
-  return null;
+// -- webpack and Firestore (the data layer) ----------------------------------------------------
+
+const requires = new WeakMap(); // win -> __webpack_require__ (one probe chunk per page)
+
+/** webpack_chunks + webpack_require: `{req}` or `{hook, problem}`. */
+function webpackRequire(win) {
+  if (requires.has(win)) return { req: requires.get(win) };
+  const chunks = win[WEBPACK_CHUNKS];
+  if (!Array.isArray(chunks)) return { hook: "webpack_chunks", problem: `window.${WEBPACK_CHUNKS} is not there` };
+  if (typeof chunks.push !== "function" || chunks.push === Array.prototype.push) {
+    return { hook: "webpack_chunks", problem: `window.${WEBPACK_CHUNKS}.push is not webpack's` };
+  }
+  let req = null;
+  try {
+    chunks.push([[`komasync-probe-${Date.now().toString(36)}`], {}, (r) => (req = r)]);
+  } catch (e) {
+    return { hook: "webpack_require", problem: `pushing a chunk threw: ${e && e.message}` };
+  }
+  if (typeof req !== "function") return { hook: "webpack_require", problem: "the pushed chunk's function was not called with __webpack_require__" };
+  if (!req.m || typeof req.m !== "object") return { hook: "webpack_require", problem: "__webpack_require__.m (the module factories) is not there" };
+  requires.set(win, req);
+  return { req };
 }
 
-/** The room id from the URL (`/rooms/<id>`), or null. */
-function roomIdOf(win) {
-  const m = /\/rooms\/([^/?#]+)/.exec((win.location && win.location.pathname) || "");
-  return m ? m[1] : null;
+function sourceOf(fn) {
+  try {
+    return Function.prototype.toString.call(fn);
+  } catch {
+    return "";
+  }
 }
+
+/** Every export of the modules whose factory source mentions Firestore (MODULE_HINT). */
+function firestoreExports(req) {
+  const out = [];
+  for (const id of Object.keys(req.m)) {
+    if (!MODULE_HINT.test(sourceOf(req.m[id]))) continue;
+    let exp;
+    try {
+      exp = req(id);
+    } catch {
+      continue;
+    }
+    if (!exp || (typeof exp !== "object" && typeof exp !== "function")) continue;
+    for (const key of Object.keys(exp)) {
+      try {
+        out.push({ module: id, key, value: exp[key] });
+      } catch {
+        /* a throwing getter: not ours */
+      }
+    }
+  }
+  return out;
+}
+
+function isFirestore(v) {
+  return Boolean(v) && typeof v === "object" && v.type === "firestore" && Boolean(v.app) && typeof v.app === "object";
+}
+
+function distinct(hits) {
+  const seen = new Map();
+  for (const h of hits) if (!seen.has(h.value)) seen.set(h.value, h);
+  return [...seen.values()];
+}
+
+/** firestore_db + the functions: `{found: {name: {value, module, key}}, problems: {name: text}}`. */
+function findFirestore(req) {
+  const exports = firestoreExports(req);
+  const found = {};
+  const problems = {};
+  const pick = (name, hits, what) => {
+    const list = distinct(hits);
+    if (list.length === 1) found[name] = list[0];
+    else problems[name] = list.length ? `${list.length} ${what} match (ambiguous)` : `no ${what} found`;
+  };
+  pick("firestore_db", exports.filter((e) => isFirestore(e.value)), "exported Firestore instances");
+  const fns = exports.filter((e) => typeof e.value === "function").map((e) => ({ ...e, src: sourceOf(e.value) }));
+  for (const name of FIRESTORE_FUNCTIONS) {
+    const literal = new RegExp(`["'\`]${name}["'\`]`);
+    pick(name, fns.filter((f) => literal.test(f.src)), `exported functions naming '${name}'`);
+  }
+  return { found, problems };
+}
+
+/** references: the Firestore references the writes use, checked without writing. */
+function references(fs, roomId) {
+  const want = `rooms/${roomId}/characters`;
+  try {
+    const col = fs.collection(fs.db, "rooms", roomId, "characters");
+    if (!col || col.type !== "collection" || col.path !== want) return { problem: `collection(db, "rooms", id, "characters") gave ${col && col.type} ${col && col.path}` };
+    const ref = fs.doc(col, PROBE_ID);
+    if (!ref || ref.type !== "document" || ref.id !== PROBE_ID || ref.path !== `${want}/${PROBE_ID}`) {
+      return { problem: `doc(characters, id) gave ${ref && ref.type} ${ref && ref.path}` };
+    }
+    const room = fs.doc(fs.collection(fs.db, "rooms"), roomId);
+    if (!room || room.type !== "document" || room.path !== `rooms/${roomId}`) return { problem: `the room document is ${room && room.path}` };
+  } catch (e) {
+    return { problem: `building a reference threw: ${e && e.message}` };
+  }
+  return {};
+}
+
+// -- the self-test ------------------------------------------------------------------------------
 
 /**
- * Check every assumption; never throws. `ok` is true when the bridge can observe the
- * room and speak in chat; `missing` lists what was not found, in words.
+ * Check every hook; never throws. Returns `{report, handles}`: `report` is plain data (the
+ * panel and the GM console show it), `handles` what the bridge uses (store, Firestore).
  */
-function selfTest(win) {
-  const found = {};
-  const missing = [];
-  let store = null;
+function probe(win) {
+  const hooks = {};
+  const mark = (id, found, detail) => {
+    hooks[id] = { found: Boolean(found), detail: String(detail || "") };
+  };
+  const handles = { store: null, roomId: null, firestore: null };
   try {
     const r = findStore(win);
-    store = r.store;
-    found.store = Boolean(store);
-    if (!store) missing.push(r.problem);
+    handles.store = r.store;
+    mark("react_root", r.store || r.hook !== "react_root", r.store ? r.root : r.hook === "react_root" ? r.problem : "");
+    if (r.hook !== "react_root") mark("store", r.store, r.store ? "" : r.problem);
   } catch (e) {
-    found.store = false;
-    missing.push(`A1/A2: ${e && e.message}`);
+    mark("react_root", false, `threw: ${e && e.message}`);
   }
-  if (store) {
-    const state = store.getState();
-    found.characters = Boolean(readCharacters(state));
-    if (!found.characters) missing.push("A3: state.entities.roomCharacters");
-    found.messages = Boolean(readMessages(state));
-    if (!found.messages) missing.push("A4: state.entities.roomMessages");
+  const state = handles.store ? safeState(handles.store) : null;
+  if (state) {
+    mark("characters", readCharacters(state), readCharacters(state) ? "" : "state.entities.roomCharacters is not there");
+    mark("messages", readMessages(state), readMessages(state) ? "" : "state.entities.roomMessages is not there");
+    const room = readRoomId(state, win);
+    handles.roomId = room.roomId || null;
+    mark("room_id", room.roomId, room.roomId || room.problem);
   }
   const box = chatBox(win);
-  found.chatBox = Boolean(box.textarea);
-  if (!box.textarea) missing.push("A5: chat box textarea[name=text]");
-  found.chatSubmit = Boolean(box.form || box.submit);
-  if (box.textarea && !found.chatSubmit) missing.push("A5: chat form / submit button (Enter is tried)");
-  found.speakerName = Boolean(box.name);
-  if (!box.name) missing.push("A6: speaker name field input[name=name] (status commands disabled)");
-  found.dataLayer = Boolean(findDataLayer(win));
-  if (!found.dataLayer) missing.push("A7: data layer (direct write unavailable)");
-  found.room = roomIdOf(win);
+  mark("chat_box", box.textarea, box.textarea ? (box.form || box.submit ? "" : "no form or submit button: Enter is tried") : "no textarea[name=text]");
+  mark("speaker_name", box.name, box.name ? "" : "no input[name=name]: no status command is typed");
+  const wp = webpackRequire(win);
+  if (wp.req) {
+    mark("webpack_chunks", true, `window.${WEBPACK_CHUNKS}`);
+    mark("webpack_require", true, `${Object.keys(wp.req.m).length} modules`);
+    let fs = { found: {}, problems: {} };
+    try {
+      fs = findFirestore(wp.req);
+    } catch (e) {
+      fs.problems.firestore_db = `scanning threw: ${e && e.message}`;
+    }
+    for (const name of ["firestore_db", ...FIRESTORE_FUNCTIONS]) {
+      const hit = fs.found[name];
+      mark(name, hit, hit ? `module ${hit.module} export ${hit.key}` : fs.problems[name]);
+    }
+    const f = fs.found;
+    if (f.firestore_db && f.doc && f.collection && handles.roomId) {
+      const probeFs = { db: f.firestore_db.value, doc: f.doc.value, collection: f.collection.value };
+      const ref = references(probeFs, handles.roomId);
+      mark("references", !ref.problem, ref.problem || `rooms/${handles.roomId}/characters`);
+    }
+    if (["firestore_db", ...FIRESTORE_FUNCTIONS].every((n) => f[n]) && hooks.references && hooks.references.found) {
+      handles.firestore = Object.fromEntries(FIRESTORE_FUNCTIONS.map((n) => [n, f[n].value]));
+      handles.firestore.db = f.firestore_db.value;
+    }
+  } else {
+    if (wp.hook === "webpack_require") mark("webpack_chunks", true, `window.${WEBPACK_CHUNKS}`);
+    mark(wp.hook, false, wp.problem);
+  }
+  for (const h of HOOKS) {
+    if (hooks[h.id]) continue;
+    const missing = h.needs.filter((n) => !(hooks[n] && hooks[n].found));
+    mark(h.id, false, missing.length ? `not checked: needs ${missing.join(", ")}` : "not checked");
+  }
+  return { report: summarise(hooks, handles), handles };
+}
+
+function safeState(store) {
+  try {
+    return store.getState();
+  } catch {
+    return null;
+  }
+}
+
+function summarise(hooks, handles) {
+  const ok = (list) => list.every((id) => hooks[id] && hooks[id].found);
+  const found = HOOKS.filter((h) => hooks[h.id].found).map((h) => h.id);
+  const missing = HOOKS.filter((h) => !hooks[h.id].found).map((h) => `${h.id}: ${hooks[h.id].detail}`);
+  const can = Object.fromEntries(Object.entries(NEEDS).map(([k, list]) => [k, ok(list)]));
   return {
     version: PAGE_VERSION,
-    ok: Boolean(found.store && found.characters && found.messages && found.chatBox),
+    ok: can.observe && can.chat,
+    can,
+    hooks,
     found,
     missing,
+    roomId: handles.roomId,
   };
 }
-return { PAGE_VERSION, ROOT_SELECTORS, PATHS, CHAT, DATA_LAYER_GLOBAL, DATA_LAYER_METHODS, MAX_WRITES, rootFiber, storeInFiber, findStore, readCharacters, charactersSlice, messagesSlice, readMessages, rollOf, chatBox, setField, sendChat, findDataLayer, roomIdOf, selfTest };
+
+/** The self-test's report alone (plain data). */
+function selfTest(win) {
+  return probe(win).report;
+}
+
+// -- writing through the data layer ---------------------------------------------------------------
+
+/**
+ * The writer for one room: `write(list)` takes at most MAX_WRITES items
+ *   {op: "set", kind: "character"|"dice", id, data}   merge into rooms/{room}/{characters|dices}/{id}
+ *   {op: "delete", kind: "character"|"dice", id}
+ *   {op: "set", kind: "marker", id, data}             merge into the room's markers.{id}
+ *   {op: "delete", kind: "marker", id}                markers.{id} = deleteField()
+ *   {op: "set", kind: "room", data}                   merge into the room document
+ * and resolves when Firestore has taken them all (rejects with the first failure).
+ */
+function dataLayer(fs, roomId, { now = () => Date.now() } = {}) {
+  const coll = { character: "characters", dice: "dices" };
+  const docOf = (kind, id) => fs.doc(fs.collection(fs.db, "rooms", roomId, coll[kind]), id);
+  const roomDoc = () => fs.doc(fs.collection(fs.db, "rooms"), roomId);
+  const merge = { merge: true };
+  const one = (w) => {
+    const stamp = { updatedAt: now() };
+    if (w.kind === "character" || w.kind === "dice") {
+      if (w.op === "delete") return fs.deleteDoc(docOf(w.kind, w.id));
+      return fs.setDoc(docOf(w.kind, w.id), { ...w.data, ...stamp }, merge);
+    }
+    if (w.kind === "marker") {
+      const value = w.op === "delete" ? fs.deleteField() : { ...w.data };
+      return fs.setDoc(roomDoc(), { markers: { [w.id]: value }, ...stamp }, merge);
+    }
+    if (w.kind === "room") return fs.setDoc(roomDoc(), { ...w.data, ...stamp }, merge);
+    return Promise.reject(new Error(`unknown write kind ${w.kind}`));
+  };
+  return {
+    roomId,
+    async write(list) {
+      if (list.length > MAX_WRITES) throw new RangeError(`at most ${MAX_WRITES} writes at once`);
+      await Promise.all(list.map((w) => Promise.resolve().then(() => one(w))));
+    },
+  };
+}
+return { PAGE_VERSION, ROOT_SELECTORS, PATHS, CHAT, WEBPACK_CHUNKS, MODULE_HINT, FIRESTORE_FUNCTIONS, MAX_WRITES, HOOKS, NEEDS, rootFiber, storeInFiber, findStore, readCharacters, charactersSlice, messagesSlice, readMessages, rollOf, roomIdOf, readRoomId, chatBox, setField, sendChat, webpackRequire, findFirestore, references, probe, selfTest, dataLayer };
 })();
 // ---- ccfolia/src/bridge.js ----
 const __ccfolia_src_bridge_js = (() => {
@@ -1088,20 +1337,23 @@ const __ccfolia_src_bridge_js = (() => {
  * the server's operations (docs/adapters.md, "Ccfolia operations").
  *
  * How this works: the page is reached only through page.js (every page assumption lives
- * there). The store is subscribed once; a change of the characters slice compares each
- * character's x/y with the last seen, and a moved komasync character is pushed into a
- * Settler, so a drag (about 70 store updates a second) becomes one `move` event when the
- * piece has been still for `settleMs`. New chat messages with dice output spoken by a PC
- * become `chat` events.
+ * there; its self-test runs at start and on "re-check"). The store is subscribed once; a
+ * change of the characters slice compares each character's x/y with the last seen, and a
+ * moved komasync character is pushed into a Settler, so a drag (about 70 store updates a
+ * second) becomes one `move` event when the piece has been still for `settleMs`. New chat
+ * messages with dice output spoken by a PC become `chat` events.
  *
  * Operations are applied in two ways:
- *  - always: `chat` lines, and status changes as `:LABEL=N` commands spoken as the
- *    character (the documented way) — typed into the chat box, one line at a time;
- *  - only when the GM enables direct write AND the page's data layer is there: character,
- *    marker and dice documents and the room, written whole-field with merge, at most 50
- *    writes per batch. Without it, what needs a write is counted and shown in the panel
- *    ("N changes need direct write"); the clipboard JSON / room ZIP exports remain the way
- *    to put pieces on the board (docs/bridges.md).
+ *  - the data layer, only when the GM turns it on AND every data-layer hook was found:
+ *    character, marker and dice documents and the room, merge-written through the page's
+ *    own Firestore handle, at most 50 writes at a time;
+ *  - otherwise the chat-command path (the fallback, said loudly in the panel and to the GM
+ *    console when the GM wanted the data layer): status changes as `:LABEL=N` spoken as the
+ *    character, typed into the chat box; what only a write can do (positions, new pieces,
+ *    markers, dice) is counted for the panel, and the clipboard JSON / room ZIP exports put
+ *    pieces on the board (docs/bridges.md).
+ * Public chat lines are typed into the chat box; lines addressed to one user (`to`: a
+ * refusal, a prompt) never are — they go to the panel's private lines for that user.
  *
  * Which Ccfolia character is which komasync object: our stable id when we created it
  * (direct write uses it as the document id), else the one character with the name we
@@ -1112,12 +1364,14 @@ const { BridgeClient, State } = __foundry_module_scripts_core_client_js;
 const { resolveServerUrl } = __foundry_module_scripts_core_url_js;
 const { Settler } = __foundry_module_scripts_core_settle_js;
 const { getPath } = __foundry_module_scripts_core_tree_js;
-const { calibrateFromDrops, calibrationAction } = __foundry_module_scripts_core_calibrate_js;
+const { calibrateFromDrop, calibrateFromCellSize, calibrationAction } = __foundry_module_scripts_core_calibrate_js;
 const pageModule = __ccfolia_src_page_js;
 const BRIDGE_VERSION = "0.1.0";
 
 /** BCDice output lines (vtt.md): `(2D6) ＞ 7`, `(1D100<=53) … ＞ レギュラー成功`. */
 const CCF_DICE_LINE = /\(\s*[^()]*\d*[dD]\d+[^()]*\)[^\n]*[＞>]/;
+/** Kinds of komasync characters whose dice results in chat are reported. */
+const ROLLERS = new Set(["pc", "piece"]);
 
 class CcfoliaBridge {
   /**
@@ -1151,18 +1405,45 @@ class CcfoliaBridge {
     this.reported = [];
     this.skipped = { writes: 0, statusCommands: 0 };
     this.chatErrors = [];
+    this.writeErrors = [];
+    this.privateLines = [];
     this.selftest = null;
+    this.dl = null; // the data layer's writer (page.dataLayer), when every hook was found
     this.lastError = null;
     this.calib = null;
+  }
+
+  /** Run the page's self-test; keep what it found (the store, the data layer). */
+  probe() {
+    const { report, handles } = this.page.probe(this.win);
+    this.selftest = report;
+    this.dl = report.can.dataLayer ? this.page.dataLayer(handles.firestore, handles.roomId) : null;
+    return handles;
+  }
+
+  /** The panel's "re-check": the page may have finished loading since. */
+  recheck() {
+    const had = this.directWrite;
+    const handles = this.probe();
+    if (!this.store && handles.store) {
+      this.store = handles.store;
+      this._baseline();
+      this.unsubscribe = this.store.subscribe(() => this._onStore());
+    }
+    if (this.client) {
+      this.client.setStatusDetail(this._detail());
+      if (this.directWrite && !had) this.client.resync();
+    }
+    this._changed();
+    return this.selftest;
   }
 
   // -- lifecycle ------------------------------------------------------------------------
 
   /** Self-test, hook the store, connect. Returns the self-test result. */
   start() {
-    this.selftest = this.page.selfTest(this.win);
-    const found = this.page.findStore(this.win);
-    this.store = found.store;
+    const handles = this.probe();
+    this.store = handles.store;
     if (this.store) {
       this._baseline();
       this.unsubscribe = this.store.subscribe(() => this._onStore());
@@ -1217,7 +1498,31 @@ class CcfoliaBridge {
   }
 
   get directWrite() {
-    return Boolean(this.settings.directWrite && this.page.findDataLayer(this.win));
+    return Boolean(this.settings.directWrite && this.dl);
+  }
+
+  /** When the GM wants the data layer but a hook is missing: what is missing (loudly). */
+  get fallback() {
+    if (!this.settings.directWrite || this.dl) return null;
+    const t = this.selftest;
+    const need = this.page.NEEDS.dataLayer;
+    const missing = t ? need.filter((id) => !(t.hooks[id] && t.hooks[id].found)) : need;
+    return {
+      missing,
+      ja: `データ層が使えません（見つからない: ${missing.join(", ")}）。チャットコマンドで代わりに動かします。駒の位置・マーカー・ダイスは手で動かすか、ZIP/クリップボードで置いてください。`,
+      en: `The data layer is unavailable (missing: ${missing.join(", ")}). Falling back to chat commands; move pieces, markers and dice by hand or place them with the ZIP/clipboard exports.`,
+    };
+  }
+
+  /** The room's Ccfolia calibration as the server will use it (docs/bridges.md). */
+  get calibration() {
+    const s = this.client && this.client.tree && getPath(this.client.tree, ["meta", "platforms", "ccfolia"]);
+    const set = s && typeof s === "object" ? s : {};
+    return {
+      calibrated: typeof set.units === "string",
+      units: set.units || "cell",
+      cell_size: typeof set.cell_size === "number" ? set.cell_size : 24,
+    };
   }
 
   /** What the panel shows. */
@@ -1229,16 +1534,29 @@ class CcfoliaBridge {
       directWrite: this.directWrite,
       directWriteWanted: Boolean(this.settings.directWrite),
       skipped: { ...this.skipped },
+      fallback: this.fallback,
+      privateLines: this.privateLines.slice(-20),
+      writeErrors: this.writeErrors.slice(-3),
+      calibrated: this.client && this.client.tree ? this.calibration.calibrated : null,
       chatErrors: this.chatErrors.slice(-3),
       lastError: c.lastError || (this.lastError ? { code: "bridge", reason: { ja: this.lastError, en: this.lastError } } : null),
       calibration: this.calib ? { ...this.calib } : null,
     };
   }
 
+  /** The line the GM console shows for this bridge (bridge.status `detail`, ≤ 300). */
   _detail() {
     const t = this.selftest;
-    const miss = t && t.missing.length ? ` missing: ${t.missing.join("; ")}` : "";
-    return `ccfolia ${BRIDGE_VERSION} ${t ? t.version : ""} direct write ${this.directWrite ? "on" : "off"}${miss}`.slice(0, 300);
+    const parts = [`ccfolia ${BRIDGE_VERSION} ${t ? t.version : "-"}`];
+    const fb = this.fallback;
+    if (this.directWrite) parts.push("データ層 ON / data layer on");
+    else if (fb) parts.push(`!! データ層なし→チャットコマンド / NO DATA LAYER → chat commands (missing: ${fb.missing.join(", ")})`);
+    else parts.push("データ層 OFF / data layer off");
+    const other = t ? t.missing.map((m) => m.split(":")[0]).filter((id) => !(fb && fb.missing.includes(id))) : [];
+    if (other.length) parts.push(`page missing: ${other.join(", ")}`);
+    if (this.client && this.client.tree && !this.calibration.calibrated) parts.push("未キャリブレーション / uncalibrated");
+    if (this.writeErrors.length) parts.push(`write errors: ${this.writeErrors.length}`);
+    return parts.join(" | ").slice(0, 300);
   }
 
   _changed() {
@@ -1310,7 +1628,7 @@ class CcfoliaBridge {
       const roll = this.page.rollOf(message) || text.split("\n").filter((l) => CCF_DICE_LINE.test(l)).join("\n");
       if (!roll || !CCF_DICE_LINE.test(roll.replace(/^#\d+\s*/gm, ""))) continue;
       const pc = this._pcNamed(name);
-      if (!pc) continue; // only a PC's roll can be an attack (docs/adapters.md)
+      if (!pc) continue; // only a komasync character's roll can be a check (docs/adapters.md)
       this._report({
         kind: "chat",
         text,
@@ -1324,7 +1642,8 @@ class CcfoliaBridge {
   _pcNamed(name) {
     let hit = null;
     for (const [sid, k] of this.known) {
-      if (k.type === "character" && k.ref && k.ref.kind === "pc" && k.name === name) {
+      // a tower-defense PC, or a generic piece (a grid or engagement character)
+      if (k.type === "character" && k.ref && ROLLERS.has(k.ref.kind) && k.name === name) {
         if (hit) return null;
         hit = sid;
       }
@@ -1385,9 +1704,11 @@ class CcfoliaBridge {
       const [type, verb] = String(op.op).split(".");
       if (op.op === "reset") {
         resetIds = new Set(op.ids || []);
+      } else if (op.op === "chat" && op.to) {
+        this._private(op); // never typed into the public chat
       } else if (op.op === "chat") {
         this.chatNames.add(op.name || "komasync");
-        chat.push({ text: op.text, name: op.name || "komasync", to: op.to || null });
+        chat.push({ text: op.text, name: op.name || "komasync" });
       } else if (op.op === "room.update") {
         writes.push({ op: "set", kind: "room", data: op.data || {} });
       } else if (["character", "marker", "dice"].includes(type)) {
@@ -1408,7 +1729,7 @@ class CcfoliaBridge {
     } else {
       this.skipped.writes += writes.length;
     }
-    for (const line of chat) await this._say(line.text, line.name);
+    for (const line of chat) await this._say(line.text, line.name, Boolean(line.status));
     if (this.client) this.client.setStatusDetail(this._detail());
     this._changed();
   }
@@ -1467,18 +1788,53 @@ class CcfoliaBridge {
     return hits.length === 1 ? hits[0] : null;
   }
 
+  /** Through the data layer, at most MAX_WRITES at a time; a failure is shown, never thrown. */
   async _write(writes) {
-    const dl = this.page.findDataLayer(this.win);
     for (let i = 0; i < writes.length; i += this.page.MAX_WRITES) {
-      await dl.write(writes.slice(i, i + this.page.MAX_WRITES));
+      const batch = writes.slice(i, i + this.page.MAX_WRITES);
+      try {
+        await this.dl.write(batch);
+      } catch (e) {
+        this.skipped.writes += batch.length;
+        this.writeErrors.push({ count: batch.length, error: String((e && e.message) || e).slice(0, 200), at: Date.now() });
+        if (this.writeErrors.length > 20) this.writeErrors.shift();
+      }
     }
   }
 
-  /** One chat line through the chat box, in order with every other line. */
-  _say(text, name) {
+  /** A line for one user (a refusal, a prompt): kept for the panel, never posted. */
+  _private(op) {
+    this.privateLines.push({
+      to: String(op.to),
+      toName: this._nameOfUser(String(op.to)),
+      kind: op.kind || "log",
+      ja: op.ja || op.text,
+      en: op.en || op.text,
+      text: op.text,
+      mine: String(op.to) === this._bridgeUser().id,
+      at: Date.now(),
+    });
+    if (this.privateLines.length > 50) this.privateLines.shift();
+  }
+
+  /** A Ccfolia user's komasync player name (through the `users` setting), else the id. */
+  _nameOfUser(uid) {
+    const tree = this.client && this.client.tree;
+    const pid = tree && getPath(tree, ["meta", "platforms", "ccfolia", "users", uid]);
+    const player = pid && getPath(tree, ["meta", "players", pid]);
+    return (player && player.name) || pid || uid;
+  }
+
+  /**
+   * One chat line through the chat box, in order with every other line. A status command
+   * must be spoken as its character (`exact`); a log line without a speaker-name field is
+   * typed as whoever is speaking rather than not at all.
+   */
+  _say(text, name, exact = false) {
     const pace = this.o.chatPaceMs ?? 120;
+    const named = exact || !this.selftest || this.selftest.hooks.speaker_name.found;
     this.chatQueue = this.chatQueue.then(async () => {
-      const r = await this.page.sendChat(this.win, text, { name });
+      const r = await this.page.sendChat(this.win, text, { name: named ? name : null });
       if (!r.ok) {
         this.chatErrors.push({ text, how: r.how });
         if (this.chatErrors.length > 20) this.chatErrors.shift();
@@ -1505,11 +1861,17 @@ class CcfoliaBridge {
     return cell && typeof cell.x === "number" ? { x: cell.x, y: cell.y } : null;
   }
 
-  /** Step 0: the GM picks a komasync character standing alone on its square. */
-  calibrateBegin(sid) {
+  /**
+   * The one calibration step, part 1: the GM picks a komasync character standing alone on
+   * its square, and says how many Ccfolia units one square is (`cellSize`: 1 = positions
+   * count squares, the default read from Ccfolia's room data; N > 1 = pixels).
+   */
+  calibrateBegin(sid, cellSize = null) {
     const cell = this.cellOf(sid);
     if (!cell) throw new Error(`calibration: no square known for ${sid}`);
-    this.calib = { id: sid, cell, first: null, result: null };
+    const cal = this.calibration;
+    const size = cellSize ?? (cal.units === "px" ? cal.cell_size : 1);
+    this.calib = { id: sid, cell, cellSize: Number(size), result: null, action: null };
     this._changed();
     return this.calib;
   }
@@ -1520,22 +1882,29 @@ class CcfoliaBridge {
     return c ? { x: c.x, y: c.y } : null;
   }
 
-  /** Step 1 (dropped exactly on its square) and step 2 (one square to the right). */
+  /** Part 2: the piece now sits exactly on its square: the origin follows. */
   calibrateMark() {
     const cal = this.calib;
     if (!cal) throw new Error("calibration: not started");
     const pos = this._position(cal.id);
     if (!pos) throw new Error("calibration: the piece is not on the board");
-    if (!cal.first) {
-      cal.first = pos;
-    } else {
-      const current = this.client && this.client.tree && getPath(this.client.tree, ["meta", "platforms", "ccfolia"]);
-      const fallback = (current && current.cell_size) || 24;
-      cal.result = calibrateFromDrops(cal.cell, cal.first, pos, fallback);
-      cal.action = calibrationAction("ccfolia", current, cal.result);
-    }
+    cal.result = calibrateFromDrop(cal.cell, pos, cal.cellSize);
+    cal.action = calibrationAction("ccfolia", this._platformSettings(), cal.result);
     this._changed();
     return cal;
+  }
+
+  /** Or only the cell size, typed (the board stays centred on its middle square). */
+  calibrateTyped(cellSize) {
+    const result = calibrateFromCellSize(cellSize);
+    const { origin_x: _x, origin_y: _y, ...rest } = this._platformSettings(); // the old origin was in the old unit
+    this.calib = { id: null, cell: null, cellSize: Number(cellSize), result, action: calibrationAction("ccfolia", rest, result) };
+    this._changed();
+    return this.calib;
+  }
+
+  _platformSettings() {
+    return (this.client && this.client.tree && getPath(this.client.tree, ["meta", "platforms", "ccfolia"])) || {};
   }
 
   calibrateCancel() {
@@ -1548,9 +1917,11 @@ return { State, BRIDGE_VERSION, CCF_DICE_LINE, CcfoliaBridge };
 // ---- ccfolia/src/panel.js ----
 const __ccfolia_src_panel_js = (() => {
 /**
- * The small komasync panel on the Ccfolia page: connection state, the last refusal, the
- * page self-test, the GM's "direct write" switch, the connection settings, and the
- * calibration steps. Plain DOM, text only (never innerHTML with data).
+ * The small komasync panel on the Ccfolia page: connection state, the fallback banner when
+ * the GM wants the data layer and a hook is missing (both languages: it must not be missed),
+ * private lines for one user, the last refusal, the page self-test hook by hook, the GM's
+ * data-layer switch, the connection settings, and the one-step calibration. Plain DOM,
+ * text only (never innerHTML with data).
  */
 
 const T = {
@@ -1565,11 +1936,20 @@ const T = {
     idle: "未接続",
     off: "未設定",
     refusal: "最後の拒否",
+    lna: "つながりません。Chrome などが「ローカル ネットワーク上のデバイスの検出と接続」の許可を求めたら「許可」してください（ココフォリアから自分のPCや家庭内のkomasyncへ接続するのに必要です。サイト設定から変更できます）。サーバーが起動しているかも確かめてください。",
     page_ok: "ページ確認: OK",
     page_bad: "ページ確認: 見つからないもの",
-    direct: "直接書き込み（GMのみ・非公式）",
-    skipped: "直接書き込みが必要な変更",
+    page_hooks: "ページ確認の詳細",
+    recheck: "再確認",
+    direct: "データ層で直接書き込む（GMのみ・非公式）",
+    no_data_layer: "データ層は使えません（チャットコマンドで動きます）",
+    skipped: "データ層が必要な変更（手で動かしてください）",
+    write_failed: "データ層の書き込みに失敗",
     chat_failed: "チャット送信の失敗",
+    private: "個別のお知らせ（本人にだけ。公開チャットには出しません）",
+    private_for: "{name} へ",
+    private_mine: "あなたへ",
+    uncalibrated: "未キャリブレーション: 既定値（マス単位、盤の中央のマスが(0, 0)）で置いています。下の「キャリブレーション」を一度行ってください。",
     settings: "接続設定",
     url: "サーバーURL",
     room: "ルームID",
@@ -1578,13 +1958,13 @@ const T = {
     name: "表示名",
     save: "保存して接続",
     calib: "キャリブレーション",
+    calib_cell: "1マスの大きさ（1 = 座標がマス単位、24などの数 = ピクセル）",
     calib_start: "開始",
     calib_mark: "置いた",
     calib_cancel: "やめる",
+    calib_typed: "大きさだけ保存",
     calib_step1: "「{name}」をそのマスにぴったり置いて「置いた」",
-    calib_step2: "次に1マス右へ動かして「置いた」",
     calib_done: "GMコンソールでこの修正を適用してください（meta.platforms.ccfolia）:",
-    copy: "コピー",
   },
   en: {
     title: "komasync",
@@ -1597,11 +1977,20 @@ const T = {
     idle: "not connected",
     off: "not configured",
     refusal: "last refusal",
+    lna: "Cannot connect. If Chrome (or another browser) asks to let this site look for and connect to devices on your local network, choose Allow: Ccfolia needs it to reach a komasync on your computer or home network (it can be changed in the site settings). Also check that the server is running.",
     page_ok: "page check: OK",
     page_bad: "page check: not found",
-    direct: "direct write (GM only, unofficial)",
-    skipped: "changes that need direct write",
+    page_hooks: "page check details",
+    recheck: "re-check",
+    direct: "write through the data layer (GM only, unofficial)",
+    no_data_layer: "the data layer is unavailable (working through chat commands)",
+    skipped: "changes that need the data layer (move them by hand)",
+    write_failed: "data-layer writes failed",
     chat_failed: "chat lines not sent",
+    private: "private lines (for one user only; never in the public chat)",
+    private_for: "to {name}",
+    private_mine: "to you",
+    uncalibrated: "Not calibrated: placed with the defaults (squares, the board's centre square at (0, 0)). Run the calibration below once.",
     settings: "connection",
     url: "server URL",
     room: "room id",
@@ -1610,13 +1999,13 @@ const T = {
     name: "display name",
     save: "save and connect",
     calib: "calibration",
+    calib_cell: "one square is (1 = coordinates count squares; a number like 24 = pixels)",
     calib_start: "start",
     calib_mark: "placed",
     calib_cancel: "cancel",
+    calib_typed: "save the size only",
     calib_step1: "Put '{name}' exactly on its square, then 'placed'",
-    calib_step2: "Now move it one square right, then 'placed'",
     calib_done: "Apply this override in the GM console (meta.platforms.ccfolia):",
-    copy: "copy",
   },
 };
 
@@ -1660,13 +2049,28 @@ class Panel {
     this.dot = this._el("span", { style: "display:inline-block;width:10px;height:10px;border-radius:5px;background:#999" });
     this.state = this._el("span", { "data-komasync": "state" }, this.t.idle);
     head.append(this.dot, this._el("span", {}, this.t.title), this.state);
+    this.fallback = this._el("div", {
+      "data-komasync": "fallback",
+      style: "display:none;margin-top:4px;padding:4px;border:2px solid #c62828;background:#ffebee;color:#b71c1c;font-weight:bold",
+    });
+    this.uncal = this._el("div", { "data-komasync": "uncalibrated", style: "display:none;margin-top:4px;color:#ef6c00" });
+    this.privateBox = this._el("div", { "data-komasync": "private", style: "display:none;margin-top:4px;border-left:3px solid #6a1b9a;padding-left:4px" });
     this.refusal = this._el("div", { "data-komasync": "refusal", style: "color:#c62828;margin-top:4px" });
+    this.lna = this._el("div", { "data-komasync": "lna", style: "display:none;margin-top:4px;color:#ef6c00" });
     this.check = this._el("div", { "data-komasync": "selftest", style: "margin-top:4px;color:#555" });
+    const hooks = this._el("details", {});
+    hooks.append(this._el("summary", {}, this.t.page_hooks));
+    this.hookList = this._el("ul", { "data-komasync": "hooks", style: "margin:2px 0;padding-left:16px" });
+    const recheck = this._el("button", { type: "button", "data-komasync": "recheck" }, this.t.recheck);
+    recheck.addEventListener("click", () => this.o.onRecheck && this.o.onRecheck());
+    hooks.append(this.hookList, recheck);
     const dwRow = this._el("label", { style: "display:block;margin-top:4px" });
     this.direct = this._el("input", { type: "checkbox", "data-komasync": "direct" });
     this.direct.addEventListener("change", () => this.o.onDirectWrite(this.direct.checked));
     dwRow.append(this.direct, this._el("span", {}, ` ${this.t.direct}`));
+    this.noData = this._el("div", { "data-komasync": "no-data-layer", style: "color:#555" });
     this.skipped = this._el("div", { "data-komasync": "skipped", style: "color:#ef6c00" });
+    this.writeErr = this._el("div", { "data-komasync": "write-errors", style: "color:#c62828" });
     this.chatErr = this._el("div", { "data-komasync": "chat-errors", style: "color:#c62828" });
 
     const details = this._el("details", { style: "margin-top:6px" });
@@ -1700,22 +2104,27 @@ class Panel {
 
     const cal = this._el("details", { style: "margin-top:6px" });
     cal.append(this._el("summary", {}, this.t.calib));
+    const cellRow = this._el("label", { style: "display:block" }, this.t.calib_cell);
+    this.calCell = this._el("input", { type: "number", min: "0", step: "any", value: "1", "data-komasync": "calib-cell", style: "width:100%;box-sizing:border-box" });
+    cellRow.append(this.calCell);
     this.calSelect = this._el("select", { "data-komasync": "calib-piece", style: "width:100%" });
     this.calHint = this._el("div", { style: "margin:4px 0" });
-    const buttons = this._el("div", { style: "display:flex;gap:4px" });
+    const buttons = this._el("div", { style: "display:flex;gap:4px;flex-wrap:wrap" });
     for (const [label, act] of [
       [this.t.calib_start, "start"],
       [this.t.calib_mark, "mark"],
       [this.t.calib_cancel, "cancel"],
+      [this.t.calib_typed, "typed"],
     ]) {
       const b = this._el("button", { type: "button", "data-komasync": `calib-${act}` }, label);
-      b.addEventListener("click", () => this.o.onCalibrate(act, this.calSelect.value));
+      b.addEventListener("click", () => this.o.onCalibrate(act, this.calSelect.value, Number(this.calCell.value)));
       buttons.append(b);
     }
     this.calOut = this._el("textarea", { readonly: "readonly", rows: "4", "data-komasync": "calib-result", style: "width:100%;box-sizing:border-box;display:none" });
-    cal.append(this.calSelect, this.calHint, buttons, this.calOut);
+    cal.append(cellRow, this.calSelect, this.calHint, buttons, this.calOut);
 
-    root.append(head, this.refusal, this.check, dwRow, this.skipped, this.chatErr, details, cal);
+    root.append(head, this.lna, this.fallback, this.privateBox, this.refusal, this.uncal, this.check, hooks, dwRow, this.noData,
+      this.skipped, this.writeErr, this.chatErr, details, cal);
     (doc.body || doc.documentElement).appendChild(root);
     this.root = root;
   }
@@ -1736,14 +2145,54 @@ class Panel {
     this.state.textContent = text;
     const ref = info.lastRefusal;
     this.refusal.textContent = ref ? `${t.refusal}: ${(t === T.en ? ref.reason.en : ref.reason.ja) || ref.code}` : "";
+    // Never connected and retrying: the browser's local-network permission is the usual cause.
+    const neverConnected = state === "waiting" && !info.connects;
+    this.lna.style.display = neverConnected ? "block" : "none";
+    this.lna.textContent = neverConnected ? t.lna : "";
+    const fb = info.fallback;
+    this.fallback.style.display = fb ? "block" : "none";
+    this.fallback.textContent = fb ? `${fb.ja}\n${fb.en}` : "";
+    this.uncal.style.display = info.calibrated === false ? "block" : "none";
+    this.uncal.textContent = info.calibrated === false ? t.uncalibrated : "";
+    this._renderPrivate(info.privateLines || []);
     const st = info.selftest;
-    this.check.textContent = st ? (st.missing.length ? `${t.page_bad} (${st.version}): ${st.missing.join(" / ")}` : `${t.page_ok} (${st.version})`) : "";
+    this.check.textContent = st ? (st.missing.length ? `${t.page_bad} (${st.version}): ${st.missing.map((m) => m.split(":")[0]).join(", ")}` : `${t.page_ok} (${st.version})`) : "";
+    this.hookList.textContent = "";
+    for (const [id, h] of Object.entries((st && st.hooks) || {})) {
+      const li = this._el("li", { "data-hook": id, "data-found": h.found ? "yes" : "no", style: h.found ? "" : "color:#c62828" }, `${h.found ? "✓" : "✗"} ${id}${h.detail ? ` — ${h.detail}` : ""}`);
+      this.hookList.append(li);
+    }
     this.direct.checked = Boolean(info.directWriteWanted);
-    this.direct.disabled = !(st && st.found && st.found.dataLayer);
+    const usable = Boolean(st && st.can && st.can.dataLayer);
+    this.noData.textContent = !usable && !fb ? t.no_data_layer : "";
     const n = info.skipped ? info.skipped.writes + info.skipped.statusCommands : 0;
     this.skipped.textContent = n && !info.directWrite ? `${t.skipped}: ${n}` : "";
+    const we = info.writeErrors || [];
+    this.writeErr.textContent = we.length ? `${t.write_failed}: ${we.at(-1).error}` : "";
     this.chatErr.textContent = info.chatErrors && info.chatErrors.length ? `${t.chat_failed}: ${info.chatErrors.at(-1).how}` : "";
     this._renderCalibration(info);
+  }
+
+  /** Lines for one user, grouped by whom they are for (newest last). */
+  _renderPrivate(lines) {
+    this.privateBox.textContent = "";
+    this.privateBox.style.display = lines.length ? "block" : "none";
+    if (!lines.length) return;
+    this.privateBox.append(this._el("div", { style: "font-weight:bold" }, this.t.private));
+    const byUser = new Map();
+    for (const l of lines) {
+      if (!byUser.has(l.to)) byUser.set(l.to, []);
+      byUser.get(l.to).push(l);
+    }
+    for (const [to, list] of byUser) {
+      const who = list[0].mine ? this.t.private_mine : this.t.private_for.replace("{name}", list[0].toName || to);
+      const box = this._el("div", { "data-to": to });
+      box.append(this._el("div", { style: "color:#6a1b9a" }, who));
+      for (const l of list.slice(-5)) {
+        box.append(this._el("div", { "data-kind": l.kind }, l.text)); // Japanese first, then English
+      }
+      this.privateBox.append(box);
+    }
   }
 
   _renderCalibration(info) {
@@ -1766,13 +2215,13 @@ class Panel {
       this.calOut.style.display = "none";
       return;
     }
-    const name = b && b.known.get(c.id) ? b.known.get(c.id).name : c.id;
+    const name = b && c.id && b.known.get(c.id) ? b.known.get(c.id).name : c.id;
     if (c.action) {
       this.calHint.textContent = this.t.calib_done;
       this.calOut.style.display = "block";
       this.calOut.value = JSON.stringify(c.action);
     } else {
-      this.calHint.textContent = (c.first ? this.t.calib_step2 : this.t.calib_step1).replace("{name}", name);
+      this.calHint.textContent = this.t.calib_step1.replace("{name}", name);
       this.calOut.style.display = "none";
     }
   }
@@ -1803,10 +2252,19 @@ function saveSettings(win, settings) {
   win.localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
 }
 
+/**
+ * The komasync server's WebSocket URL for a userscript served from `servedFrom` (the
+ * server's public address, filled in when it serves the file), else "" (not configured).
+ */
+function defaultServerUrl(servedFrom) {
+  if (!servedFrom) return "";
+  return String(servedFrom).replace(/\/+$/, "").replace(/^http/, "ws") + "/ws";
+}
+
 /** Start everything on `win`; returns a handle (also at `win.komasync`). */
-function boot(win, { waitMs = 60000 } = {}) {
+function boot(win, { waitMs = 60000, servedFrom = null } = {}) {
   const handle = { bridge: null, panel: null };
-  const settings = () => ({ serverUrl: "ws://127.0.0.1:8750/ws", gm: true, directWrite: false, ...loadSettings(win) });
+  const settings = () => ({ serverUrl: defaultServerUrl(servedFrom), gm: true, directWrite: false, ...loadSettings(win) });
   const connect = () => {
     if (handle.bridge) handle.bridge.stop();
     const b = new CcfoliaBridge({
@@ -1828,12 +2286,14 @@ function boot(win, { waitMs = 60000 } = {}) {
       saveSettings(win, { ...loadSettings(win), directWrite: on });
       if (handle.bridge) handle.bridge.setDirectWrite(on);
     },
-    onCalibrate: (act, sid) => {
+    onRecheck: () => handle.bridge && handle.bridge.recheck(),
+    onCalibrate: (act, sid, cellSize) => {
       const b = handle.bridge;
       if (!b) return;
       try {
-        if (act === "start") b.calibrateBegin(sid);
+        if (act === "start") b.calibrateBegin(sid, cellSize);
         else if (act === "mark") b.calibrateMark();
+        else if (act === "typed") b.calibrateTyped(cellSize);
         else b.calibrateCancel();
       } catch (e) {
         b.lastError = String(e.message || e);
@@ -1850,10 +2310,11 @@ function boot(win, { waitMs = 60000 } = {}) {
   win.komasync = handle;
   return handle;
 }
-return { SETTINGS_KEY, loadSettings, saveSettings, boot };
+return { SETTINGS_KEY, loadSettings, saveSettings, defaultServerUrl, boot };
 })();
+const KOMASYNC_SERVED_FROM = null;
 if (typeof window !== "undefined" && window.document && !window.__komasyncBooted) {
   window.__komasyncBooted = true;
-  __ccfolia_src_main_js.boot(window);
+  __ccfolia_src_main_js.boot(window, { servedFrom: KOMASYNC_SERVED_FROM });
 }
 })();

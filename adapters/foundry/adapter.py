@@ -25,10 +25,11 @@ from ...engine.errors import Text
 from ..board import BOARD_ID, board, board_cell
 from ..common import TableAdapter
 from ..diff import Diff, PlatformObject, PObjects
-from ..events import VETO_ENGINE, legal_forts
+from ..events import legal_drop
 from ..geometry import AdapterSettings, Geometry, load_settings, number
+from ..objects import Objects, TableObject, bi, placed
 from ..projection import as_dict
-from ..render import Objects, TableObject, bi, placed, player_of, stable_id
+from ..render import player_of
 
 __all__ = ["DOCUMENT_TYPES", "FoundryAdapter", "FoundrySettings", "foundry_settings"]
 
@@ -40,7 +41,9 @@ DISPLAY_ALWAYS = 50
 #: Drawing `fillType` (CONST.DRAWING_FILL_TYPES.SOLID).
 FILL_SOLID = 1
 COLORS = {"fort": "#6d4c41", "trap": "#c62828", "direction": "#1565c0", "marker": "#546e7a",
-          "board": "#263238"}
+          "board": "#263238", "link": "#e65100"}
+#: Drawing `shape.type` of a polygon (CONST.DRAWING_TYPES.POLYGON); `fillType` NONE.
+POLYGON, FILL_NONE = "p", 0
 
 
 class FoundrySettings(AdapterSettings):
@@ -102,6 +105,15 @@ class FoundryAdapter(TableAdapter):
                                          COLORS["marker"])
             elif kind in ("trap", "direction"):
                 out[oid] = self._drawing(oid, o, cell, 1, 1, o["text"], COLORS[kind])
+            elif o.get("draw") == "token":  # objects.TOKEN: its bars are in the name
+                data = self._token(oid, o)
+                data["flags"]["komasync"]["legal"] = self._legal(o, objs, tree)
+                out[oid] = PlatformObject("Token", data, {"kind": kind, "id": o["ref"]})
+            elif o.get("draw") == "marker":  # objects.MARKER
+                out[oid] = self._drawing(oid, o, cell, o.get("width", 1), o.get("height", 1),
+                                         o["text"], str(o.get("color") or COLORS["marker"]))
+            elif kind == "link":
+                out[oid] = self._line(oid, o)
         b = board(objs)
         if b:
             lines = [self.settings.chat_alias, *b.lines()]
@@ -116,23 +128,21 @@ class FoundryAdapter(TableAdapter):
                ) -> dict[str, Any] | None:
         """Legal-move data pushed ahead of time, for the module's synchronous veto.
 
-        Groups and 特異個体 move only by the rules (TD-ADV-1): nowhere. A PC may land on
-        the forts its next move may reach (TD-PRE-1 in setup, TD-ATK-1/3 in the PC
-        attack phase). `None` (no opinion) for other pieces and when the GM relaxed
-        enforcement: then only the server decides.
+        The object's subsystem says where it may land (`events.legal_drop`): nowhere for
+        what the rules move, near given squares otherwise. `None` (no opinion) when no
+        subsystem has one and when the GM relaxed enforcement: then only the server decides.
         """
         if as_dict(tree.get("meta")).get("enforcement", "enforce") != "enforce":
             return None
-        if o["kind"] in ("group", "individual"):
-            return {"positions": [], "reason": _text(VETO_ENGINE)}
-        if o["kind"] != "pc":
+        legal = legal_drop(o, objs, tree)
+        if legal is None:
             return None
-        forts, reason = legal_forts(tree, o["ref"])
-        cells = [objs[stable_id("fort", f)].get("cell") for f in forts
-                 if stable_id("fort", f) in objs]
-        positions = [self._at(c) for c in cells if c is not None]
-        return {"positions": positions, "radius": self.settings.drop_radius * self.geometry.unit,
-                "reason": _text(reason)}
+        if legal.cells is None:
+            return {"positions": [], "reason": _text(legal.reason)}
+        positions = [self._at(c) for c in legal.cells]
+        radius = legal.radius if legal.radius is not None else self.settings.drop_radius
+        return {"positions": positions, "radius": radius * self.geometry.unit,
+                "reason": _text(legal.reason)}
 
     def _at(self, cell: Mapping[str, int]) -> dict[str, float | int]:
         x, y = self.geometry.pos(cell)
@@ -149,11 +159,17 @@ class FoundryAdapter(TableAdapter):
                 name += "［魔眼］"
         elif o["kind"] == "individual":
             name = f"{name}（{o['special_ja']}）"
+        elif o.get("draw") == "token":  # no system-independent bar: the values in the name
+            name += "".join(f"（{b['label']} {b['value']}/{b['max']}）" for b in o.get("bars", []))
+            name += f"［{o['caption']}］" if o.get("caption") else ""
         data: dict[str, Any] = {
             "name": name, "x": x, "y": y, "width": o.get("size", 1), "height": o.get("size", 1),
-            "hidden": False, "displayName": DISPLAY_ALWAYS, "disposition": DISPOSITION[o["kind"]],
+            "hidden": False, "displayName": DISPLAY_ALWAYS,
+            "disposition": DISPOSITION.get(o["kind"], o.get("disposition", 0)),
             "actorLink": False, "flags": _flags(oid, o),
         }
+        if o.get("draw") == "token":
+            data["flags"]["komasync"]["bars"] = [dict(b) for b in o.get("bars", [])]
         image = self.settings.token_images.get(o["kind"])
         if image:
             data["texture"] = {"src": image}
@@ -168,6 +184,23 @@ class FoundryAdapter(TableAdapter):
             "text": text, "fontSize": self.settings.font_size, "textColor": "#ffffff",
             "fillType": FILL_SOLID, "fillColor": color, "fillAlpha": 0.35,
             "strokeColor": color, "strokeWidth": 2, "hidden": False, "flags": _flags(oid, o),
+        }
+        return PlatformObject("Drawing", data, {"kind": o["kind"], "id": o["ref"]})
+
+    def _line(self, oid: str, o: TableObject) -> PlatformObject:
+        """A line between the centres of two squares (`from`, `to`): a polygon drawing of
+        two points, relative to the top-left of their bounding box, with the text."""
+        half = self.geometry.unit / 2
+        (ax, ay), (bx, by) = self.geometry.pos(o["from"]), self.geometry.pos(o["to"])
+        x, y = min(ax, bx), min(ay, by)
+        points = [number(v) for v in (ax - x + half, ay - y + half, bx - x + half, by - y + half)]
+        data = {
+            "x": number(x), "y": number(y),
+            "shape": {"type": POLYGON, "width": number(abs(bx - ax) + 2 * half),
+                      "height": number(abs(by - ay) + 2 * half), "points": points},
+            "text": o["text"], "fontSize": self.settings.font_size, "textColor": "#ffffff",
+            "fillType": FILL_NONE, "strokeColor": COLORS["link"], "strokeWidth": 6,
+            "strokeAlpha": 0.9, "hidden": False, "flags": _flags(oid, o),
         }
         return PlatformObject("Drawing", data, {"kind": o["kind"], "id": o["ref"]})
 

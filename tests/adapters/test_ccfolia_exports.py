@@ -1,9 +1,9 @@
 """Ccfolia exports without a bridge: clipboard JSON and the room ZIP (golden + field checks).
 
 The ZIP's `__data.json` is checked against the real room data of
-shared/fixtures/ccfolia/bundler-room-data.json: same meta version, same entity names,
-every `room` field the fixture has (with the same JSON type), resources as
-`{<sha256>.png: {type}}` naming files that are in the ZIP.
+tests/data/ccfolia/bundler-room-data.json (a copy of the shared fixture, see its README):
+same meta version, same entity names, every `room` field the fixture has (with the same
+JSON type), resources as `{<sha256>.png: {type}}` naming files that are in the ZIP.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from adapter_support import Room, golden, play_round
 
 from conftest import fixture_path
 from komasync.adapters import exports
+from komasync.adapters.render import render
 
 
 @pytest.fixture(scope="module")
@@ -135,3 +136,80 @@ def test_generic_room_zip_has_no_map_and_no_hidden_things() -> None:
     assert "ks-marker-gate" in data["entities"]["room"]["markers"]
     for secret in ("assassin", "暗殺者", "pit", "落とし穴", "doom", "破滅"):
         assert secret not in text
+
+
+# -- calibration in the exports (issue 14) ----------------------------------------------------
+
+CALIBRATIONS = [
+    {"units": "cell", "origin_x": -12, "origin_y": -9},
+    {"units": "px", "cell_size": 24, "origin_x": -300, "origin_y": -200},
+    {"units": "px", "cell_size": 48, "origin_x": 10, "origin_y": 20},
+]
+
+
+def _expected_place(o: dict[str, Any], cal: dict[str, Any]) -> tuple[float, float, float]:
+    """Where docs/adapters.md (Geometry) says an object goes, computed here by hand:
+    origin + (square + slot × 0.25) × unit, size × unit."""
+    unit = cal["cell_size"] if cal["units"] == "px" else 1
+    shift = o["slot"] * 0.25
+    return (cal["origin_x"] + (o["cell"]["x"] + shift) * unit,
+            cal["origin_y"] + (o["cell"]["y"] + shift) * unit, unit)
+
+
+@pytest.mark.parametrize("cal", CALIBRATIONS, ids=lambda c: f"{c['units']}-{c.get('cell_size', 1)}")
+def test_exports_reread_field_by_field_with_calibration(cal: dict[str, Any]) -> None:
+    room = Room.build(platforms={"ccfolia": dict(cal)})
+    play_round(room)  # groups on the board, a spent trap, a PC moved
+    tree = room.tree
+    objs = render(tree)
+    with zipfile.ZipFile(io.BytesIO(exports.room_zip(tree))) as zf:
+        data = json.loads(zf.read("__data.json"))
+    characters = data["entities"]["characters"]
+    markers = data["entities"]["room"]["markers"]
+    clips = exports.clipboard(tree)
+    assert set(clips) == set(characters)
+    checked = 0
+    for oid, o in objs.items():
+        if o.get("cell") is None or o["kind"] in ("base",):
+            continue
+        target = characters.get(oid) or markers.get(oid)
+        assert target is not None, oid
+        x, y, unit = _expected_place(o, cal)
+        assert (target["x"], target["y"]) == (pytest.approx(x), pytest.approx(y)), oid
+        size = o.get("size", 1) if o["kind"] != "marker" else o["width"]
+        assert target["width"] == pytest.approx(size * unit), oid
+        if oid in clips:  # the clipboard is the same character, minus what pasting cannot set
+            clip = clips[oid]["data"]
+            assert set(clip) == set(target) - {"x", "y", "active"}, oid
+            for key, value in clip.items():
+                assert target[key] == value, (oid, key)
+        checked += 1
+    assert checked >= 20
+    assert exports.CALIBRATION_MARKER not in markers
+    head = json.loads(exports.clipboard_lines(tree)[0])["komasync"]
+    assert head["calibrated"] is True and head["warning"] is None
+    assert {k: head[k] for k in cal} == cal
+    assert exports.export_notice(tree)["calibrated"] is True
+
+
+def test_an_uncalibrated_export_carries_its_warning() -> None:
+    tree = Room.build().tree
+    notice = exports.export_notice(tree)
+    assert notice["calibrated"] is False
+    assert notice["warning"]["ja"].startswith("komasync: ココフォリア用のキャリブレーションがありません")
+    assert "no Ccfolia calibration" in notice["warning"]["en"]
+    # the room ZIP: a marker panel under the board with the warning, Japanese first
+    with zipfile.ZipFile(io.BytesIO(exports.room_zip(tree))) as zf:
+        data = json.loads(zf.read("__data.json"))
+        marker = data["entities"]["room"]["markers"][exports.CALIBRATION_MARKER]
+        assert marker["imageUrl"] in zf.namelist()
+    assert marker["text"] == f"{notice['warning']['ja']}\n{notice['warning']['en']}"
+    assert marker["y"] > max(c["y"] for c in data["entities"]["characters"].values()
+                             if c["name"] != "komasync")  # below the board
+    # the clipboard file: its first line says so and is not a character
+    lines = [json.loads(line) for line in exports.clipboard_lines(tree)]
+    assert "kind" not in lines[0] and lines[0]["komasync"]["warning"] == notice["warning"]
+    assert lines[0]["komasync"]["note"]["ja"].startswith("この行はキャラクターではありません")
+    assert all(line["kind"] == "character" for line in lines[1:])
+    assert exports.clipboard_document(tree)["komasync"] == lines[0]["komasync"]
+    assert {k: v for k, v in lines[0]["komasync"].items() if k != "note"} == notice

@@ -551,6 +551,16 @@ async def test_bridge_status_and_invite_revoke(browser: Browser, demo: Demo) -> 
     config = json.loads(await created.locator("input.invite-bridge").input_value())
     assert config == {"server": demo.ws, "room": ROOM, "token": token}
     invite_id = await created.get_attribute("data-invite")
+    # issue 14: beside the bridge invite, the userscript's one-click install (served by this
+    # server), the Foundry manifest URL, and what wss:// means for a remote server
+    install = created.locator("a[data-install=ccfolia]")
+    await pw_expect(install).to_have_attribute("href", demo.url + "ccfolia/komasync.user.js")
+    await pw_expect(install).to_have_text("ココフォリア用ユーザースクリプトをインストール")
+    manifest = await created.locator("input.foundry-manifest").input_value()
+    assert manifest == demo.url + "foundry/module.json"
+    await pw_expect(created.locator("[data-wss=ok]")).to_contain_text("wss://")
+    served = await page.evaluate("u => fetch(u).then(r => r.text())", demo.url + "ccfolia/komasync.user.js")
+    assert f"// @downloadURL  {demo.url}ccfolia/komasync.user.js" in served
 
     bridge = await Client.connect(demo.ws)
     await bridge.auth(ROOM, token=token)
@@ -591,6 +601,9 @@ async def test_bridge_status_and_invite_revoke(browser: Browser, demo: Demo) -> 
         data = json.loads(zf.read("__data.json"))
     assert data["meta"]["version"] == "1.1.0"
     assert "waves" not in json.dumps(data, ensure_ascii=False)
+    # the demo room has no Ccfolia calibration: the ZIP and the console say so
+    assert "ks-calibration" in data["entities"]["room"]["markers"]
+    await pw_expect(page.locator("#toasts")).to_contain_text("キャリブレーションがありません")
     await gm.close()
     con.check()
 

@@ -18,6 +18,7 @@ from komasync.engine.bcdice import (
     coc_level,
     parse,
     parse_message,
+    reason_ja,
 )
 
 
@@ -154,3 +155,50 @@ def test_parse_message_repeated_rolls() -> None:
 ])
 def test_coc_level(value: int, target: int, level: str) -> None:
     assert coc_level(value, target) == level
+
+
+# -- lines pasted with the command first (issue 14) ------------------------------------------
+
+PASTED = [
+    ("CC<=80 【拳銃】 (1D100<=80) ボーナス・ペナルティダイス[0] ＞ 12 ＞ 12 ＞ イクストリーム成功",
+     "(1D100<=80) ボーナス・ペナルティダイス[0] ＞ 12 ＞ 12 ＞ イクストリーム成功", "extreme", 12),
+    ("CC<=53 (1D100<=53) ボーナス・ペナルティダイス[0] > 52 > 52 > レギュラー成功",
+     "(1D100<=53) ボーナス・ペナルティダイス[0] > 52 > 52 > レギュラー成功", "regular", 52),
+    ("CC(1)<=40 【回避】 (1D100<=40) ボーナス・ペナルティダイス[1] ＞ 70, 30 ＞ 30 ＞ レギュラー成功",
+     "(1D100<=40) ボーナス・ペナルティダイス[1] ＞ 70, 30 ＞ 30 ＞ レギュラー成功", "regular", 30),
+]
+
+
+@pytest.mark.parametrize(("pasted", "line", "level", "value"), PASTED)
+def test_a_line_with_its_command_first_is_read_from_the_header(
+        pasted: str, line: str, level: str, value: int) -> None:
+    r = parse(pasted)
+    assert isinstance(r, CocCheck), r
+    assert (r.raw, r.level, r.value) == (line, level, value)
+    assert parse(r.raw) == r  # the engine re-reads `raw`: the same result
+
+
+def test_a_plain_roll_with_its_command_first() -> None:
+    r = parse("2D6 (2D6) ＞ 7[1,6] ＞ 7")
+    assert isinstance(r, PlainRoll) and (r.raw, r.value, r.dice) == ("(2D6) ＞ 7[1,6] ＞ 7", 7, (1, 6))
+
+
+@pytest.mark.parametrize("text", ["CC<=80 【拳銃】", "CC<=80 (拳銃) ＞ 強い",
+                                  "(1D100<=80) … ＞ イクストリーム成功"])
+def test_a_command_without_a_readable_result_is_not_understood(text: str) -> None:
+    r = parse(text)
+    assert isinstance(r, NotUnderstood)
+    assert reason_ja(r.reason) != r.reason  # every reason has its Japanese
+
+
+def test_every_reason_the_parser_gives_has_japanese() -> None:
+    import re as _re
+
+    from komasync.engine import bcdice
+
+    source = Path(bcdice.__file__).read_text(encoding="utf-8")
+    reasons = _re.findall(r'NotUnderstood\(\w+, f?"([^"{]+)', source)
+    assert len(set(reasons)) >= 14
+    for reason in reasons:
+        assert reason_ja(reason.rstrip(": ")) != reason.rstrip(": "), reason
+    assert reason_ja("unexpected line: 3回目") == "読めない行があります: 3回目"

@@ -14,7 +14,7 @@ from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
 from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.engine.table import MovePiece
 from komasync.server.replay import rebuild
-from komasync.server.storage import ActionRecord, Storage
+from komasync.server.storage import ActionRecord, Storage, encode
 
 
 async def _reply(c: Client, action: dict[str, Any]) -> dict[str, Any]:
@@ -111,10 +111,10 @@ def test_a_bridge_move_logged_before_the_rule_still_replays(tmp_path: Path) -> N
     state = build_room(scenario, seed="s").model_dump(mode="json")
     store.create_room("old", "old", "x" * 20, state)
     action = MovePiece(piece="knight", to={"x": 5, "y": 5})  # type: ignore[arg-type]
-    store.append("old", [ActionRecord(
+    store.append("old", [encode(ActionRecord(
         version=1, client_key="inv:i1:e1", actor={"role": "bridge", "player": None,
                                                   "label": "Foundry"},
-        action=action.model_dump(mode="json"), ops=[], rolls=[], log=[], warnings=[], at=0.0)],
+        action=action.model_dump(mode="json"), ops=[], rolls=[], log=[], warnings=[], at=0.0))],
         None)
     engine = rebuild(store, "old")
     assert engine.version == 1

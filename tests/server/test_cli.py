@@ -79,7 +79,8 @@ async def test_serve_demo_prints_what_the_gm_needs(demo: Demo) -> None:
             assert (await resp.json())["ok"] is True
         async with session.post(demo.url + "api/rooms", json={"secret": demo.secret}) as resp:
             rooms = {r["id"] for r in (await resp.json())["rooms"]}
-        assert rooms == {"demo", "demo-bases", "demo-table"}
+        assert rooms == {"demo", "demo-bases", "demo-table", "demo-grid", "demo-mass",
+                         "demo-engagement"}
         async with session.get(demo.url) as resp:
             assert resp.status == 200 and "<html" in (await resp.text()).lower()
     g = await Client.connect(demo.ws)
@@ -102,8 +103,14 @@ def test_export_writes_a_ccfolia_room_zip_and_clipboard_json(tmp_path: Path) -> 
     assert data["meta"]["version"] == "1.1.0"
     names = {c["name"] for c in data["entities"]["characters"].values()}
     assert any("最終砦" in n for n in names)
-    clip = run("export", "td", "--db", str(db), "--format", "clipboard").stdout.splitlines()
-    pieces = [json.loads(line) for line in clip]
+    # issue 14: without calibration, the export says so (stderr) and in its own output
+    assert "キャリブレーションがありません" in result.stderr
+    assert "no Ccfolia calibration" in result.stderr
+    clipped = run("export", "td", "--db", str(db), "--format", "clipboard")
+    clip = clipped.stdout.splitlines()
+    head, *pieces = [json.loads(line) for line in clip]
+    assert head["komasync"]["calibrated"] is False and head["komasync"]["warning"]["ja"]
+    assert "キャリブレーションがありません" in clipped.stderr
     assert pieces and all(p["kind"] == "character" for p in pieces)
     assert "waves" not in "".join(clip)  # the table's view only: no future waves
 
@@ -118,11 +125,21 @@ async def test_server_hands_out_the_foundry_module(running: Running) -> None:
         async with session.get(running.http + "/foundry/module.json") as resp:
             manifest = await resp.json()
         assert manifest["manifest"] == running.http + "/foundry/module.json"
-        assert manifest["compatibility"] == {"minimum": "12", "verified": "13"}
+        # issue 14: no verified version (none was run), no socket (not used)
+        assert manifest["compatibility"] == {"minimum": "12"}
+        assert "socket" not in manifest
+        for key in ("url", "bugs", "changelog"):
+            assert manifest[key].startswith(running.http + "/foundry/"), key
+            async with session.get(manifest[key]) as resp:
+                assert resp.status == 200 and (await resp.text()).startswith("# komasync")
+        assert manifest["license"] == "LICENSE"
         async with session.get(manifest["download"]) as resp:
             body = await resp.read()
+        async with session.get(running.http + "/foundry/secret.txt") as resp:
+            assert resp.status == 404
     with zipfile.ZipFile(io.BytesIO(body)) as zf:
         assert json.loads(zf.read("module.json"))["download"] == manifest["download"]
+        assert zf.read("LICENSE").startswith(b"MIT License")
         for module in manifest["esmodules"]:
             assert module in zf.namelist()
 
@@ -142,7 +159,10 @@ async def test_console_export_endpoint_needs_the_gm_secret(running: Running) -> 
             body = await resp.read()
         async with session.post(url, json={"secret": running.secret, "room": running.room,
                                            "format": "clipboard"}) as resp:
-            pieces = await resp.json()
+            assert resp.headers["X-Komasync-Calibrated"] == "no"
+            document = await resp.json()
+    pieces = document["characters"]
+    assert document["komasync"]["calibrated"] is False and document["komasync"]["warning"]
     with zipfile.ZipFile(io.BytesIO(body)) as zf:
         data = zf.read("__data.json").decode()
     assert "騎士" in data and "暗殺者" not in data  # the table's view: no hidden pieces

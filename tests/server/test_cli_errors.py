@@ -17,7 +17,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, Running, gm
 
 KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 SECRET = "a-long-enough-gm-secret"
@@ -173,8 +173,10 @@ async def test_public_url_reaches_the_console(tmp_path: Path) -> None:
     demo = serve_demo(tmp_path / "k.sqlite3", None, "--public-url", "https://table.example.org/")
     try:
         async with aiohttp.ClientSession() as session:
-            async with session.get(demo.url + "api/public") as resp:
-                assert (await resp.json()) == {"public_url": "https://table.example.org/"}
+            async with session.get(demo.url + "api/links") as resp:
+                links = await resp.json()
+        assert links["public_url"] == "https://table.example.org" and links["configured"] is True
+        assert links["ws"] == "wss://table.example.org/ws"
     finally:
         stop(demo)
 
@@ -206,3 +208,16 @@ def test_a_yaml_indentation_error_says_what_yaml_expected(tmp_path: Path) -> Non
     assert result.returncode == 1
     assert f"{bad}:3: yaml: ここに「キー: 値」は書けません" in result.stderr
     assert "check that the indentation matches the lines above" in result.stderr
+
+
+async def test_the_console_cannot_invite_a_player_who_does_not_exist(running: Running) -> None:
+    # issue 15 item 7: an invite never adds a player by surprise
+    g = await gm(running)
+    await g.send({"type": "invite.create", "id": "i1", "role": "player", "player": "zed"})
+    reply = await g.expect("error", id="i1")
+    assert reply["code"] == "unknown_player"
+    assert "「zed」" in reply["reason"]["ja"] and "'zed'" in reply["reason"]["en"]
+    assert "zed" not in g.state["meta"]["players"]
+    await g.send({"type": "invite.create", "id": "i2", "role": "player", "player": "alice"})
+    assert (await g.expect("invite", id="i2"))["player"] == "alice"
+    await g.close()

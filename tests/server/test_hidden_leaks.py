@@ -72,6 +72,7 @@ async def test_trigger_refusal_names_no_hidden_part_but_the_gm_sees_it(
 
 HIDDEN_TD = ROOT / "tests" / "data" / "hidden_td.yaml"
 TD_ROOM = "td"
+ENG_ROOM = "eng"
 
 #: Hidden words and numbers, besides those derived from the projections.
 SECRET_WORDS = (
@@ -104,14 +105,26 @@ NOT_FROM_NON_GM = {
     "internal_error": "a server bug; the reason is fixed text",
     "bad_action": "an adapter making an invalid action from the table's own projection",
     "not_available": "the form a non-GM gets instead of a refusal naming hidden data",
+    "already_active": "engagement.start (and grid.start) are GM-only",
+    "nothing_open": "engagement.cancel is GM-only",
+    "exists": "engagement.combatant.add (and grid.combatant.add) are GM-only",
 }
 
 
-def refusal_codes() -> set[str]:
-    """Every refusal code the engine and the server can give, read from their source."""
+#: The subsystems this file drives (engagement through test_engagement_hidden); grid and
+#: mass have their own leak test
+#: (tests/server/test_hidden_leaks_combat.py) over their own hidden data.
+DRIVEN_HERE = ("table", "tower_defense", "bases", "engagement")
+
+
+def refusal_codes(subsystems: tuple[str, ...] = DRIVEN_HERE) -> set[str]:
+    """Every refusal code the engine core, the given subsystems and the server can give,
+    read from their source."""
     codes: set[str] = set()
     unknown_what: set[str] = set()
-    for path in [*sorted((ROOT / "engine").glob("*.py")), *sorted((ROOT / "server").glob("*.py"))]:
+    engine = [*sorted((ROOT / "engine").glob("*.py")),
+              *(f for name in subsystems for f in sorted((ROOT / "engine" / name).rglob("*.py")))]
+    for path in [*engine, *sorted((ROOT / "server").glob("*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
@@ -257,21 +270,25 @@ async def bases_probes(t: Table) -> None:
     trigger = {"kind": "bases.trigger", "character": "アリス", "action": "発動タイミングを放棄する"}
     await p1.refused({**trigger, "event": "stake.open"}, "battle_not_running")
     await p1.refused({"kind": "td.move", "pc": "pc1", "to": "a"}, "no_tower_defense")
+    await p1.refused({"kind": "engagement.approach", "combatant": "a", "target": "b", "dp": 1},
+                     "no_engagement")
     await g.ok({"kind": "bases.round"})
     await g.ok({"kind": "override", "path": ["bases", "bases", "stake", "events", 4, "fired"],
                 "value": 614, "reason": "誓約は使い切った"})
-    for who in (p1, bridge):  # the bridge acts as the table (no `by`)
+    # The bridge acts for p1, the player its platform identified (a bridge naming nobody
+    # is the table and may not trigger for アリス at all).
+    for who, by in ((p1, {}), (bridge, {"by": "p1"})):
         # wrong_trigger, not_active_trigger, wrong_trigger, condition_not_met,
         # event_exhausted, needs_gm, base_stopped — each built from a hidden part
         for event, action in (("stake.rite", trigger["action"]), ("stake.murmur", "祈る"),
                               ("stake.seal", "祈る"), ("stake.seal", "深淵を覗く"),
                               ("stake.oath", "誓いを立てる"), ("stake.pact", "血の契約を結ぶ"),
                               ("ruin.echo", "残響を聴く")):
-            await who.refused({**trigger, "event": event, "action": action}, "not_available")
+            await who.refused({**trigger, **by, "event": event, "action": action}, "not_available")
         # Hidden elements and elements of hidden bases do not exist for them at all.
-        nothing = await who.refused({**trigger, "event": "stake.nothing"}, "unknown_element")
+        nothing = await who.refused({**trigger, **by, "event": "stake.nothing"}, "unknown_element")
         for event in ("stake.ghost", "battery.fire"):
-            reply = await who.refused({**trigger, "event": event}, "unknown_element")
+            reply = await who.refused({**trigger, **by, "event": event}, "unknown_element")
             assert same_but_for(reply, nothing, event, "stake.nothing"), (reply, nothing)
     report = {"kind": "bases.report", "happening": "character.incapacitated"}
     await p1.refused({**report, "character": "ゴブリン"}, "not_your_character")
@@ -286,6 +303,7 @@ async def bases_probes(t: Table) -> None:
     assert same_but_for(await p1.refused({**move, "piece": "shade"}, "unknown_piece"),
                         missing, "shade", "nobody")
     await p1.refused({**move, "piece": "ghoul"}, "not_your_piece")
+    await bridge.refused({**move, "piece": "knight", "by": "nobody"}, "unknown_player")
     await p1.refused({"kind": "table.move", "piece": "knight", "to": {"x": 40, "y": 1}}, "off_grid")
     add = {"kind": "table.counter.add", "delta": 1}
     missing = await p1.refused({**add, "counter": "nothing"}, "unknown_counter")
@@ -444,6 +462,12 @@ async def test_every_refusal_path_keeps_hidden_data_from_non_gms(tmp_path: Path)
         await bases_probes(bases)
         tables.append(td := await Table.seat(r, TD_ROOM))
         await td_probes(td)
+        from test_engagement_hidden import HIDDEN_ENG, engagement_probes
+
+        await r.server.create_room(load_scenario_file(HIDDEN_ENG), secret=r.secret,
+                                   room_id=ENG_ROOM, seed="leaks-eng")
+        tables.append(eng := await Table.seat(r, ENG_ROOM))
+        await engagement_probes(eng)
         notices: list[dict[str, Any]] = []
         for table in tables:
             await table.check_nothing_leaked(r)

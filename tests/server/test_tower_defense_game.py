@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
-from komasync.engine.td_map import adjacent, reaches
-from komasync.engine.td_model import TowerDefenseState
+from komasync.engine.tower_defense.map import adjacent, reaches
+from komasync.engine.tower_defense.model import TowerDefenseState
 from komasync.engine.views import Audience, project
 from komasync.server.replay import rebuild
 

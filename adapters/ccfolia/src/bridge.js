@@ -3,20 +3,23 @@
  * the server's operations (docs/adapters.md, "Ccfolia operations").
  *
  * How this works: the page is reached only through page.js (every page assumption lives
- * there). The store is subscribed once; a change of the characters slice compares each
- * character's x/y with the last seen, and a moved komasync character is pushed into a
- * Settler, so a drag (about 70 store updates a second) becomes one `move` event when the
- * piece has been still for `settleMs`. New chat messages with dice output spoken by a PC
- * become `chat` events.
+ * there; its self-test runs at start and on "re-check"). The store is subscribed once; a
+ * change of the characters slice compares each character's x/y with the last seen, and a
+ * moved komasync character is pushed into a Settler, so a drag (about 70 store updates a
+ * second) becomes one `move` event when the piece has been still for `settleMs`. New chat
+ * messages with dice output spoken by a PC become `chat` events.
  *
  * Operations are applied in two ways:
- *  - always: `chat` lines, and status changes as `:LABEL=N` commands spoken as the
- *    character (the documented way) — typed into the chat box, one line at a time;
- *  - only when the GM enables direct write AND the page's data layer is there: character,
- *    marker and dice documents and the room, written whole-field with merge, at most 50
- *    writes per batch. Without it, what needs a write is counted and shown in the panel
- *    ("N changes need direct write"); the clipboard JSON / room ZIP exports remain the way
- *    to put pieces on the board (docs/bridges.md).
+ *  - the data layer, only when the GM turns it on AND every data-layer hook was found:
+ *    character, marker and dice documents and the room, merge-written through the page's
+ *    own Firestore handle, at most 50 writes at a time;
+ *  - otherwise the chat-command path (the fallback, said loudly in the panel and to the GM
+ *    console when the GM wanted the data layer): status changes as `:LABEL=N` spoken as the
+ *    character, typed into the chat box; what only a write can do (positions, new pieces,
+ *    markers, dice) is counted for the panel, and the clipboard JSON / room ZIP exports put
+ *    pieces on the board (docs/bridges.md).
+ * Public chat lines are typed into the chat box; lines addressed to one user (`to`: a
+ * refusal, a prompt) never are — they go to the panel's private lines for that user.
  *
  * Which Ccfolia character is which komasync object: our stable id when we created it
  * (direct write uses it as the document id), else the one character with the name we
@@ -27,13 +30,15 @@ import { BridgeClient, State } from "../../foundry/module/scripts/core/client.js
 import { resolveServerUrl } from "../../foundry/module/scripts/core/url.js";
 import { Settler } from "../../foundry/module/scripts/core/settle.js";
 import { getPath } from "../../foundry/module/scripts/core/tree.js";
-import { calibrateFromDrops, calibrationAction } from "../../foundry/module/scripts/core/calibrate.js";
+import { calibrateFromDrop, calibrateFromCellSize, calibrationAction } from "../../foundry/module/scripts/core/calibrate.js";
 import * as pageModule from "./page.js";
 
 export const BRIDGE_VERSION = "0.1.0";
 
 /** BCDice output lines (vtt.md): `(2D6) ＞ 7`, `(1D100<=53) … ＞ レギュラー成功`. */
 export const CCF_DICE_LINE = /\(\s*[^()]*\d*[dD]\d+[^()]*\)[^\n]*[＞>]/;
+/** Kinds of komasync characters whose dice results in chat are reported. */
+const ROLLERS = new Set(["pc", "piece"]);
 
 export class CcfoliaBridge {
   /**
@@ -67,18 +72,45 @@ export class CcfoliaBridge {
     this.reported = [];
     this.skipped = { writes: 0, statusCommands: 0 };
     this.chatErrors = [];
+    this.writeErrors = [];
+    this.privateLines = [];
     this.selftest = null;
+    this.dl = null; // the data layer's writer (page.dataLayer), when every hook was found
     this.lastError = null;
     this.calib = null;
+  }
+
+  /** Run the page's self-test; keep what it found (the store, the data layer). */
+  probe() {
+    const { report, handles } = this.page.probe(this.win);
+    this.selftest = report;
+    this.dl = report.can.dataLayer ? this.page.dataLayer(handles.firestore, handles.roomId) : null;
+    return handles;
+  }
+
+  /** The panel's "re-check": the page may have finished loading since. */
+  recheck() {
+    const had = this.directWrite;
+    const handles = this.probe();
+    if (!this.store && handles.store) {
+      this.store = handles.store;
+      this._baseline();
+      this.unsubscribe = this.store.subscribe(() => this._onStore());
+    }
+    if (this.client) {
+      this.client.setStatusDetail(this._detail());
+      if (this.directWrite && !had) this.client.resync();
+    }
+    this._changed();
+    return this.selftest;
   }
 
   // -- lifecycle ------------------------------------------------------------------------
 
   /** Self-test, hook the store, connect. Returns the self-test result. */
   start() {
-    this.selftest = this.page.selfTest(this.win);
-    const found = this.page.findStore(this.win);
-    this.store = found.store;
+    const handles = this.probe();
+    this.store = handles.store;
     if (this.store) {
       this._baseline();
       this.unsubscribe = this.store.subscribe(() => this._onStore());
@@ -133,7 +165,31 @@ export class CcfoliaBridge {
   }
 
   get directWrite() {
-    return Boolean(this.settings.directWrite && this.page.findDataLayer(this.win));
+    return Boolean(this.settings.directWrite && this.dl);
+  }
+
+  /** When the GM wants the data layer but a hook is missing: what is missing (loudly). */
+  get fallback() {
+    if (!this.settings.directWrite || this.dl) return null;
+    const t = this.selftest;
+    const need = this.page.NEEDS.dataLayer;
+    const missing = t ? need.filter((id) => !(t.hooks[id] && t.hooks[id].found)) : need;
+    return {
+      missing,
+      ja: `データ層が使えません（見つからない: ${missing.join(", ")}）。チャットコマンドで代わりに動かします。駒の位置・マーカー・ダイスは手で動かすか、ZIP/クリップボードで置いてください。`,
+      en: `The data layer is unavailable (missing: ${missing.join(", ")}). Falling back to chat commands; move pieces, markers and dice by hand or place them with the ZIP/clipboard exports.`,
+    };
+  }
+
+  /** The room's Ccfolia calibration as the server will use it (docs/bridges.md). */
+  get calibration() {
+    const s = this.client && this.client.tree && getPath(this.client.tree, ["meta", "platforms", "ccfolia"]);
+    const set = s && typeof s === "object" ? s : {};
+    return {
+      calibrated: typeof set.units === "string",
+      units: set.units || "cell",
+      cell_size: typeof set.cell_size === "number" ? set.cell_size : 24,
+    };
   }
 
   /** What the panel shows. */
@@ -145,16 +201,29 @@ export class CcfoliaBridge {
       directWrite: this.directWrite,
       directWriteWanted: Boolean(this.settings.directWrite),
       skipped: { ...this.skipped },
+      fallback: this.fallback,
+      privateLines: this.privateLines.slice(-20),
+      writeErrors: this.writeErrors.slice(-3),
+      calibrated: this.client && this.client.tree ? this.calibration.calibrated : null,
       chatErrors: this.chatErrors.slice(-3),
       lastError: c.lastError || (this.lastError ? { code: "bridge", reason: { ja: this.lastError, en: this.lastError } } : null),
       calibration: this.calib ? { ...this.calib } : null,
     };
   }
 
+  /** The line the GM console shows for this bridge (bridge.status `detail`, ≤ 300). */
   _detail() {
     const t = this.selftest;
-    const miss = t && t.missing.length ? ` missing: ${t.missing.join("; ")}` : "";
-    return `ccfolia ${BRIDGE_VERSION} ${t ? t.version : ""} direct write ${this.directWrite ? "on" : "off"}${miss}`.slice(0, 300);
+    const parts = [`ccfolia ${BRIDGE_VERSION} ${t ? t.version : "-"}`];
+    const fb = this.fallback;
+    if (this.directWrite) parts.push("データ層 ON / data layer on");
+    else if (fb) parts.push(`!! データ層なし→チャットコマンド / NO DATA LAYER → chat commands (missing: ${fb.missing.join(", ")})`);
+    else parts.push("データ層 OFF / data layer off");
+    const other = t ? t.missing.map((m) => m.split(":")[0]).filter((id) => !(fb && fb.missing.includes(id))) : [];
+    if (other.length) parts.push(`page missing: ${other.join(", ")}`);
+    if (this.client && this.client.tree && !this.calibration.calibrated) parts.push("未キャリブレーション / uncalibrated");
+    if (this.writeErrors.length) parts.push(`write errors: ${this.writeErrors.length}`);
+    return parts.join(" | ").slice(0, 300);
   }
 
   _changed() {
@@ -226,7 +295,7 @@ export class CcfoliaBridge {
       const roll = this.page.rollOf(message) || text.split("\n").filter((l) => CCF_DICE_LINE.test(l)).join("\n");
       if (!roll || !CCF_DICE_LINE.test(roll.replace(/^#\d+\s*/gm, ""))) continue;
       const pc = this._pcNamed(name);
-      if (!pc) continue; // only a PC's roll can be an attack (docs/adapters.md)
+      if (!pc) continue; // only a komasync character's roll can be a check (docs/adapters.md)
       this._report({
         kind: "chat",
         text,
@@ -240,7 +309,8 @@ export class CcfoliaBridge {
   _pcNamed(name) {
     let hit = null;
     for (const [sid, k] of this.known) {
-      if (k.type === "character" && k.ref && k.ref.kind === "pc" && k.name === name) {
+      // a tower-defense PC, or a generic piece (a grid or engagement character)
+      if (k.type === "character" && k.ref && ROLLERS.has(k.ref.kind) && k.name === name) {
         if (hit) return null;
         hit = sid;
       }
@@ -301,9 +371,11 @@ export class CcfoliaBridge {
       const [type, verb] = String(op.op).split(".");
       if (op.op === "reset") {
         resetIds = new Set(op.ids || []);
+      } else if (op.op === "chat" && op.to) {
+        this._private(op); // never typed into the public chat
       } else if (op.op === "chat") {
         this.chatNames.add(op.name || "komasync");
-        chat.push({ text: op.text, name: op.name || "komasync", to: op.to || null });
+        chat.push({ text: op.text, name: op.name || "komasync" });
       } else if (op.op === "room.update") {
         writes.push({ op: "set", kind: "room", data: op.data || {} });
       } else if (["character", "marker", "dice"].includes(type)) {
@@ -324,7 +396,7 @@ export class CcfoliaBridge {
     } else {
       this.skipped.writes += writes.length;
     }
-    for (const line of chat) await this._say(line.text, line.name);
+    for (const line of chat) await this._say(line.text, line.name, Boolean(line.status));
     if (this.client) this.client.setStatusDetail(this._detail());
     this._changed();
   }
@@ -383,18 +455,53 @@ export class CcfoliaBridge {
     return hits.length === 1 ? hits[0] : null;
   }
 
+  /** Through the data layer, at most MAX_WRITES at a time; a failure is shown, never thrown. */
   async _write(writes) {
-    const dl = this.page.findDataLayer(this.win);
     for (let i = 0; i < writes.length; i += this.page.MAX_WRITES) {
-      await dl.write(writes.slice(i, i + this.page.MAX_WRITES));
+      const batch = writes.slice(i, i + this.page.MAX_WRITES);
+      try {
+        await this.dl.write(batch);
+      } catch (e) {
+        this.skipped.writes += batch.length;
+        this.writeErrors.push({ count: batch.length, error: String((e && e.message) || e).slice(0, 200), at: Date.now() });
+        if (this.writeErrors.length > 20) this.writeErrors.shift();
+      }
     }
   }
 
-  /** One chat line through the chat box, in order with every other line. */
-  _say(text, name) {
+  /** A line for one user (a refusal, a prompt): kept for the panel, never posted. */
+  _private(op) {
+    this.privateLines.push({
+      to: String(op.to),
+      toName: this._nameOfUser(String(op.to)),
+      kind: op.kind || "log",
+      ja: op.ja || op.text,
+      en: op.en || op.text,
+      text: op.text,
+      mine: String(op.to) === this._bridgeUser().id,
+      at: Date.now(),
+    });
+    if (this.privateLines.length > 50) this.privateLines.shift();
+  }
+
+  /** A Ccfolia user's komasync player name (through the `users` setting), else the id. */
+  _nameOfUser(uid) {
+    const tree = this.client && this.client.tree;
+    const pid = tree && getPath(tree, ["meta", "platforms", "ccfolia", "users", uid]);
+    const player = pid && getPath(tree, ["meta", "players", pid]);
+    return (player && player.name) || pid || uid;
+  }
+
+  /**
+   * One chat line through the chat box, in order with every other line. A status command
+   * must be spoken as its character (`exact`); a log line without a speaker-name field is
+   * typed as whoever is speaking rather than not at all.
+   */
+  _say(text, name, exact = false) {
     const pace = this.o.chatPaceMs ?? 120;
+    const named = exact || !this.selftest || this.selftest.hooks.speaker_name.found;
     this.chatQueue = this.chatQueue.then(async () => {
-      const r = await this.page.sendChat(this.win, text, { name });
+      const r = await this.page.sendChat(this.win, text, { name: named ? name : null });
       if (!r.ok) {
         this.chatErrors.push({ text, how: r.how });
         if (this.chatErrors.length > 20) this.chatErrors.shift();
@@ -421,11 +528,17 @@ export class CcfoliaBridge {
     return cell && typeof cell.x === "number" ? { x: cell.x, y: cell.y } : null;
   }
 
-  /** Step 0: the GM picks a komasync character standing alone on its square. */
-  calibrateBegin(sid) {
+  /**
+   * The one calibration step, part 1: the GM picks a komasync character standing alone on
+   * its square, and says how many Ccfolia units one square is (`cellSize`: 1 = positions
+   * count squares, the default read from Ccfolia's room data; N > 1 = pixels).
+   */
+  calibrateBegin(sid, cellSize = null) {
     const cell = this.cellOf(sid);
     if (!cell) throw new Error(`calibration: no square known for ${sid}`);
-    this.calib = { id: sid, cell, first: null, result: null };
+    const cal = this.calibration;
+    const size = cellSize ?? (cal.units === "px" ? cal.cell_size : 1);
+    this.calib = { id: sid, cell, cellSize: Number(size), result: null, action: null };
     this._changed();
     return this.calib;
   }
@@ -436,22 +549,29 @@ export class CcfoliaBridge {
     return c ? { x: c.x, y: c.y } : null;
   }
 
-  /** Step 1 (dropped exactly on its square) and step 2 (one square to the right). */
+  /** Part 2: the piece now sits exactly on its square: the origin follows. */
   calibrateMark() {
     const cal = this.calib;
     if (!cal) throw new Error("calibration: not started");
     const pos = this._position(cal.id);
     if (!pos) throw new Error("calibration: the piece is not on the board");
-    if (!cal.first) {
-      cal.first = pos;
-    } else {
-      const current = this.client && this.client.tree && getPath(this.client.tree, ["meta", "platforms", "ccfolia"]);
-      const fallback = (current && current.cell_size) || 24;
-      cal.result = calibrateFromDrops(cal.cell, cal.first, pos, fallback);
-      cal.action = calibrationAction("ccfolia", current, cal.result);
-    }
+    cal.result = calibrateFromDrop(cal.cell, pos, cal.cellSize);
+    cal.action = calibrationAction("ccfolia", this._platformSettings(), cal.result);
     this._changed();
     return cal;
+  }
+
+  /** Or only the cell size, typed (the board stays centred on its middle square). */
+  calibrateTyped(cellSize) {
+    const result = calibrateFromCellSize(cellSize);
+    const { origin_x: _x, origin_y: _y, ...rest } = this._platformSettings(); // the old origin was in the old unit
+    this.calib = { id: null, cell: null, cellSize: Number(cellSize), result, action: calibrationAction("ccfolia", rest, result) };
+    this._changed();
+    return this.calib;
+  }
+
+  _platformSettings() {
+    return (this.client && this.client.tree && getPath(this.client.tree, ["meta", "platforms", "ccfolia"])) || {};
   }
 
   calibrateCancel() {

@@ -21,10 +21,19 @@ export function saveSettings(win, settings) {
   win.localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
 }
 
+/**
+ * The komasync server's WebSocket URL for a userscript served from `servedFrom` (the
+ * server's public address, filled in when it serves the file), else "" (not configured).
+ */
+export function defaultServerUrl(servedFrom) {
+  if (!servedFrom) return "";
+  return String(servedFrom).replace(/\/+$/, "").replace(/^http/, "ws") + "/ws";
+}
+
 /** Start everything on `win`; returns a handle (also at `win.komasync`). */
-export function boot(win, { waitMs = 60000 } = {}) {
+export function boot(win, { waitMs = 60000, servedFrom = null } = {}) {
   const handle = { bridge: null, panel: null };
-  const settings = () => ({ serverUrl: "ws://127.0.0.1:8750/ws", gm: true, directWrite: false, ...loadSettings(win) });
+  const settings = () => ({ serverUrl: defaultServerUrl(servedFrom), gm: true, directWrite: false, ...loadSettings(win) });
   const connect = () => {
     if (handle.bridge) handle.bridge.stop();
     const b = new CcfoliaBridge({
@@ -46,12 +55,14 @@ export function boot(win, { waitMs = 60000 } = {}) {
       saveSettings(win, { ...loadSettings(win), directWrite: on });
       if (handle.bridge) handle.bridge.setDirectWrite(on);
     },
-    onCalibrate: (act, sid) => {
+    onRecheck: () => handle.bridge && handle.bridge.recheck(),
+    onCalibrate: (act, sid, cellSize) => {
       const b = handle.bridge;
       if (!b) return;
       try {
-        if (act === "start") b.calibrateBegin(sid);
+        if (act === "start") b.calibrateBegin(sid, cellSize);
         else if (act === "mark") b.calibrateMark();
+        else if (act === "typed") b.calibrateTyped(cellSize);
         else b.calibrateCancel();
       } catch (e) {
         b.lastError = String(e.message || e);

@@ -1,19 +1,45 @@
 /**
- * A fake Ccfolia room page for Node, built from the documented surface (vtt.md): a Redux
- * store with `entities.roomCharacters` / `entities.roomMessages` ({ids, entities}), found
- * through a React-18-style root (`#root` with a `__reactContainer$…` key holding the
- * first HostRoot fiber; the committed tree is its FiberRoot's `current`, as React 18 does
- * it, and carries the store in `memoizedProps`), and a chat form whose textarea
- * `[name="text"]` is React-controlled: setting `.value` directly is ignored by "React";
- * only the native setter plus an `input` event updates its state (as in the real page).
+ * A fake Ccfolia room page for Node, built from the documented surface (README.md beside
+ * this file names the source of every shape): a Redux store with `app.state.roomId` and
+ * `entities.roomCharacters` / `entities.roomMessages` ({ids, entities}), found through a
+ * React-18-style root (`#root` with a `__reactContainer$…` key holding the first HostRoot
+ * fiber; the committed tree is its FiberRoot's `current`, as React 18 does it, and carries
+ * the store in `memoizedProps`); a chat form whose textarea `[name="text"]` is
+ * React-controlled (setting `.value` directly is ignored by "React"; only the native
+ * setter plus an `input` event updates its state); and the data layer of firestore.js:
+ * `window.webpackChunkccfolia` with a Firestore-like SDK module and the app's instance.
+ * The store follows Firestore's characters by itself (a listener), as the page does.
  *
  * The "Ccfolia server" side: a message starting `:LABEL±N` / `:LABEL=N` changes the
  * status of the character named as the speaker and adds the system line
  * `[ name ] LABEL : old → new`; a dice command gets the next scripted BCDice result
- * (`page.rolls.push(line)`) in `extend.roll.result`. An optional data layer
- * (`window.__KOMASYNC_DATA_LAYER__`, page.js A7) applies writes after a short latency,
- * as a Firestore listener would.
+ * (`page.rolls.push(line)`) in `extend.roll.result`.
+ *
+ * `new FakeCcfoliaPage({break: hook})` breaks one page.js hook the way a new Ccfolia
+ * release could (BREAKS below), for the self-test and fallback tests.
  */
+
+import { FakeFirestore, installWebpack, sdkModules } from "./firestore.js";
+
+/** Every hook of page.js, and how this fake breaks it. */
+export const BREAKS = Object.freeze({
+  react_root: "the container has no React key",
+  store: "no component holds the store",
+  characters: "the characters slice is renamed",
+  messages: "the messages slice is renamed",
+  chat_box: "the chat box is renamed",
+  speaker_name: "there is no speaker-name field",
+  room_id: "app.state has no roomId",
+  webpack_chunks: "no window.webpackChunkccfolia",
+  webpack_require: "webpack ignores a pushed chunk's function",
+  firestore_db: "no module exports the Firestore instance",
+  setDoc: "the SDK has no setDoc",
+  doc: "the SDK has no doc",
+  collection: "the SDK has no collection",
+  deleteDoc: "the SDK has no deleteDoc",
+  deleteField: "the SDK has no deleteField",
+  references: "references have another path form",
+});
 
 let seq = 0;
 const newId = (p) => `${p}${(++seq).toString(36).padStart(6, "0")}`;
@@ -160,6 +186,13 @@ function upsert(slice, id, patch) {
   };
 }
 
+function set(slice, id, doc) {
+  return {
+    ids: slice.entities[id] ? slice.ids : [...slice.ids, id],
+    entities: { ...slice.entities, [id]: { ...doc, _id: id } },
+  };
+}
+
 function remove(slice, id) {
   if (!slice.entities[id]) return slice;
   const entities = { ...slice.entities };
@@ -169,28 +202,18 @@ function remove(slice, id) {
 
 function reducer(state, action) {
   const e = state.entities;
+  // A "release" that renamed a slice (BREAKS) keeps its data under the new name.
+  const roomCharacters = "roomCharacters" in e ? "roomCharacters" : "roomCharacterList";
+  const roomMessages = "roomMessages" in e ? "roomMessages" : "roomMessageList";
   switch (action.type) {
     case "roomCharacters/upsert":
-      return { ...state, entities: { ...e, roomCharacters: upsert(e.roomCharacters, action.id, action.patch) } };
+      return { ...state, entities: { ...e, [roomCharacters]: upsert(e[roomCharacters], action.id, action.patch) } };
     case "roomCharacters/remove":
-      return { ...state, entities: { ...e, roomCharacters: remove(e.roomCharacters, action.id) } };
+      return { ...state, entities: { ...e, [roomCharacters]: remove(e[roomCharacters], action.id) } };
     case "roomMessages/add":
-      return { ...state, entities: { ...e, roomMessages: upsert(e.roomMessages, action.id, action.message) } };
-    case "roomDices/upsert":
-      return { ...state, entities: { ...e, roomDices: upsert(e.roomDices, action.id, action.patch) } };
-    case "roomDices/remove":
-      return { ...state, entities: { ...e, roomDices: remove(e.roomDices, action.id) } };
-    case "room/update": {
-      const room = { ...e.room, ...action.patch };
-      if (action.markers) {
-        room.markers = { ...(e.room.markers || {}) };
-        for (const [k, v] of Object.entries(action.markers)) {
-          if (v === null) delete room.markers[k];
-          else room.markers[k] = { ...(room.markers[k] || {}), ...v };
-        }
-      }
-      return { ...state, entities: { ...e, room } };
-    }
+      return { ...state, entities: { ...e, [roomMessages]: upsert(e[roomMessages], action.id, action.message) } };
+    case "roomCharacters/set":
+      return { ...state, entities: { ...e, [roomCharacters]: set(e[roomCharacters], action.id, action.doc) } };
     case "ui/tick":
       return { ...state, ui: { ...state.ui, tick: (state.ui.tick || 0) + 1 } };
     default:
@@ -203,25 +226,35 @@ const DICE_CMD = /^(?:x\d+\s+)?(?:CC|CBR|\d*D\d+)/i;
 
 export class FakeCcfoliaPage {
   /**
-   * @param {{roomId?: string, userId?: string, dataLayer?: boolean, latency?: number,
-   *          nameField?: boolean, WebSocket?: Function, characters?: object[]}} [o]
+   * @param {{roomId?: string, userId?: string, latency?: number, break?: string,
+   *          WebSocket?: Function, characters?: object[]}} [o]
    */
   constructor(o = {}) {
+    const brk = o.break || null;
+    if (brk && !(brk in BREAKS)) throw new Error(`unknown hook to break: ${brk}`);
+    this.broken = brk;
+    this.roomId = o.roomId || "room123";
     this.userId = o.userId || "uidGM0001";
-    this.latency = o.latency ?? 2;
     this.rolls = [];
-    this.dataWrites = [];
-    const initial = {
-      app: { roomId: o.roomId || "room123" },
-      ui: {},
-      entities: {
-        room: { fieldWidth: 0, fieldHeight: 0, markers: {} },
-        roomCharacters: { ids: [], entities: {} },
-        roomMessages: { ids: [], entities: {} },
-        roomDices: { ids: [], entities: {} },
-      },
+    const slices = {
+      [brk === "characters" ? "roomCharacterList" : "roomCharacters"]: { ids: [], entities: {} },
+      [brk === "messages" ? "roomMessageList" : "roomMessages"]: { ids: [], entities: {} },
     };
+    const initial = {
+      app: { state: brk === "room_id" ? { uid: this.userId } : { roomId: this.roomId, uid: this.userId } },
+      ui: {},
+      entities: { roomCharacters: slices.roomCharacters, roomMessages: slices.roomMessages, ...slices },
+    };
+    if (brk === "characters") delete initial.entities.roomCharacters;
+    if (brk === "messages") delete initial.entities.roomMessages;
     this.store = createStore(reducer, initial);
+    this.firestore = new FakeFirestore({ latency: o.latency ?? 2 });
+    const prefix = `rooms/${this.roomId}/characters/`;
+    this.firestore.onChange((path, doc) => {
+      if (!path.startsWith(prefix)) return;
+      const id = path.slice(prefix.length);
+      this.store.dispatch(doc ? { type: "roomCharacters/set", id, doc } : { type: "roomCharacters/remove", id });
+    });
     for (const c of o.characters || []) this.addCharacter(c);
 
     const doc = new FakeElement(null, "#document");
@@ -231,11 +264,11 @@ export class FakeCcfoliaPage {
     const root = doc.body.appendChild(new FakeElement(doc, "div", { id: "root" }));
     const form = root.appendChild(new FakeElement(doc, "form"));
     this.chatState = { text: "", name: "GM" };
-    if (o.nameField !== false) {
+    if (brk !== "speaker_name") {
       this.nameInput = form.appendChild(new FakeField(doc, "input", { name: "name" }, (v) => (this.chatState.name = v)));
       this.nameInput.value = this.chatState.name;
     }
-    this.textarea = form.appendChild(new FakeField(doc, "textarea", { name: "text" }, (v) => (this.chatState.text = v)));
+    this.textarea = form.appendChild(new FakeField(doc, "textarea", { name: brk === "chat_box" ? "body" : "text" }, (v) => (this.chatState.text = v)));
     this.submitButton = form.appendChild(new FakeElement(doc, "button", { type: "submit" }));
     form.requestSubmit = () => form.dispatchEvent(new Event("submit", { cancelable: true }));
     form.addEventListener("submit", () => this._submit());
@@ -243,8 +276,9 @@ export class FakeCcfoliaPage {
 
     // React 18: the container holds the HostRoot fiber; the Provider sits a few levels down.
     const leaf = { memoizedProps: { className: "board" }, child: null, sibling: null };
-    const ctx = { memoizedProps: { value: { store: this.store, subscription: null } }, child: leaf, sibling: null };
-    const provider = { memoizedProps: { store: this.store, children: {} }, child: ctx, sibling: null };
+    const held = brk === "store" ? { getState: () => initial } : this.store; // not a store
+    const ctx = { memoizedProps: { value: { store: held, subscription: null } }, child: leaf, sibling: null };
+    const provider = { memoizedProps: { store: held, children: {} }, child: ctx, sibling: null };
     const theme = { memoizedProps: { theme: {} }, child: provider, sibling: { memoizedProps: {}, child: null, sibling: null } };
     // The container key keeps the HostRoot fiber React made first; after the first commit
     // the tree on screen hangs off its alternate, reachable as stateNode (FiberRoot).current.
@@ -254,11 +288,11 @@ export class FakeCcfoliaPage {
     current.stateNode = fiberRoot;
     first.stateNode = fiberRoot;
     current.alternate = first;
-    root["__reactContainer$x1y2z3"] = first;
+    if (brk !== "react_root") root["__reactContainer$x1y2z3"] = first;
 
     this.window = {
       document: doc,
-      location: { pathname: `/rooms/${initial.app.roomId}`, protocol: "https:" },
+      location: { pathname: `/rooms/${this.roomId}`, protocol: "https:" },
       HTMLTextAreaElement: fieldClass(),
       HTMLInputElement: fieldClass(),
       Event,
@@ -268,19 +302,44 @@ export class FakeCcfoliaPage {
       WebSocket: o.WebSocket,
       localStorage: new Map(),
     };
-    if (o.dataLayer) this.installDataLayer();
+    if (brk !== "webpack_chunks") {
+      const omit = [...(brk === "firestore_db" ? ["firestore_db"] : []), ...(["setDoc", "doc", "collection", "deleteDoc", "deleteField"].includes(brk) ? [brk] : [])];
+      installWebpack(this.window, sdkModules(this.firestore, { omit, brokenReferences: brk === "references" }), { callsRuntime: brk !== "webpack_require" });
+    }
+  }
+
+  /** Firestore documents of this room (what the data layer wrote). */
+  roomDoc() {
+    return this.firestore.get(`rooms/${this.roomId}`) || {};
+  }
+
+  markers() {
+    return this.roomDoc().markers || {};
+  }
+
+  dice() {
+    const prefix = `rooms/${this.roomId}/dices/`;
+    const out = {};
+    for (const [path, doc] of this.firestore.docs) if (path.startsWith(prefix)) out[path.slice(prefix.length)] = doc;
+    return out;
   }
 
   // -- what users do -----------------------------------------------------------------------
 
   /** A character appears (the GM pasted clipboard JSON, or another user added one). */
   addCharacter(data, id = newId("c")) {
-    this.store.dispatch({ type: "roomCharacters/upsert", id, patch: { x: 0, y: 0, status: [], params: [], ...data } });
+    this.firestore.put(`rooms/${this.roomId}/characters/${id}`, { x: 0, y: 0, status: [], params: [], ...data });
     return id;
   }
 
+  /** Another user's client changes a character (e.g. the GM gives it to a player). */
+  setCharacter(id, patch) {
+    this.firestore.put(`rooms/${this.roomId}/characters/${id}`, patch);
+  }
+
   characters() {
-    return this.store.getState().entities.roomCharacters.entities;
+    const e = this.store.getState().entities;
+    return (e.roomCharacters || e.roomCharacterList).entities;
   }
 
   characterNamed(name) {
@@ -288,16 +347,20 @@ export class FakeCcfoliaPage {
   }
 
   messages() {
-    const s = this.store.getState().entities.roomMessages;
+    const e = this.store.getState().entities;
+    const s = e.roomMessages || e.roomMessageList;
     return s.ids.map((id) => s.entities[id]);
   }
 
-  /** Drag a character along `path` with store updates at ~`rate`/s, then drop it. */
+  /** Drag a character along `path` with store updates at ~`rate`/s, then drop it (the
+   *  dragging client writes the drop to Firestore; every page's store follows). */
   async drag(id, path, rate = 70) {
     for (const p of path) {
       this.store.dispatch({ type: "roomCharacters/upsert", id, patch: { x: p.x, y: p.y } });
       await new Promise((r) => setTimeout(r, 1000 / rate));
     }
+    const last = path.at(-1);
+    if (last) this.setCharacter(id, { x: last.x, y: last.y });
   }
 
   /** Another user's chat line arriving (through Firestore) — runs the same "server" rules. */
@@ -333,40 +396,11 @@ export class FakeCcfoliaPage {
     if (!s) return;
     const old = s.value;
     s.value = sign === "=" ? n : sign === "+" ? old + n : old - n;
-    this.store.dispatch({ type: "roomCharacters/upsert", id: cid, patch: { status } });
+    this.setCharacter(cid, { status });
     this.store.dispatch({
       type: "roomMessages/add",
       id: newId("m"),
       message: { text: `[ ${name} ] ${label} : ${old} → ${s.value}`, name: "system", type: "system", extend: {} },
     });
-  }
-
-  // -- the data layer (direct write, page.js A7) ----------------------------------------------
-
-  installDataLayer() {
-    const page = this;
-    this.window.__KOMASYNC_DATA_LAYER__ = {
-      async write(list) {
-        if (list.length > 50) throw new Error("more than 50 writes in one batch");
-        page.dataWrites.push(list.length);
-        await new Promise((r) => setTimeout(r, page.latency));
-        for (const w of list) page._applyWrite(w);
-      },
-    };
-  }
-
-  _applyWrite(w) {
-    const d = this.store.dispatch;
-    if (w.kind === "character") {
-      if (w.op === "delete") d({ type: "roomCharacters/remove", id: w.id });
-      else d({ type: "roomCharacters/upsert", id: w.id, patch: w.data });
-    } else if (w.kind === "dice") {
-      if (w.op === "delete") d({ type: "roomDices/remove", id: w.id });
-      else d({ type: "roomDices/upsert", id: w.id, patch: w.data });
-    } else if (w.kind === "marker") {
-      d({ type: "room/update", patch: {}, markers: { [w.id]: w.op === "delete" ? null : w.data } });
-    } else if (w.kind === "room") {
-      d({ type: "room/update", patch: w.data });
-    }
   }
 }

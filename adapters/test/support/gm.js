@@ -137,3 +137,23 @@ export class GM {
     }
   }
 }
+
+/** A player's WebSocket: the GM test client, authenticated with an invite instead. */
+export class Player extends GM {
+  constructor(url, room, token) {
+    super(url, room, null);
+    this.token = token;
+  }
+
+  async connect() {
+    this.ws = new WebSocket(this.url);
+    await new Promise((resolve, reject) => {
+      this.ws.once("open", resolve);
+      this.ws.once("error", reject);
+    });
+    this.ws.on("message", (data) => this._frame(JSON.parse(String(data))));
+    this.ws.send(JSON.stringify({ type: "auth", room: this.room, token: this.token, client: "test player" }));
+    await this.until(() => this.state !== null, "player snapshot");
+    return this;
+  }
+}

@@ -3,11 +3,11 @@
 // `since` after a disconnect, and match replies to requests by their `id`.
 //
 // Events (EventTarget, `detail` = the frame): status, welcome, snapshot, change, notice,
-// prompt, reject, error, bye, history, invite, invites, pong.
+// prompt, reject, error, bye, history, invite, invites, pong, query.result.
 
 import { newId } from "./dom.js";
 
-const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "history"]);
+const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "history", "query.result"]);
 // Errors while connecting that retrying at once cannot fix: sign in again (the reason
 // says why, e.g. how long a throttled address must wait).
 const AUTH_STOPS = new Set(["auth_failed", "invite_revoked", "auth_timeout", "auth_throttled",

@@ -2,10 +2,11 @@
 import "./prompts.js";
 import "./tower_defense.js";
 import "./bases.js";
+import "./grid.js";
+import "./mass.js";
+import "./engagement.js";
 import "./table.js";
 import "./room.js";
 import "./state.js";
-// The player's own controls (shown only to players, `roles: ["player"]`).
-import "../player/td.js";
-import "../player/bases.js";
-import "../player/table.js";
+// The player's own controls (shown only to players): their own list, player/index.js.
+import "../player/index.js";

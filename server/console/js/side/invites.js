@@ -2,18 +2,17 @@
 // `invite.revoke`). A token is shown once, when minted; the invite link carries it in
 // the URL fragment (#…), which browsers never send to the server, and the console that
 // opens it moves it to sessionStorage and clears the address bar at once.
+// Beside a bridge invite: the one-click install of the Ccfolia userscript and the Foundry
+// manifest URL, both from the server's public address (`GET /api/links`, issue 14).
 
 import { h, clear } from "../dom.js";
 import { t, pick } from "../i18n.js";
 import { toast } from "../ui.js";
 
-// Links use the server's configured public URL (`--public-url`), not the address the GM
-// happens to use (often 127.0.0.1, which no player can open).
+// Links use the server's public address (`--public-url`, from GET /api/links), not the
+// address the GM happens to use (often 127.0.0.1, which no player can open).
 let publicBase = location.origin;
-fetch("/api/public", { cache: "no-store", credentials: "omit" })
-  .then((res) => (res.ok ? res.json() : {}))
-  .then((data) => { if (data.public_url) publicBase = String(data.public_url).replace(/\/+$/, ""); })
-  .catch(() => {});
+fetchLinks().then((links) => { if (links?.public_url) publicBase = String(links.public_url).replace(/\/+$/, ""); });
 
 export function inviteLink(room, token) {
   return `${publicBase}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(token)}`;
@@ -31,6 +30,37 @@ function copyButton(text) {
   } } }, t("invites.copy"));
 }
 
+/** The server's public URLs (`komasync serve --public-url`, else this page's address). */
+async function fetchLinks() {
+  try {
+    const res = await fetch("/api/links", { cache: "no-store", credentials: "omit" });
+    return res.ok ? await res.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+const LOCAL = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** The install button, the manifest URL and what wss:// means for a remote server. */
+function bridgeInstall(links) {
+  if (!links) return h("p.muted.small", t("bridges.no_links"));
+  const host = new URL(links.public_url).hostname;
+  const remotePlain = links.ws.startsWith("ws://") && !LOCAL.test(host);
+  return h("div.bridge-install", { dataset: { section: "bridge-install" } },
+    h("div.copy-row",
+      h("a.button.primary", { href: links.userscript, target: "_blank", rel: "noopener",
+                              dataset: { install: "ccfolia" } }, t("bridges.install_ccfolia"))),
+    h("p.muted.small", t("bridges.install_help")),
+    h("label.small", t("bridges.foundry_manifest"), h("div.copy-row",
+      h("input.foundry-manifest", { readonly: true, value: links.foundry_manifest }),
+      copyButton(links.foundry_manifest))),
+    h("label.small", t("bridges.server_url"), h("div.copy-row",
+      h("input.bridge-server-url", { readonly: true, value: links.ws }), copyButton(links.ws))),
+    h("p.small" + (remotePlain ? ".warn" : ".muted"), { dataset: { wss: remotePlain ? "needed" : "ok" } },
+      t(remotePlain ? "bridges.wss_needed" : "bridges.wss_help")));
+}
+
 /** POST /api/export with the GM secret in the body; the file arrives as a download. */
 async function download(app, format) {
   const res = await fetch("/api/export", {
@@ -43,9 +73,16 @@ async function download(app, format) {
     toast(t("error", { reason: err ? pick(err.reason) : res.statusText }), "error");
     return;
   }
-  const blob = format === "zip" ? await res.blob()
-    : new Blob([(await res.json()).map((c) => JSON.stringify(c)).join("\n") + "\n"],
-               { type: "application/json" });
+  // The export itself says when the room has no Ccfolia calibration; say it here too.
+  if (res.headers.get("X-Komasync-Calibrated") === "no") toast(t("export.uncalibrated"), "warn", 8000);
+  let blob;
+  if (format === "zip") {
+    blob = await res.blob();
+  } else {
+    const doc = await res.json();  // {komasync: notice, characters}: the notice is line 1
+    const lines = [{ komasync: doc.komasync }, ...doc.characters].map((c) => JSON.stringify(c));
+    blob = new Blob([lines.join("\n") + "\n"], { type: "application/json" });
+  }
   const a = h("a", { href: URL.createObjectURL(blob),
                      download: `${app.room}-ccfolia.${format === "zip" ? "zip" : "jsonl"}` });
   document.body.appendChild(a);
@@ -70,7 +107,12 @@ export class Invites {
     this.created = [];
     this.el = h("div.invites");
     this.form = this.buildForm();
+    this.links = null;
     this.render();
+    fetchLinks().then((links) => {
+      this.links = links;
+      this.render();
+    });
   }
 
   buildForm() {
@@ -128,7 +170,8 @@ export class Invites {
     clear(this.playersList).append(...Object.values(players).map((p) => h("option", { value: p.id }, p.name)));
     const created = this.created.map((c) => {
       const link = inviteLink(this.app.room, c.token);
-      const bridge = JSON.stringify({ server: this.app.conn.url, room: this.app.room, token: c.token });
+      const server = this.links ? this.links.ws : this.app.conn.url;
+      const bridge = JSON.stringify({ server, room: this.app.room, token: c.token });
       return h("div.invite-created", { dataset: { invite: c.invite, role: c.role } },
         h("div", h("b", t(`role.${c.role}`)), c.player ? ` · ${c.player}` : "", c.label ? ` · ${c.label}` : "",
           h("span.muted.small", ` (${c.invite}) ${t("invites.once")}`)),
@@ -137,7 +180,8 @@ export class Invites {
         h("label.small", t("invites.token"), h("div.copy-row",
           h("input.invite-token", { readonly: true, value: c.token }), copyButton(c.token))),
         c.role === "bridge" ? h("label.small", t("invites.bridge_config"), h("div.copy-row",
-          h("input.invite-bridge", { readonly: true, value: bridge }), copyButton(bridge))) : null);
+          h("input.invite-bridge", { readonly: true, value: bridge }), copyButton(bridge))) : null,
+        c.role === "bridge" ? bridgeInstall(this.links) : null);
     });
     const rows = this.list.map((i) => h("tr", { class: i.revoked ? "revoked" : "", dataset: { invite: i.invite } },
       h("td", t(`role.${i.role}`)), h("td", i.player || "—"), h("td.small", i.label || ""),
@@ -145,8 +189,10 @@ export class Invites {
       h("td", i.revoked ? h("span.badge.bad", t("invites.revoked"))
         : h("button.small.danger", { type: "button", dataset: { revoke: i.invite },
                                      on: { click: () => this.revoke(i.invite) } }, t("invites.revoke")))));
+    const bridges = h("section.bridges", { dataset: { section: "bridges" } },
+      h("h4", t("bridges.title")), bridgeInstall(this.links));
     clear(this.el).append(this.form, ...created,
       this.list.length ? h("table.grid-table.invite-table", h("tbody", rows)) : h("p.muted.small", t("invites.none")),
-      exportSection(this.app));
+      bridges, exportSection(this.app));
   }
 }

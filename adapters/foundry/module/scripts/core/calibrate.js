@@ -1,39 +1,39 @@
 /**
- * Calibration from two drops of one known piece (for platforms whose units are unknown,
- * i.e. Ccfolia): the GM drops the piece exactly on its square, then one square to the
- * right. The first drop fixes the origin, the step fixes the unit:
+ * Calibration for a platform whose units are not known for sure (Ccfolia), in one step:
+ * the GM says how many platform units one square is (`cellSize`: 1 = coordinates count
+ * squares, Ccfolia's default as its room data shows; N > 1 = pixels) and drops one known
+ * piece exactly on its square. The drop fixes the origin:
  *
- *   step ≈ 1 square   → units "cell" (x/y count squares)
- *   step = N (N > 1)  → units "px", cell_size N
- *   origin = first drop − square × unit
+ *   origin = drop − square × unit      (unit = 1 for squares, cellSize for pixels)
  *
  * The result is what the room stores at meta.platforms.<platform> (the Python adapters
- * read origin_x, origin_y, cell_size, units from there); this file only measures.
+ * read units, cell_size, origin_x, origin_y from there); this file only measures.
  */
 
+const round = (v) => Math.round(v * 1000) / 1000;
+
 /**
- * @param {{x:number,y:number}} cell   the piece's square in the room
- * @param {{x:number,y:number}} first  its position after the first drop
- * @param {{x:number,y:number}} second its position after moving one square right
- * @param {number} [fallbackCellSize]  cell_size to keep when the units are squares
- * @returns {{origin_x:number, origin_y:number, cell_size:number, units:"px"|"cell"}}
- * @throws {RangeError} when the second drop is not one square to the right
+ * Units from a typed cell size alone: 1 → squares (cell_size stays 24 px, the size of the
+ * generated map's squares); N > 1 → pixels, N per square.
+ * @throws {RangeError} for anything but a positive number
  */
-export function calibrateFromDrops(cell, first, second, fallbackCellSize = 24) {
-  const dx = second.x - first.x;
-  const dy = second.y - first.y;
-  if (!(dx > 0) || Math.abs(dy) > dx / 4) {
-    throw new RangeError("the second drop must be one square to the right of the first");
-  }
-  const cellUnits = Math.abs(dx - 1) < 0.25;
-  const unit = cellUnits ? 1 : dx;
-  const round = (v) => Math.round(v * 1000) / 1000;
-  return {
-    origin_x: round(first.x - cell.x * unit),
-    origin_y: round(first.y - cell.y * unit),
-    cell_size: cellUnits ? fallbackCellSize : round(dx),
-    units: cellUnits ? "cell" : "px",
-  };
+export function calibrateFromCellSize(cellSize) {
+  const n = Number(cellSize);
+  if (!(n > 0) || !Number.isFinite(n)) throw new RangeError("the cell size must be a positive number (1 = squares)");
+  return n === 1 ? { units: "cell", cell_size: 24 } : { units: "px", cell_size: round(n) };
+}
+
+/**
+ * @param {{x:number,y:number}} cell  the piece's square in the room
+ * @param {{x:number,y:number}} pos   its position on the platform after the drop
+ * @param {number} [cellSize]         platform units per square (1 = squares)
+ * @returns {{origin_x:number, origin_y:number, cell_size:number, units:"px"|"cell"}}
+ */
+export function calibrateFromDrop(cell, pos, cellSize = 1) {
+  const units = calibrateFromCellSize(cellSize);
+  const unit = units.units === "px" ? units.cell_size : 1;
+  if (!Number.isFinite(pos.x) || !Number.isFinite(pos.y)) throw new RangeError("the piece has no position");
+  return { ...units, origin_x: round(pos.x - cell.x * unit), origin_y: round(pos.y - cell.y * unit) };
 }
 
 /** The `override` action that stores `calibration` merged into the platform's settings. */

@@ -1,0 +1,78 @@
+"""The generic table on a VTT: pieces, counters (bars on the board) and markers.
+
+A player may drop their own pieces by hand: a drop becomes `table.move` to the square
+under the piece (TABLE-MV-1/2 are the engine's to judge).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..base import EventResult
+from ..objects import Board, Drop, Objects, TableObject, TableSubsystem, each, object_id
+from ..projection import as_cell, as_dict, as_int, entries
+from ..replies import accepted
+
+__all__ = ["SUBSYSTEM"]
+
+
+def render(tree: Mapping[str, Any], objs: Objects) -> None:
+    """Generic pieces, counters and markers, in that order."""
+    table = as_dict(tree.get("table"))
+    for pid, p in entries(table, "pieces"):
+        objs[object_id("piece", pid)] = _piece(pid, p)
+    for cid, c in entries(table, "counters"):
+        objs[object_id("counter", cid)] = _counter(cid, c)
+    for mid, m in entries(table, "markers"):
+        objs[object_id("marker", mid)] = _marker(mid, m)
+
+
+def _piece(pid: str, p: dict[str, Any]) -> TableObject:
+    return {
+        "kind": "piece", "ref": pid, "name": str(p.get("name", pid)),
+        "cell": as_cell(p.get("cell")), "size": as_int(p.get("size"), 1) or 1,
+        "owner": p.get("owner"), "color": p.get("color"),
+        "labels": {str(k): str(v) for k, v in as_dict(p.get("labels")).items()},
+    }
+
+
+def _counter(cid: str, c: dict[str, Any]) -> TableObject:
+    return {
+        "kind": "counter", "ref": cid, "name": str(c.get("name", cid)),
+        "value": as_int(c.get("value"), 0), "min": as_int(c.get("min"), None),
+        "max": as_int(c.get("max"), None), "owner": c.get("owner"),
+    }
+
+
+def _marker(mid: str, m: dict[str, Any]) -> TableObject:
+    return {
+        "kind": "marker", "ref": mid, "name": str(m.get("text", mid)),
+        "text": str(m.get("text", "")), "cell": as_cell(m.get("cell")),
+        "width": as_int(m.get("width"), 1) or 1, "height": as_int(m.get("height"), 1) or 1,
+    }
+
+
+def board(objs: Objects, b: Board) -> None:
+    """Each counter is a bar on the board (its max, or its value when it has none)."""
+    for _oid, o in each(objs, "counter"):
+        value = o["value"] or 0
+        b.bars.append({"label": o["name"], "value": value,
+                       "max": o["max"] if o["max"] is not None else value})
+
+
+def move_piece(drop: Drop) -> EventResult:
+    """A generic piece dropped: `table.move` to the square under it."""
+    action = {"kind": "table.move", "piece": drop.obj["ref"],
+              "to": drop.geo.cell_at(drop.x, drop.y)}
+    return accepted(action, drop.by, drop.context)
+
+
+SUBSYSTEM = TableSubsystem(
+    name="table",
+    render=render,
+    stack={"piece": 4},
+    owners={"piece": "owner"},
+    board=board,
+    moves={"piece": move_piece},
+)

@@ -1,0 +1,288 @@
+"""State models of the base battle (seed 000): bases, elements, effects, battle types.
+
+Secrets (BASE-OPT-2) live here, as `visible_to` / `redact` / `__secret__` on the
+entities, so the per-audience views drop them before anything reaches a player or the
+table: a hidden base is invisible, a hidden GP loses `gp`/`base_gp`, a hidden element
+part loses its fields, and a wholly hidden element disappears from its list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
+from ..views import Audience, Entity
+from .blocks import Block, Target
+from .states import CharSide, Side, Status
+
+__all__ = [
+    "BATTLE_TYPES",
+    "PARTS",
+    "Base",
+    "BasesState",
+    "BattleOutcome",
+    "BattleType",
+    "ConstantEffect",
+    "DefinedCondition",
+    "Effect",
+    "Element",
+    "EndCondition",
+    "Event",
+    "FieldCharacter",
+    "GpCondition",
+    "GridSize",
+    "Part",
+    "Presence",
+    "Reporters",
+    "SideCount",
+]
+
+Presence = Literal["on_field", "incapacitated", "off_field"]  # a character on the roster
+Reporters = Literal["own", "any"]  # players report for their own characters, or for anyone
+Part = Literal["element", "name", "condition", "effect", "delta", "count"]
+PARTS: Final[tuple[Part, ...]] = ("element", "name", "condition", "effect", "delta", "count")
+EffectDo = Literal["gp", "set_gp", "stop", "excite", "calm", "restart", "regenerate", "reveal",
+                   "message"]
+
+
+class Effect(BaseModel):
+    """One structured effect on `target` bases (docs/bases.md lists them); `choose: N`
+    asks for N of the targets (BASE-CHOICE). The element's `effect` text is for display."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    do: EffectDo
+    value: Number | None = None
+    state: Literal["active", "excited", "stopped"] | None = None
+    target: Target = Field(default_factory=Target)
+    choose: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
+    chooser: Literal["players", "gm"] | None = None
+    element: Id | None = None
+    text: Paragraph = ""
+
+    @model_validator(mode="after")
+    def _complete(self) -> Effect:
+        if self.do in ("gp", "set_gp") and self.value is None:
+            raise ValueError(f"effect '{self.do}' needs a value")
+        if self.do == "message" and not self.text:
+            raise ValueError("effect 'message' needs a text")
+        return self
+
+
+class Element(Entity):
+    """What the three element kinds share: conditions (OR of blocks) and hidden parts."""
+
+    PART_FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "name": ("name",), "condition": ("conditions",), "effect": ("effect", "effects"),
+        "delta": ("delta",), "count": ("count",),
+    }
+
+    id: Id
+    conditions: list[Block] = Field(default_factory=list)
+    hidden: list[Part] = Field(default_factory=list)
+    even_when_stopped: bool = False
+    latched: bool = False
+
+    def visible_to(self, audience: Audience) -> bool:
+        return audience.is_gm or "element" not in self.hidden
+
+    def redact(self, audience: Audience, data: dict[str, Any]) -> dict[str, Any]:
+        """BASE-OPT-2: drop every hidden part's fields."""
+        for part in self.hidden:
+            for name in self.PART_FIELDS.get(part, ()):
+                data.pop(name, None)
+        return data
+
+    @property
+    def exempt(self) -> bool:
+        """Fires / is valid while stopped (BASE-ST-2; 【停止】【撃破】 tags, BASE-COND-1).
+
+        【停止化】【撃破化】 exempt too: they wait for the very stop that would silence them.
+        """
+        stopped = {Status.STOPPED, Status.DESTROYED}
+        return self.even_when_stopped or any(
+            b.exempt or stopped & {*b.state, *b.becomes} for b in self.conditions)
+
+
+class GpCondition(Element):
+    """GP変化条件: every time a block holds, this base's GP changes by `delta` (BASE-EL-1)."""
+
+    delta: Number
+    applied: Count = 0
+
+
+class ConstantEffect(Element):
+    """常時効果: applies while a block holds; `manual_on` is the GM's word for manual blocks."""
+
+    name: Name
+    effect: Paragraph = ""
+    active: bool = False
+    manual_on: bool = False
+
+
+class Event(Element):
+    """イベント: fires every time a block holds, at most `count` times (None = ∞)."""
+
+    name: Name
+    count: Count | None = None
+    effect: Paragraph = ""
+    effects: list[Effect] = Field(default_factory=list)
+    fired: Count = 0
+    fired_round: Count = 0
+    triggerer: Name | None = None
+
+    def can_fire(self, block: Block) -> bool:
+        """BASE-EL-1 activation count, 【ラウンドX回】 (BASE-COND-1), はじめて… once."""
+        return ((self.count is None or self.fired < self.count)
+                and (block.per_round is None or self.fired_round < block.per_round)
+                and not (block.once and self.fired))
+
+
+class Base(Entity):
+    """A base (拠点): side, GP (BASE-GP-1..3), state (BASE-ST-1), attributes, elements."""
+
+    __secret__ = frozenset({"note"})
+
+    id: Id
+    name: Name
+    side: Side = "none"
+    base_gp: int = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-1"})
+    gp: int = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-2"})
+    state: Status = Status.ACTIVE
+    attributes: list[Name] = Field(default_factory=list)
+    hidden: bool = False
+    gp_hidden: bool = False
+    summary: Paragraph = ""
+    note: Paragraph = ""
+    gp_conditions: list[GpCondition] = Field(default_factory=list)
+    constants: list[ConstantEffect] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
+
+    def visible_to(self, audience: Audience) -> bool:
+        return audience.is_gm or not self.hidden
+
+    def redact(self, audience: Audience, data: dict[str, Any]) -> dict[str, Any]:
+        if self.gp_hidden:  # BASE-OPT-2: GP shows when it reaches 0
+            data.pop("gp", None)
+            data.pop("base_gp", None)
+        return data
+
+    def elements(self) -> Iterator[Element]:
+        yield from self.gp_conditions
+        yield from self.constants
+        yield from self.events
+
+    @property
+    def core(self) -> bool:
+        return "core" in self.attributes
+
+    @property
+    def permanent(self) -> bool:
+        return "permanent" in self.attributes
+
+
+class EndCondition(BaseModel):
+    """A GM-defined end condition (BASE-TYPE-5): when `condition` holds, `losers` lose."""
+
+    condition: Block
+    losers: list[CharSide] = Field(default_factory=list)
+
+
+class BattleType(Entity):
+    """Battle type and its end rules (BASE-TYPE-1..5); published to everyone."""
+
+    key: Name
+    name: Name
+    rule: Name
+    core_defeat: list[CharSide] = Field(default_factory=list)
+    wipe_defeat: list[CharSide] = Field(default_factory=list)
+    core_required: list[CharSide] = Field(default_factory=list)
+    core_forbidden: list[CharSide] = Field(default_factory=list)
+    ends: list[EndCondition] = Field(default_factory=list)
+    text: Paragraph = ""
+
+
+BATTLE_TYPES: Final[dict[str, BattleType]] = {
+    # BASE-TYPE-1 (+ BASE-ATTR-2 wherever core bases exist): end conditions unchanged
+    "general": BattleType(key="general", name="一般拠点戦闘", rule="BASE-TYPE-1",
+                          core_defeat=["pc", "enemy"], wipe_defeat=["pc", "enemy"]),
+    "important": BattleType(key="important", name="重要拠点戦闘", rule="BASE-TYPE-2",
+                            core_defeat=["pc", "enemy"], core_required=["pc", "enemy"]),
+    "important_offensive": BattleType(
+        key="important_offensive", name="重要拠点攻勢戦闘", rule="BASE-TYPE-3",
+        core_defeat=["enemy"], wipe_defeat=["pc"], core_required=["enemy"],
+        core_forbidden=["pc"]),
+    "important_defensive": BattleType(
+        key="important_defensive", name="重要拠点防衛戦闘", rule="BASE-TYPE-4",
+        core_defeat=["pc"], wipe_defeat=["enemy"], core_required=["pc"],
+        core_forbidden=["enemy"]),
+}
+
+
+class BattleOutcome(Entity):
+    """How the battle ended: who lost, by which rule, in both languages."""
+
+    losers: list[CharSide] = Field(default_factory=list)
+    rule: Name
+    ja: Paragraph
+    en: Paragraph
+    by: Literal["rule", "gm"] = "rule"
+
+
+class SideCount(Entity):
+    """Characters of one side on the field / incapacitated (reported or GM-set)."""
+
+    on_field: Count = 0
+    incapacitated: Count = 0
+
+
+class FieldCharacter(Entity):
+    """A character on the roster; `player` plays it (None: the GM's, or bound by name)."""
+
+    side: CharSide
+    status: Presence = "on_field"
+    player: Id | None = None
+
+
+class DefinedCondition(Entity):
+    """A named condition (BASE-OPT-3), usable as 【name】 in any element; public."""
+
+    text: Sentence
+    block: Block
+
+
+class GridSize(BaseModel):
+    width: Count
+    height: Count
+
+
+def _both_sides() -> dict[CharSide, SideCount]:
+    return {"pc": SideCount(), "enemy": SideCount()}
+
+
+class BasesState(Entity):
+    """The base battle of a room; `notes` (scenario warnings) are the GM's alone."""
+
+    __secret__ = frozenset({"notes"})
+
+    battle: BattleType = Field(default_factory=lambda: BATTLE_TYPES["general"].model_copy(deep=True))
+    round: Count = 0
+    large_scale: bool = False
+    battle_grid: GridSize | None = None
+    summary: Paragraph = ""
+    defined: dict[str, DefinedCondition] = Field(default_factory=dict)
+    bases: dict[str, Base] = Field(default_factory=dict)
+    sides: dict[CharSide, SideCount] = Field(
+        default_factory=lambda: _both_sides())
+    characters: dict[str, FieldCharacter] = Field(default_factory=dict)
+    players_report: Reporters = "own"
+    outcome: BattleOutcome | None = None
+    notes: list[Paragraph] = Field(default_factory=list)
+
+    @property
+    def running(self) -> bool:
+        """Automatic rules run from round 1 until the battle has an outcome."""
+        return self.round >= 1 and self.outcome is None

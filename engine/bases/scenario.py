@@ -1,0 +1,362 @@
+"""The `bases:` part of a scenario file: bases and elements in the seed's own notation.
+
+Conditions are parsed while the file is validated, so a malformed 【】 tag or an unknown
+defined condition is reported at its own line. Defined conditions (BASE-OPT-3) are parsed
+first and made visible to the element validators through a context variable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import Any, ClassVar, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
+
+from ..bounds import Count, Number
+from .blocks import Block, ElementKind, normalize_attribute, uses_relative_sides
+from .model import (
+    BATTLE_TYPES,
+    PARTS,
+    Base,
+    BasesState,
+    BattleType,
+    ConstantEffect,
+    DefinedCondition,
+    Effect,
+    Element,
+    EndCondition,
+    Event,
+    FieldCharacter,
+    GpCondition,
+    GridSize,
+    Part,
+    Presence,
+    Reporters,
+    SideCount,
+)
+from .states import CharSide, Side, Status
+from .tags import parse_condition, parse_defined
+
+__all__ = ["LARGE_SCALE_GRID", "BaseSpec", "BasesScenario", "BattleTypeSpec", "EventSpec"]
+
+LARGE_SCALE_GRID = GridSize(width=5, height=6)  # BASE-OPT-1: 5×6 squares
+_DEFINED: ContextVar[dict[str, Block] | None] = ContextVar("bases_defined", default=None)
+_ID = r"^[\w\-.]+$"
+
+
+class ElementSpec(BaseModel):
+    """What every element kind is written with: condition(s) in the seed's notation."""
+
+    model_config = ConfigDict(extra="forbid")
+    KIND: ClassVar[ElementKind] = "event"
+
+    id: str | None = Field(default=None, pattern=_ID)
+    condition: str | list[str]
+    hidden: bool | list[Part] = False
+    even_when_stopped: bool = False
+    _blocks: list[Block] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode="after")
+    def _parse(self) -> ElementSpec:
+        texts = [self.condition] if isinstance(self.condition, str) else self.condition
+        if not texts or not all(t.strip() for t in texts):
+            raise ValueError("条件が空です / empty condition")
+        self._blocks = [parse_condition(t, self.KIND, _DEFINED.get()) for t in texts]
+        return self
+
+    @property
+    def blocks(self) -> list[Block]:
+        return self._blocks
+
+    def build(self, element_id: str) -> Element:
+        raise NotImplementedError
+
+    def common(self, element_id: str) -> dict[str, Any]:
+        hidden = list(PARTS) if self.hidden is True else list(self.hidden or [])
+        return {"id": self.id or element_id, "hidden": hidden,
+                "even_when_stopped": self.even_when_stopped,
+                "conditions": [b.model_copy(deep=True) for b in self._blocks]}
+
+
+class GpConditionSpec(ElementSpec):
+    """GP変化条件: 条件, 変化値 (BASE-EL-1)."""
+
+    KIND: ClassVar[ElementKind] = "gp"
+    delta: Number
+
+    def build(self, element_id: str) -> GpCondition:
+        return GpCondition(delta=self.delta, **self.common(element_id))
+
+
+class ConstantSpec(ElementSpec):
+    """常時効果: 名称, 条件, 効果 (BASE-EL-1)."""
+
+    KIND: ClassVar[ElementKind] = "constant"
+    name: str
+    effect: str = ""
+
+    def build(self, element_id: str) -> ConstantEffect:
+        return ConstantEffect(name=self.name, effect=self.effect, **self.common(element_id))
+
+
+class EventSpec(ElementSpec):
+    """イベント: 名称, 発動回数 (∞ or missing = unlimited), 条件, 効果 (BASE-EL-1)."""
+
+    name: str
+    count: Count | Literal["∞"] | None = Field(default=None)
+    effect: str = ""
+    effects: list[Effect] = Field(default_factory=list)
+
+    @field_validator("count")
+    @classmethod
+    def _count(cls, value: int | str | None) -> int | str | None:
+        if isinstance(value, int) and value < 1:
+            raise ValueError("発動回数は1以上か∞です / count must be ≥ 1 or ∞")
+        return value
+
+    def build(self, element_id: str) -> Event:
+        count = self.count if isinstance(self.count, int) else None
+        return Event(name=self.name, count=count, effect=self.effect,
+                     effects=[e.model_copy(deep=True) for e in self.effects],
+                     **self.common(element_id))
+
+
+class BaseSpec(BaseModel):
+    """One base: 基本GP as `gp`, side, attributes, hidden flags and its elements."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=_ID)
+    name: str = Field(min_length=1)
+    side: Side = "none"
+    gp: Count
+    state: Literal["active", "stopped", "excited"] = "active"
+    attributes: list[str] = Field(default_factory=list)
+    hidden: bool = False
+    hide_gp: bool = False
+    summary: str = ""
+    note: str = ""
+    gp_conditions: list[GpConditionSpec] = Field(default_factory=list)
+    constants: list[ConstantSpec] = Field(default_factory=list)
+    events: list[EventSpec] = Field(default_factory=list)
+
+    @field_validator("attributes")
+    @classmethod
+    def _attributes(cls, value: list[str]) -> list[str]:
+        return list(dict.fromkeys(normalize_attribute(a) for a in value))  # BASE-ATTR-1
+
+    @model_validator(mode="after")
+    def _check(self) -> BaseSpec:
+        if self.gp == 0 and "permanent" not in self.attributes:
+            raise ValueError("基本GP 0 は永久拠点だけです / only a permanent base may start "
+                             "at 0 GP (BASE-GP-3, BASE-ATTR-3)")
+        if self.side == "none" and any(uses_relative_sides(b) for b in self.blocks()):
+            raise ValueError("陣営なしの拠点の条件に味方・敵は使えません / a base of side "
+                             "'none' cannot say 味方/敵 in its conditions")
+        return self
+
+    def specs(self) -> Iterator[tuple[str, ElementSpec]]:
+        yield from ((f"{self.id}.gp{i}", s) for i, s in enumerate(self.gp_conditions, 1))
+        yield from ((f"{self.id}.c{i}", s) for i, s in enumerate(self.constants, 1))
+        yield from ((f"{self.id}.ev{i}", s) for i, s in enumerate(self.events, 1))
+
+    def blocks(self) -> Iterator[Block]:
+        for _, spec in self.specs():
+            yield from spec.blocks
+
+    def element_ids(self) -> list[str]:
+        return [spec.id or default for default, spec in self.specs()]
+
+    def build(self) -> Base:
+        built = [spec.build(default) for default, spec in self.specs()]
+        base = Base(
+            id=self.id, name=self.name, side=self.side, base_gp=self.gp, gp=self.gp,
+            state=Status(self.state), attributes=self.attributes, hidden=self.hidden,
+            gp_hidden=self.hide_gp or self.hidden, summary=self.summary, note=self.note,
+            gp_conditions=[e for e in built if isinstance(e, GpCondition)],
+            constants=[e for e in built if isinstance(e, ConstantEffect)],
+            events=[e for e in built if isinstance(e, Event)],
+        )
+        if self.hidden:  # BASE-OPT-2: a hidden base hides everything in it
+            for element in base.elements():
+                element.hidden = list(PARTS)
+        return base
+
+
+class EndSpec(BaseModel):
+    """A GM-defined end condition (state predicates; anything else stays manual)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    condition: str
+    losers: list[CharSide] = Field(default_factory=list)
+    _block: Block | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _parse(self) -> EndSpec:
+        block = parse_condition(self.condition, "constant", _DEFINED.get())
+        if block.state or uses_relative_sides(block):
+            raise ValueError("終了条件に【励起】等や味方・敵は使えません（PC・エネミーと書きます）"
+                             " / end conditions use PC/エネミー, not 味方/敵 or state tags")
+        self._block = block
+        return self
+
+
+class BattleTypeSpec(BaseModel):
+    """BASE-TYPE-5: a GM-defined battle type with its published end conditions."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    text: str = ""
+    core_defeat: list[CharSide] = Field(default_factory=list)
+    wipe_defeat: list[CharSide] = Field(default_factory=list)
+    ends: list[EndSpec] = Field(default_factory=list)
+
+    def build(self) -> BattleType:
+        ends = [EndCondition(condition=e._block, losers=e.losers)
+                for e in self.ends if e._block is not None]
+        return BattleType(key="custom", name=self.name, rule="BASE-TYPE-5", text=self.text,
+                          core_defeat=self.core_defeat, wipe_defeat=self.wipe_defeat, ends=ends)
+
+
+class CharacterSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1)
+    side: CharSide
+    status: Presence = "on_field"
+    player: str | None = Field(default=None, min_length=1, max_length=64)
+
+
+BattleTypeKey = Literal["general", "important", "important_offensive", "important_defensive"]
+
+
+class BasesScenario(BaseModel):
+    """The `bases:` part: battle type, bases, defined conditions, summary, options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: BattleTypeKey | BattleTypeSpec = "general"
+    large_scale: bool = False
+    summary: str = ""
+    defined_conditions: dict[str, str] = Field(default_factory=dict)
+    characters: list[CharacterSpec] = Field(default_factory=list)
+    players_report: Reporters = "own"
+    counts: dict[CharSide, SideCount] = Field(default_factory=dict)
+    bases: list[BaseSpec] = Field(default_factory=list)
+    _defined: dict[str, Block] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _with_defined(cls, data: Any, handler: ModelWrapValidatorHandler[BasesScenario]
+                      ) -> BasesScenario:
+        """Parse defined conditions first (BASE-OPT-3) so elements can use them by name."""
+        raw = data.get("defined_conditions") if isinstance(data, dict) else None
+        texts = {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        defined = parse_defined(texts)
+        token = _DEFINED.set(defined)
+        try:
+            scenario = handler(data)
+        finally:
+            _DEFINED.reset(token)
+        scenario._defined = defined
+        return scenario
+
+    @model_validator(mode="after")
+    def _check(self) -> BasesScenario:
+        ids = [b.id for b in self.bases]
+        elements = [i for b in self.bases for i in b.element_ids()]
+        for what, seen in (("拠点 / base", ids), ("要素 / element", elements)):
+            dup = sorted({i for i in seen if seen.count(i) > 1})
+            if dup:
+                raise ValueError(f"{what} id が重複しています / duplicate ids: {dup}")
+        if isinstance(self.type, str):
+            self._check_cores(BATTLE_TYPES[self.type])
+        return self
+
+    def _check_cores(self, battle: BattleType) -> None:
+        """BASE-TYPE-2..4: which sides must (and must not) have core bases."""
+        cores = {b.side for b in self.bases if "core" in b.attributes}
+        missing = [s for s in battle.core_required if s not in cores]
+        extra = [s for s in battle.core_forbidden if s in cores]
+        if missing or extra:
+            raise ValueError(f"{battle.name}（{battle.rule}）: コア拠点が必要な陣営 "
+                             f"{battle.core_required}、持てない陣営 {battle.core_forbidden} / "
+                             f"core bases required for {battle.core_required}, "
+                             f"forbidden for {battle.core_forbidden}")
+
+    def build(self) -> BasesState:
+        bases = {spec.id: spec.build() for spec in self.bases}
+        battle = (BATTLE_TYPES[self.type].model_copy(deep=True) if isinstance(self.type, str)
+                  else self.type.build())
+        return BasesState(
+            battle=battle, large_scale=self.large_scale, summary=self.summary,
+            battle_grid=LARGE_SCALE_GRID.model_copy() if self.large_scale else None,
+            defined={name: DefinedCondition(text=self.defined_conditions[name],
+                                            block=block.model_copy(deep=True))
+                     for name, block in self._defined.items()},
+            bases=bases, sides=self._sides(),
+            characters={c.name: FieldCharacter(side=c.side, status=c.status, player=c.player)
+                        for c in self.characters},
+            players_report=self.players_report,
+            notes=_core_permanent_notes(bases) + _guard_hidden_names(bases),
+        )
+
+    def _sides(self) -> dict[CharSide, SideCount]:
+        """Counts: listed characters plus the unnamed ones in `counts`."""
+        sides: dict[CharSide, SideCount] = {}
+        for side in ("pc", "enemy"):
+            extra = self.counts.get(side, SideCount())
+            mine = [c for c in self.characters if c.side == side]
+            sides[side] = SideCount(
+                on_field=extra.on_field + sum(c.status == "on_field" for c in mine),
+                incapacitated=extra.incapacitated + sum(c.status == "incapacitated" for c in mine))
+        return sides
+
+
+def _core_permanent_notes(bases: dict[str, Base]) -> list[str]:
+    """BASE-ATTR-3: core + permanent usually means the battle never ends — warn the GM."""
+    return [f"拠点「{b.name}」はコア拠点かつ永久拠点です。戦闘が終わらない可能性があります"
+            f" (BASE-ATTR-3) / base '{b.name}' is core and permanent: the battle may never end"
+            for b in bases.values() if b.core and b.permanent]
+
+
+def _leaks(element: Element, hidden: list[Base]) -> list[Part]:
+    """The shown parts of `element` that name a hidden base."""
+    names = [b.name for b in hidden] + [f"「{b.id}」" for b in hidden]
+    refs = {b.id for b in hidden} | {b.name for b in hidden}
+    texts: dict[Part, list[str]] = {"condition": [b.text for b in element.conditions]}
+    targets: list[str] = []
+    if isinstance(element, ConstantEffect | Event):
+        texts["name"], texts["effect"] = [element.name], [element.effect]
+    if isinstance(element, Event):
+        texts["effect"] += [e.text for e in element.effects]
+        targets = [e.target.name or "" for e in element.effects]
+        targets += [(e.element or "").split(".")[0] for e in element.effects]
+    leaks = [part for part, ts in texts.items() if any(n in t for n in names for t in ts)]
+    if "effect" not in leaks and refs & set(targets):
+        leaks.append("effect")
+    return [p for p in leaks if p not in element.hidden]
+
+
+def _guard_hidden_names(bases: dict[str, Base]) -> list[str]:
+    """BASE-OPT-2: a shown part naming a hidden base would leak it — hide that part too."""
+    hidden = [b for b in bases.values() if b.hidden]
+    notes: list[str] = []
+    for base in bases.values():
+        for element in base.elements() if hidden and not base.hidden else ():
+            for part in _leaks(element, hidden):
+                element.hidden.append(part)
+                notes.append(f"{element.id}: 隠された拠点の名前を含むため「{part}」を非公開にしました"
+                             f" / '{part}' hidden: it names a hidden base")
+    return notes

@@ -1,0 +1,96 @@
+"""The combatant and status models (state entities; scenarios use the same shapes)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ..bounds import Id, Name, Number, Serial
+from ..views import Audience, Entity
+
+__all__ = ["DURATIONS", "STATUS_NAMES", "Combatant", "Duration", "Row", "Side", "Status",
+           "StatusKind"]
+
+#: Which side a combatant fights on. Neutral pieces take no turn and are nobody's ally.
+Side = Literal["pc", "enemy", "neutral"]
+#: Front or back row (engagement, seed 004, uses it; grid combat does not).
+Row = Literal["front", "back"]
+#: Statuses the rules know by kind; anything else is an `effect` with a free name.
+StatusKind = Literal["poison", "paralysis", "bind", "flying", "incapacitated", "dead",
+                     "no_major_move", "hindered", "effect"]
+#: How long a status lasts: until removed, the scene (GRID-DUR-1), one round or until
+#: cleanup (both one cycle in grid combat, GRID-DUR-2).
+Duration = Literal["until_removed", "scene", "round", "cleanup"]
+DURATIONS: tuple[Duration, ...] = ("until_removed", "scene", "round", "cleanup")
+
+STATUS_NAMES: dict[str, tuple[str, str]] = {
+    "poison": ("[毒]", "poison"),
+    "paralysis": ("[麻痺]", "paralysis"),
+    "bind": ("[束縛]", "bind"),
+    "flying": ("[飛行状態]", "flying"),
+    "incapacitated": ("[戦闘不能状態]", "incapacitated"),
+    "dead": ("[死亡状態]", "dead"),
+    "no_major_move": ("メジャー移動不可", "no move in the major"),
+    "hindered": ("[移動妨害]", "movement hindered"),
+    "effect": ("効果", "effect"),
+}
+
+
+class Status(Entity):
+    """One status or effect on a combatant; `name` is how the table calls it ([ブレス])."""
+
+    id: str = Field(min_length=1, max_length=64)
+    kind: StatusKind = "effect"
+    name: Name = ""
+    #: Poison: the damage dealt when the character starts its main process (GRID-ST-1).
+    value: int | None = Field(default=None, ge=0, le=10_000)
+    #: Which of the combatant's counters that damage comes off (default "HP").
+    counter: Id = "HP"
+    duration: Duration = "until_removed"
+    #: False when an effect says the status cannot be shaken off by the usual action
+    #: (GRID-ST-2 move action for paralysis, GRID-ST-3 major action for bind).
+    removable: bool = True
+    #: For one-cycle effects: the side-round at whose start it ends (set by the engine).
+    expires_turn: Serial | None = None
+    source: Name = ""
+
+    def label(self) -> tuple[str, str]:
+        """The status as the table says it, in Japanese and English."""
+        ja, en = STATUS_NAMES[self.kind]
+        if self.name:
+            return self.name, self.name if self.kind == "effect" else f"{self.name} ({en})"
+        return ja, en
+
+
+class Combatant(Entity):
+    """A character in battle: a table piece with a side, statuses and counters.
+
+    `counters` maps a name ("HP", "MP") to a table counter id, so the numbers show on
+    every table the way counters do. `profile` (HP, defences…) is the GM's until
+    `published` (GRID-GM-1 auto-publish); `any_seven` (check → modifier) is public:
+    the GM announces 7 + modifier instead of rolling (GRID-GM-1 エニーセブン).
+    """
+
+    __secret__ = frozenset({"profile"})
+
+    id: str = Field(min_length=1, max_length=64)
+    piece: str = Field(min_length=1, max_length=64)
+    side: Side
+    statuses: dict[Id, Status] = Field(default_factory=dict)
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=50)
+    row: Row | None = None
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=50)
+    published: bool = False
+    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=20)
+    #: Mirrors the piece's `hidden` (kept in step by the subsystem that holds it): a
+    #: hidden combatant is the GM's alone and not yet in the scene.
+    hidden: bool = False
+
+    def visible_to(self, audience: Audience) -> bool:
+        return audience.is_gm or not self.hidden
+
+    def redact(self, audience: Audience, data: dict[str, Any]) -> dict[str, Any]:
+        if self.published:
+            data["profile"] = dict(self.profile)
+        return data

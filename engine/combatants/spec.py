@@ -1,0 +1,51 @@
+"""The scenario shape of a combatant, shared by every subsystem that lists characters."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..bounds import MAX_ITEMS, Id, Number
+from .model import Combatant, Row, Side, Status
+
+__all__ = ["CombatantSpec", "repeated_ids"]
+
+
+class CombatantSpec(BaseModel):
+    """A character in a scenario: the table piece it is (`piece`, default: the same id),
+    its side, counters, statuses, row and data. `published` None: the subsystem decides."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
+    piece: Id | None = None
+    side: Side
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    statuses: list[Status] = Field(default_factory=list, max_length=MAX_ITEMS)
+    row: Row | None = None
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    published: bool | None = None
+
+    def build(self, pieces: Mapping[str, Any], published: bool = False) -> Combatant:
+        """The state's combatant: hidden exactly when its piece is; `published` unless
+        the spec says otherwise."""
+        piece_id = self.piece or self.id
+        piece = pieces.get(piece_id)
+        return Combatant(
+            id=self.id, piece=piece_id, side=self.side, counters=dict(self.counters),
+            statuses={s.id: s for s in self.statuses}, row=self.row, profile=dict(self.profile),
+            any_seven=dict(self.any_seven), hidden=bool(piece is not None and piece.hidden),
+            published=published if self.published is None else self.published)
+
+
+def repeated_ids(specs: list[CombatantSpec]) -> str | None:
+    """A scenario error naming combatant ids or pieces used twice, or None."""
+    for what, ids in (("combatants", [c.id for c in specs]),
+                      ("pieces", [c.piece or c.id for c in specs])):
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            return f"{what} used twice: {', '.join(twice)}"
+    return None

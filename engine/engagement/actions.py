@@ -1,0 +1,349 @@
+"""The declarations: approach (ENG-ACT-1), melee (ENG-ACT-2, ENG-EF-1/2, ENG-BONUS), the
+base game's shot and homing, and the defence that answers an attack (evade, ENG-GUARD,
+ENG-COVER); a reported dice line for a check that waits for one.
+
+Who: a PC's player (or a bridge naming them in `by`) declares for that PC; the GM for
+anyone. Each declaration is checked whole before anything is written. A check is
+rolled by komasync unless `result` carries the BCDice line, or `report` says the line
+will come from the VTT chat (`engagement.roll`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..actions import ActionBase
+from ..bounds import Id
+from ..combatants import Combatant
+from ..errors import Refusal, Text
+from ..table import TableState
+from ..tx import Role, Tx
+from .checks import melee_dice, roll_or_read
+from .defence import cover_problem, engaged_in_scene, evade_problem, guard_problem
+from .exchange import declare_defence, no_defence, proceed, put, run_check
+from .model import AttackKind, Check, DefenceKind, EngagementState, Exchange, pair_key
+from .rules import (
+    BODY,
+    DANMAKU,
+    DODGE,
+    MELEE,
+    PATH,
+    WEAPON,
+    combatant,
+    eng,
+    may_act,
+    name,
+    need_active,
+    profile,
+    spend,
+    stat,
+    used,
+)
+from .turns import PHASE_NAMES
+
+__all__ = ["ACTORS", "DECLARATIONS", "Approach", "Defend", "Melee", "ReportRoll", "Shot"]
+
+ACTORS = frozenset[Role]({"gm", "player", "bridge"})
+LINE = Field(default=None, min_length=1, max_length=500)
+
+OPEN = Text("「{n}」の攻撃の処理中です。終わってから宣言してください（ENG-TURN）。",
+            "{n}'s attack is still being resolved; declare after it (ENG-TURN).")
+SELF = Text("接近状態は二人のキャラクターの間のものです（ENG-1）。",
+            "Engagement is between two characters (ENG-1).")
+MAIN_ONLY = Text("{what}はメインフェイズの攻撃行動です（今は{phase}、{rule}）。",
+                 "{what_en} is an attack action of the main phase (now: {phase_en}, {rule}).")
+NO_SKILL = Text("「{n}」は〈近接戦闘〉を習得していないので接近できません（ENG-ACT-1）。",
+                "{n} has no 〈近接戦闘〉 and cannot approach (ENG-ACT-1).")
+ENGAGED = Text("「{n}」は「{p}」と接近状態なので接近できません（ENG-ACT-1）。",
+               "{n} is engaged with {p} and cannot approach (ENG-ACT-1).")
+ROWS = Text("「{n}」はこの位置関係では接近できません（{rows}、ENG-ACT-1）。",
+            "{n} cannot approach from here ({rows_en}, ENG-ACT-1).")
+ROW_RULES = {"from_front": ("前衛からのみ", "only from the front row"),
+             "front_to_front": ("前衛から前衛へのみ", "only front row to front row")}
+NOT_ENGAGED = Text("「{n}」は「{t}」と接近状態ではないので近接攻撃できません（{rule}）。",
+                   "{n} is not engaged with {t} and cannot melee it ({rule}).")
+CLEANUP = Text("近接攻撃はメインフェイズと、前のターンからの接近状態ならセットアップにだけ行えます"
+               "（ENG-EF-1、ENG-EF-2）。",
+               "Melee happens in the main phase, and at a setup against an engagement from "
+               "the turn before (ENG-EF-1, ENG-EF-2).")
+HANDED = Text("「{t}」は「{n}」との接近状態から離脱しました。このセットアップで対象にできません"
+              "（ENG-HAND-1）。",
+              "{t} left its engagement with {n}; it cannot be picked at this setup (ENG-HAND-1).")
+MOVED = Text("「{t}」は「{n}」への{by}で接近状態から離脱しました（{rule}）。",
+             "{t} left its engagement with {n} when {by_en} took it over ({rule}).")
+TAKEN_BY = {"guard": ("ガード", "a guard", "ENG-GUARD"), "cover": ("カバー", "a cover", "ENG-COVER")}
+SETUP_USED = Text("「{n}」はこのセットアップでもう近接攻撃をしました（1回まで、ENG-EF-2）。",
+                  "{n} has already made its setup melee (once per setup, ENG-EF-2).")
+NEW_PAIR = Text("「{n}」と「{t}」の接近状態はこのターンに成立しました。近接攻撃はメインフェイズと次の"
+                "セットアップで行えます（ENG-SETUP）。",
+                "{n} and {t} became engaged this turn: they may melee in the main phase and at "
+                "the next setup (ENG-SETUP).")
+NO_WEAPON = Text("[近接武器鍛錬]がないのでグレイズでダメージを増やせません（ENG-ACT-2）。",
+                 "Without [近接武器鍛錬] grazes cannot raise the damage (ENG-ACT-2).")
+FEW_GRAZES = Text("「{n}」のグレイズが足りません（{have}）（ENG-ACT-2）。",
+                  "{n} has too few grazes ({have}) (ENG-ACT-2).")
+NOTHING = Text("いま防御する攻撃はありません（ENG-TURN）。", "There is no attack to answer now (ENG-TURN).")
+NO_WAIT = Text("いま結果を待っている判定はありません（ENG-TURN）。",
+               "No check is waiting for a result now (ENG-TURN).")
+NOT_THEIRS = Text("待っているのは「{n}」の判定です（ENG-TURN）。", "The check waiting is {n}'s (ENG-TURN).")
+NONE_BY = Text("攻撃を受けるかどうかは「{t}」が決めます（ENG-TURN）。",
+               "Whether to take the attack is for {t} to say (ENG-TURN).")
+DECLARED = Text("「{n}」が「{t}」に{what}（DP{dp}、{dice}D）",
+                "{n} declares {what_en} on {t} (DP {dp}, {dice} dice)")
+DEFENDS = Text("「{n}」が{what}（DP{dp}）", "{n} declares {what_en} (DP {dp})")
+TAKES = Text("「{t}」は防御しません", "{t} does not defend")
+WHAT = {"approach": ("接近", "approach"), "melee": ("近接攻撃", "melee"),
+        "shot": ("ショット", "a shot"), "homing": ("ホーミング", "homing"),
+        "evade": ("回避", "evasion"), "guard": ("ガード", "a guard"), "cover": ("カバー", "a cover")}
+
+
+def _ready(tx: Tx) -> EngagementState:
+    s = eng(tx)
+    need_active(s)
+    if s.exchange is not None:
+        raise Refusal("exchange_open", OPEN.format(n=name(tx, s.exchange.attacker)), rule="ENG-TURN",
+                      about=[(PATH, "exchange")])
+    return s
+
+
+def _pair_up(tx: Tx, attacker: str, target: str) -> tuple[Combatant, Combatant]:
+    c, t = combatant(tx, attacker), combatant(tx, target)
+    may_act(tx, c)
+    if c.id == t.id:  # never applies, whatever the enforcement (ENG-1: two characters)
+        raise Refusal("self", SELF, rule="ENG-1")
+    return c, t
+
+
+def _main_only(tx: Tx, s: EngagementState, what: str, rule: str) -> None:
+    ja, en = PHASE_NAMES[s.phase]
+    tx.check(s.phase == "main", Refusal("not_main_phase", MAIN_ONLY.format(
+        what=WHAT[what][0], what_en=WHAT[what][1].capitalize(), phase=ja, phase_en=en, rule=rule),
+        rule=rule))
+
+
+def _open(tx: Tx, s: EngagementState, c: Combatant, t: Combatant, attack: AttackKind, dp: int,
+          report: bool, goal: int | None = None, grazes: int = 0, power: int = 0) -> Exchange:
+    """The exchange this declaration opens (one at a time, ENG-TURN)."""
+    ex = Exchange(id=tx.next_id("x"), attack=attack, attacker=c.id, target=t.id, turn=s.turn,
+                  phase=s.phase, dp=dp, report=report, goal=goal, grazes=grazes, power=power,
+                  hidden=c.hidden or t.hidden)
+    put(tx, ex)
+    tx.emit("engagement.declared", exchange=ex.id, attack=ex.attack, attacker=c.id, target=t.id)
+    return ex
+
+
+class _Declaration(ActionBase):
+    roles = ACTORS
+    combatant: Id
+    by: Id | None = None
+    #: The check's BCDice result line, when rolled at the table.
+    result: str | None = LINE
+    #: Wait for the line from the VTT chat (`engagement.roll`) instead of rolling.
+    report: bool = False
+
+
+class Approach(_Declaration):
+    """ENG-ACT-1 approach `target`: DP = dice; needs 〈近接戦闘〉; not while engaged; rows by
+    setting. {身体}+〈回避〉 + dice against {身体}+max(〈回避〉,〈弾幕〉)+15."""
+
+    kind: Literal["engagement.approach"] = "engagement.approach"
+    target: Id
+    dp: int = Field(ge=0, le=100)
+
+    def apply(self, tx: Tx) -> None:
+        s = _ready(tx)
+        c, t = _pair_up(tx, self.combatant, self.target)
+        _main_only(tx, s, "approach", "ENG-ACT-1")
+        tx.check(stat(c, MELEE) > 0, Refusal("no_melee_skill", NO_SKILL.format(n=name(tx, c)),
+                                             rule="ENG-ACT-1", about=profile(c)))
+        partners = engaged_in_scene(s, c.id)
+        tx.check(not partners, Refusal("engaged", ENGAGED.format(
+            n=name(tx, c), p=name(tx, partners[0]) if partners else ""), rule="ENG-ACT-1"))
+        mode = s.settings.approach_rows
+        ok = (mode == "any" or (c.row == "front" and (mode == "from_front" or t.row == "front")))
+        if mode != "any":
+            ja, en = ROW_RULES[mode]
+            tx.check(ok, Refusal("row", ROWS.format(n=name(tx, c), rows=ja, rows_en=en),
+                                 rule="ENG-ACT-1"))
+        spend(tx, s, c, self.dp, "ENG-ACT-1")
+        goal = stat(t, BODY) + max(stat(t, DODGE), stat(t, DANMAKU)) + 15
+        ex = _open(tx, s, c, t, attack="approach", dp=self.dp, goal=goal, report=self.report)
+        tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what="接近", what_en="approach",
+                               dp=self.dp, dice=self.dp), chat=not ex.hidden)
+        check = Check(who=c.id, purpose="approach", base=stat(c, BODY) + stat(c, DODGE), dice=self.dp,
+                      sides=s.settings.check_die)
+        run_check(tx, ex, check, self.result, self.report)
+
+
+def melee_problem(tx: Tx, s: EngagementState, c: Combatant, t: Combatant) -> Refusal | None:
+    """ENG-EF-1/2/3, ENG-HAND-1, ENG-SETUP: may `c` melee `t` now?"""
+    if s.phase == "cleanup":
+        return Refusal("not_now", CLEANUP, rule="ENG-EF-1")
+    pair = s.pair(c.id, t.id)
+    if pair is None or t.hidden:
+        gone = s.left.get(pair_key(c.id, t.id))
+        if gone is not None and gone.leaver == t.id and not gone.hidden:
+            if gone.by == "handover":
+                return Refusal("left", HANDED.format(t=name(tx, t), n=name(tx, c)), rule="ENG-HAND-1")
+            ja, en, rule = TAKEN_BY[gone.by]
+            return Refusal("left", MOVED.format(t=name(tx, t), n=name(tx, c), by=ja, by_en=en,
+                                                rule=rule), rule=rule)
+        rule = "ENG-EF-1" if s.phase == "main" else "ENG-EF-2"
+        return Refusal("not_engaged", NOT_ENGAGED.format(n=name(tx, c), t=name(tx, t), rule=rule),
+                       rule=rule)
+    if s.phase == "setup":
+        if pair.turn >= s.turn and s.settings.setup_targets == "earlier":
+            return Refusal("engaged_this_turn", NEW_PAIR.format(n=name(tx, c), t=name(tx, t)),
+                           rule="ENG-SETUP")
+        if used(s, c.id).setup_melee == s.turn:
+            return Refusal("setup_melee_used", SETUP_USED.format(n=name(tx, c)), rule="ENG-EF-2")
+    return None
+
+
+class Melee(_Declaration):
+    """ENG-ACT-2 melee an engaged `target`: DP 1 → 1 die, 3 or 6 → that many + ENG-BONUS;
+    {身体}+〈近接戦闘〉. In the main phase while engaged (ENG-EF-1); at a setup once, against
+    an engagement from the turn before (ENG-EF-2, ENG-SETUP). `grazes` raise the damage
+    on a hit (needs [近接武器鍛錬])."""
+
+    kind: Literal["engagement.melee"] = "engagement.melee"
+    target: Id
+    dp: Literal[1, 3, 6]
+    grazes: int = Field(default=0, ge=0, le=100)
+
+    def apply(self, tx: Tx) -> None:
+        s = _ready(tx)
+        c, t = _pair_up(tx, self.combatant, self.target)
+        problem = melee_problem(tx, s, c, t)
+        if problem is not None:
+            tx.check(False, problem)
+        if self.grazes:
+            self._check_grazes(tx, s, c)
+        spend(tx, s, c, self.dp, "ENG-ACT-2")
+        if s.phase == "setup":
+            tx.set((PATH, "used", c.id), used(s, c.id).model_copy(update={"setup_melee": s.turn}))
+        level = stat(c, MELEE)
+        dice = melee_dice(level, self.dp)
+        ex = _open(tx, s, c, t, attack="melee", dp=self.dp, grazes=self.grazes, report=self.report)
+        tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what="近接攻撃", what_en="melee",
+                               dp=self.dp, dice=dice), chat=not ex.hidden)
+        check = Check(who=c.id, purpose="melee", base=stat(c, BODY) + level, dice=dice,
+                      sides=s.settings.check_die)
+        run_check(tx, ex, check, self.result, self.report)
+
+    def _check_grazes(self, tx: Tx, s: EngagementState, c: Combatant) -> None:
+        tx.check(stat(c, WEAPON) > 0, Refusal("no_weapon_training", NO_WEAPON, rule="ENG-ACT-2"))
+        t = tx.part("table", TableState)
+        counter = t.counters.get(c.counters.get(s.settings.graze_counter, "")) if t else None
+        if counter is not None:
+            tx.check(counter.value >= self.grazes, Refusal("few_grazes", FEW_GRAZES.format(
+                n=name(tx, c), have=counter.value), rule="ENG-ACT-2",
+                about=[("table", "counters", counter.id)]))
+
+
+class Shot(_Declaration):
+    """The base game's shot or homing, so that guard and cover can answer it: the check
+    value, dice and DP as the base game gives them, and `power` the damage on a hit."""
+
+    kind: Literal["engagement.shot"] = "engagement.shot"
+    target: Id
+    attack: Literal["shot", "homing"] = "shot"
+    check: int = Field(ge=-100, le=1000)
+    dice: int = Field(ge=0, le=100)
+    dp: int = Field(default=0, ge=0, le=100)
+    power: int = Field(ge=0, le=10_000)
+
+    def apply(self, tx: Tx) -> None:
+        s = _ready(tx)
+        c, t = _pair_up(tx, self.combatant, self.target)
+        _main_only(tx, s, self.attack, "ENG-TURN")
+        spend(tx, s, c, self.dp, "ENG-DP")
+        ex = _open(tx, s, c, t, attack=self.attack, dp=self.dp, power=self.power, report=self.report)
+        ja, en = WHAT[self.attack]
+        tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what=ja, what_en=en, dp=self.dp,
+                               dice=self.dice), chat=not ex.hidden)
+        check = Check(who=c.id, purpose=self.attack, base=self.check, dice=self.dice,
+                      sides=s.settings.check_die)
+        run_check(tx, ex, check, self.result, self.report)
+
+
+class Defend(_Declaration):
+    """Answer the open attack: `evade` (the target), `guard` (the target, or an ally for
+    it, ENG-GUARD), `cover` (an ally, ENG-COVER) with `dp` dice, or `none` (the target
+    takes it; against an approach: no cover comes)."""
+
+    kind: Literal["engagement.defend"] = "engagement.defend"
+    defence: DefenceKind
+    dp: int = Field(default=0, ge=0, le=100)
+
+    def apply(self, tx: Tx) -> None:
+        s = eng(tx)
+        need_active(s)
+        ex = s.exchange
+        if ex is None or ex.stage != "defence" or (ex.hidden and tx.actor.role != "gm"):
+            raise Refusal("nothing_to_answer", NOTHING, rule="ENG-TURN")
+        c = combatant(tx, self.combatant)
+        may_act(tx, c)
+        if self.defence == "none":
+            tx.check(c.id == ex.target or tx.actor.role == "gm", Refusal(
+                "not_the_target", NONE_BY.format(t=name(tx, ex.target)), rule="ENG-TURN"))
+            tx.say(TAKES.format(t=name(tx, ex.target)), chat=not ex.hidden)
+            no_defence(tx, ex)
+            return
+        problem = {"evade": evade_problem(tx, ex, c), "guard": guard_problem(tx, s, ex, c),
+                   "cover": cover_problem(tx, s, ex, c)}[self.defence]
+        if problem is not None:
+            tx.check(False, problem)
+        self._use(tx, s, ex, c)
+        base = stat(c, BODY) + (stat(c, MELEE) if self.defence == "guard" else stat(c, DODGE))
+        ja, en = WHAT[self.defence]
+        tx.say(DEFENDS.format(n=name(tx, c), what=ja, what_en=en, dp=self.dp), chat=not ex.hidden)
+        declare_defence(tx, ex, c, self.defence, base, self.dp, self.result, self.report)
+
+    def _use(self, tx: Tx, s: EngagementState, ex: Exchange, c: Combatant) -> None:
+        """Count the once-per-turn uses (ENG-GUARD, ENG-COVER) and pay the DP."""
+        u = used(s, c.id)
+        if self.defence == "cover":
+            u = u.model_copy(update={"cover": s.turn})
+        elif self.defence == "guard" and c.id != ex.target:
+            u = u.model_copy(update={"guard": s.turn, "guard_other": s.turn})
+        elif self.defence == "guard" and ex.attack != "melee":
+            u = u.model_copy(update={"guard": s.turn})
+        if u != used(s, c.id):
+            tx.set((PATH, "used", c.id), u)
+        rule = {"cover": "ENG-COVER", "guard": "ENG-GUARD"}.get(self.defence, "ENG-DP")
+        spend(tx, s, c, self.dp, rule)
+
+
+class ReportRoll(ActionBase):
+    """The BCDice line of the check that is waiting for one (from the console, or the
+    bridge when the character's player rolls in the VTT chat)."""
+
+    kind: Literal["engagement.roll"] = "engagement.roll"
+    roles = ACTORS
+    combatant: Id
+    result: str = Field(min_length=1, max_length=500)
+    by: Id | None = None
+
+    def apply(self, tx: Tx) -> None:
+        s = eng(tx)
+        need_active(s)
+        ex = s.exchange
+        hidden = ex is not None and ex.hidden and tx.actor.role != "gm"
+        if ex is None or ex.check is None or ex.check.total is not None or hidden:
+            raise Refusal("no_check_waiting", NO_WAIT, rule="ENG-TURN")
+        c = combatant(tx, self.combatant)
+        if c.id != ex.check.who:
+            raise Refusal("not_awaited", NOT_THEIRS.format(n=name(tx, ex.check.who)), rule="ENG-TURN",
+                          about=[(PATH, "exchange")])
+        may_act(tx, c)
+        check = roll_or_read(tx, ex.check, self.result, False,
+                             f"{name(tx, ex.attacker)}→{name(tx, ex.target)}")
+        ex = ex.model_copy(update={"check": check})
+        put(tx, ex)
+        proceed(tx, ex)
+
+
+DECLARATIONS: tuple[type[ActionBase], ...] = (Approach, Melee, Shot, Defend, ReportRoll)

@@ -1,0 +1,217 @@
+"""Engagement state: the relation (pairs), the turn, the open exchange, handover offers.
+
+The relation is kept as one `Pair` per two characters, keyed by their sorted ids, so it
+is symmetric by construction (ENG-1). Every switch and every reading of an ambiguity in
+the seed is an `EngagementSettings` field (docs/engagement.md has the table).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..bounds import Count, Id, Number
+from ..combatants import Combatant
+from ..views import Audience, Entity
+
+__all__ = [
+    "ATTACKS",
+    "DEFENCES",
+    "PHASES",
+    "AttackKind",
+    "Check",
+    "Defence",
+    "DefenceKind",
+    "EngagementSettings",
+    "EngagementState",
+    "Exchange",
+    "How",
+    "Left",
+    "Offer",
+    "Pair",
+    "Phase",
+    "Purpose",
+    "Used",
+    "pair_key",
+]
+
+#: The turn: setup → initiative/main → cleanup (komasync's ENG-TURN).
+Phase = Literal["setup", "main", "cleanup"]
+PHASES: tuple[Phase, ...] = ("setup", "main", "cleanup")
+#: How a pair formed (ENG-IN-1): a successful approach, a cover, a guard for another,
+#: or an ability / the GM.
+How = Literal["approach", "cover", "guard", "ability"]
+#: Attacks an exchange can be about: the seed's approach and melee, and the base game's
+#: shot and homing (guard and cover answer them too).
+AttackKind = Literal["approach", "melee", "shot", "homing"]
+ATTACKS: tuple[AttackKind, ...] = ("approach", "melee", "shot", "homing")
+#: How the attacked side answers: evade, guard, cover, or take it.
+DefenceKind = Literal["evade", "guard", "cover", "none"]
+DEFENCES: tuple[DefenceKind, ...] = ("evade", "guard", "cover", "none")
+Purpose = Literal["approach", "melee", "shot", "homing", "evade", "guard", "cover", "damage"]
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EngagementSettings(_Spec):
+    """Scenario `settings:` — the base game's numbers the seed leaves out, and one field
+    per reading of an ambiguity (docs/engagement.md)."""
+
+    #: Sides of a check die: achievement = check value + the dice (base game).
+    check_die: int = Field(default=6, ge=2, le=100)
+    #: Sides of a damage die (`1D-3`, `(LV)D` of ENG-ACT-2).
+    damage_die: int = Field(default=6, ge=2, le=100)
+    #: An opposed check that ties: the `defender` wins (the seed: the attacker must win
+    #: to hit) or the `attacker` wins.
+    ties: Literal["defender", "attacker"] = "defender"
+    #: ENG-ACT-2 damage added per graze spent on a melee hit (the base game's rate).
+    graze_damage: int = Field(default=1, ge=0, le=100)
+    #: ENG-ACT-1 the front/back rule of the base game for approach: `any` (no limit here,
+    #: the GM judges), `from_front` (the approacher stands in front), `front_to_front`.
+    approach_rows: Literal["any", "from_front", "front_to_front"] = "any"
+    #: ENG-EF-2 at a setup, melee only partners engaged in an earlier turn (`earlier`),
+    #: or also those a guard/cover engaged in this very setup (`any`).
+    setup_targets: Literal["earlier", "any"] = "earlier"
+    #: Names of the combatants' table counters: DP pool, HP, grazes (base game).
+    dp_counter: str = Field(default="DP", max_length=64)
+    hp_counter: str = Field(default="HP", max_length=64)
+    graze_counter: str = Field(default="グレイズ", max_length=64)
+
+
+def pair_key(a: str, b: str) -> str:
+    """One key for the pair whichever way round (ENG-1: the relation is mutual)."""
+    return f"{a}|{b}" if a < b else f"{b}|{a}"
+
+
+class _Shown(Entity):
+    """Hidden from players and the table while it involves a hidden character."""
+
+    hidden: bool = False
+
+    def visible_to(self, audience: Audience) -> bool:
+        return audience.is_gm or not self.hidden
+
+
+class Pair(_Shown):
+    """ENG-1 two characters engaged with each other. `turn` is the turn it counts for:
+    it lasts until the end of the next turn's setup (ENG-EF-2/3, ENG-SETUP)."""
+
+    a: Id
+    b: Id
+    turn: Count
+    phase: Phase
+    how: How
+    #: The ability or GM reason, for `ability`.
+    note: str = Field(default="", max_length=100)
+
+    def other(self, cid: str) -> str:
+        return self.b if cid == self.a else self.a
+
+    def has(self, cid: str) -> bool:
+        return cid in (self.a, self.b)
+
+
+class Used(Entity):
+    """What a character used up, as the turn number it was used in (0: never)."""
+
+    #: ENG-GUARD the once-per-turn guard (not a guard against melee on oneself).
+    guard: Count = 0
+    #: ENG-GUARD / ENG-COVER a guard for another this turn (no cover then).
+    guard_other: Count = 0
+    #: ENG-COVER the once-per-turn cover (no guard for another then).
+    cover: Count = 0
+    #: ENG-EF-2 its one melee at a setup.
+    setup_melee: Count = 0
+
+
+class Check(_Spec):
+    """A check or damage roll: the fixed part (check value), how many dice of how many
+    sides, and the total once rolled or reported (None: waiting for a report)."""
+
+    who: Id
+    purpose: Purpose
+    base: Number
+    dice: int = Field(ge=0, le=100)
+    sides: int = Field(ge=2, le=100)
+    total: Number | None = None
+
+
+class Defence(_Spec):
+    kind: DefenceKind
+    by: Id
+
+
+class Exchange(_Shown):
+    """The attack being resolved: declared → (defence) → (damage). One at a time.
+
+    `goal` (approach: the target number from the target's data) is the GM's."""
+
+    __secret__ = frozenset({"goal"})
+
+    id: Id
+    attack: AttackKind
+    attacker: Id
+    target: Id
+    turn: Count
+    phase: Phase
+    stage: Literal["attack", "defence", "damage"] = "attack"
+    dp: Count = 0
+    grazes: Count = 0
+    #: Shot/homing: the damage on a hit (the base game's power, as declared).
+    power: Count = 0
+    #: Damage rolls of this exchange wait for a reported line instead of being rolled.
+    report: bool = False
+    goal: Number | None = None
+    attack_total: Number | None = None
+    check: Check | None = None
+    defence: Defence | None = None
+    cover_failed: bool = False
+    victim: Id | None = None
+    reduction: Count = 0
+
+
+class Offer(_Shown):
+    """ENG-HAND-1 a leave offered to `leaver`, engaged with `partner`, when `formed`
+    (a new pair) appeared; `prompt` is the question waiting for its answer."""
+
+    prompt: Id
+    leaver: Id
+    partner: Id
+    formed: Id
+
+
+class Left(_Shown):
+    """`leaver` left its engagement with `partner` in `turn` (ENG-HAND-1, or the target
+    of a guard/cover, ENG-GUARD/ENG-COVER): the partner cannot pick it at the next setup."""
+
+    leaver: Id
+    partner: Id
+    turn: Count
+    #: `handover` (ENG-HAND-1), or the `guard` / `cover` its partner's attack was
+    #: taken by (ENG-GUARD / ENG-COVER: the target leaves).
+    by: Literal["handover", "guard", "cover"] = "handover"
+
+
+class EngagementState(Entity):
+    """Engagement (seed 004): combatants, the turn, the relation and what is pending."""
+
+    settings: EngagementSettings = Field(default_factory=EngagementSettings)
+    combatants: dict[str, Combatant] = Field(default_factory=dict)
+    active: bool = False
+    turn: Count = 0
+    phase: Phase = "setup"
+    pairs: dict[str, Pair] = Field(default_factory=dict)
+    used: dict[str, Used] = Field(default_factory=dict)
+    exchange: Exchange | None = None
+    offers: dict[str, Offer] = Field(default_factory=dict)
+    left: dict[str, Left] = Field(default_factory=dict)
+
+    def partners(self, cid: str) -> list[str]:
+        """Everyone `cid` is engaged with, in the order the pairs formed."""
+        return [p.other(cid) for p in self.pairs.values() if p.has(cid)]
+
+    def pair(self, a: str, b: str) -> Pair | None:
+        return self.pairs.get(pair_key(a, b))

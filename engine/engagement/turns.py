@@ -1,0 +1,130 @@
+"""The turn (komasync's ENG-TURN): the GM starts the battle at turn 1's setup and moves
+setup → initiative/main → cleanup → the next turn's setup. The end of a setup dissolves
+every engagement from an earlier turn (ENG-EF-3); the end of the battle dissolves all."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ..actions import ActionBase
+from ..combatants import sync_hidden
+from ..errors import Refusal, Text
+from ..tx import Tx
+from .model import PHASES, EngagementState, Phase
+from .relation import dissolve, end_setup
+from .rules import BASE, PATH, eng, name, need_active, table
+
+__all__ = ["PHASE_NAMES", "TURN_ACTIONS", "EndBattle", "NextPhase", "StartBattle", "settle"]
+
+PHASE_NAMES: dict[str, tuple[str, str]] = {
+    "setup": ("セットアップ", "setup"), "main": ("イニシアチブ／メインフェイズ", "initiative / main phase"),
+    "cleanup": ("クリンナップ", "cleanup"),
+}
+ALREADY = Text("戦闘はもう始まっています。", "The battle is already on.")
+STARTED = Text("戦闘開始: ターン1 セットアップ", "The battle begins: turn 1, setup")
+PHASE = Text("ターン{turn} {phase}", "Turn {turn}: {phase_en}")
+ENDED = Text("戦闘終了: すべての接近状態が解消されました", "The battle is over: every engagement has ended")
+OPEN = Text("攻撃の処理が終わっていません（{who}）。解決するか取り消してから進めてください（ENG-TURN）。",
+            "An attack is still being resolved ({who}); finish or cancel it first (ENG-TURN).")
+NOT_NEXT = Text("{phase}の次は{next}です（ENG-TURN）。",
+                "After the {phase_en} comes the {next_en} (ENG-TURN).")
+
+
+def _announce(tx: Tx, s: EngagementState) -> None:
+    ja, en = PHASE_NAMES[s.phase]
+    tx.emit("engagement.phase", turn=s.turn, phase=s.phase)
+    tx.say(PHASE.format(turn=s.turn, phase=ja, phase_en=en))
+
+
+class StartBattle(ActionBase):
+    """GM: the battle begins at turn 1's setup (ENG-TURN)."""
+
+    kind: Literal["engagement.start"] = "engagement.start"
+
+    def apply(self, tx: Tx) -> None:
+        s = eng(tx)
+        if s.active:
+            raise Refusal("already_active", ALREADY, rule="ENG-TURN")
+        tx.set((PATH, "active"), True)
+        tx.set((PATH, "turn"), 1)
+        tx.set((PATH, "phase"), "setup")
+        tx.set((PATH, "used"), {})
+        tx.emit("engagement.started")
+        tx.say(STARTED)
+
+
+class NextPhase(ActionBase):
+    """GM: on to the next phase (`to` names it, as a check of what the GM expects).
+    Leaving a setup ends every engagement from an earlier turn (ENG-EF-3)."""
+
+    kind: Literal["engagement.phase"] = "engagement.phase"
+    to: Phase | None = None
+
+    def apply(self, tx: Tx) -> None:
+        s = eng(tx)
+        need_active(s)
+        if s.exchange is not None:
+            raise Refusal("exchange_open", OPEN.format(who=name(tx, s.exchange.attacker)),
+                          rule="ENG-TURN")
+        i = PHASES.index(s.phase)
+        nxt = PHASES[(i + 1) % len(PHASES)]
+        if self.to is not None and self.to != nxt:
+            now, then = PHASE_NAMES[s.phase], PHASE_NAMES[nxt]
+            raise Refusal("wrong_phase", NOT_NEXT.format(phase=now[0], phase_en=now[1], next=then[0],
+                                                         next_en=then[1]), rule="ENG-TURN")
+        if s.phase == "setup":
+            end_setup(tx, s)
+        if nxt == "setup":
+            tx.set((PATH, "turn"), s.turn + 1)
+        tx.set((PATH, "phase"), nxt)
+        _announce(tx, s)
+
+
+class EndBattle(ActionBase):
+    """GM: the battle is over; every engagement and pending question ends."""
+
+    kind: Literal["engagement.end"] = "engagement.end"
+
+    def apply(self, tx: Tx) -> None:
+        s = eng(tx)
+        need_active(s)
+        tx.set((PATH, "exchange"), None)
+        for key in list(s.pairs):
+            dissolve(tx, s, key, "ended")
+        for pid in list(s.offers):
+            tx.delete((PATH, "offers", pid))
+            tx.delete(("prompts", pid))
+        tx.set((PATH, "left"), {})
+        tx.set((PATH, "active"), False)
+        tx.emit("engagement.ended")
+        tx.say(ENDED)
+
+
+def settle(tx: Tx) -> None:
+    """Settler: combatants hidden exactly when their pieces are; pairs, offers and the
+    exchange hidden while they involve a hidden character."""
+    s = tx.part(PATH, EngagementState)
+    if s is None:
+        return
+    sync_hidden(tx, BASE, s.combatants.values(), table(tx).pieces)
+
+    def hidden(*ids: str) -> bool:
+        return any((c := s.combatants.get(i)) is not None and c.hidden for i in ids)
+
+    for key, p in s.pairs.items():
+        if p.hidden != hidden(p.a, p.b):
+            tx.set((PATH, "pairs", key, "hidden"), not p.hidden)
+    for pid, o in s.offers.items():
+        if o.hidden != hidden(o.leaver, o.partner):
+            tx.set((PATH, "offers", pid, "hidden"), not o.hidden)
+    for key, gone in s.left.items():
+        if gone.hidden != hidden(gone.leaver, gone.partner):
+            tx.set((PATH, "left", key, "hidden"), not gone.hidden)
+    ex = s.exchange
+    if ex is not None:
+        ids = [ex.attacker, ex.target, *([ex.defence.by] if ex.defence else [])]
+        if ex.hidden != hidden(*ids):
+            tx.set((PATH, "exchange", "hidden"), not ex.hidden)
+
+
+TURN_ACTIONS: tuple[type[ActionBase], ...] = (StartBattle, NextPhase, EndBattle)

@@ -1,0 +1,205 @@
+"""`grid.act`: spending a step of the main process on an action instead of moving.
+
+GRID-MV-1 a step is spent on moving or on an action, in order; GRID-MV-4 a character
+sharing its square with an ally may only move in its major; GRID-ST-2/3 paralysis and
+bind are shaken off by a move action / a major action; GRID-ST-3 no minor action while
+bound; GRID-SK-1 a move skill moves 1 square and fixes the direction; GRID-X-2 a magic
+attack allows 1 square in the whole process; GRID-X-4 [瞬間移動] and setup skills;
+GRID-X-6 towing; GRID-SK-3 [独妙閃光]; targets per targets.py.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..actions import ActionBase
+from ..bounds import Count, Id
+from ..combatants import Combatant, has_status, remove_status, status_of
+from ..errors import Refusal, Text
+from ..table import Cell
+from ..tx import Role, Tx
+from .geometry import ORTHOGONAL, Sq
+from .model import STEPS, GridState, Process
+from .moves import move_piece, not_in_process
+from .process import STEP_NAMES, settle_step, spend, updated
+from .rules import BASE, WAITING, acting, board_for, name_of, on_map, sharing_ally, table
+from .skills import extra_on, teleport_to, tow
+from .targets import aim, check_range, flash_targets
+
+__all__ = ["Act", "What"]
+
+What = Literal["action", "check", "magic_attack", "cure_paralysis", "break_bind",
+               "move_skill", "setup_skill", "teleport", "flash", "tow"]
+Timing = Literal["move", "minor", "major"]
+#: Actions that belong to one timing, with the rule that says so.
+FIXED: dict[str, tuple[Timing, str]] = {
+    "cure_paralysis": ("move", "GRID-ST-2"), "move_skill": ("move", "GRID-SK-1"),
+    "setup_skill": ("minor", "GRID-X-4"), "magic_attack": ("major", "GRID-X-2"),
+    "break_bind": ("major", "GRID-ST-3"), "teleport": ("major", "GRID-X-4"),
+    "tow": ("major", "GRID-X-6"),
+}
+ACTORS = frozenset[Role]({"gm", "player", "bridge"})
+
+PASSED = Text("{step}はもう終わっています（ムーブ→マイナー→メジャーの順、GRID-MV-1）。",
+              "The {step_en} is over (move → minor → major, GRID-MV-1).")
+SPENT = Text("{step}はもう{how}に使いました。1つのタイミングは移動かアクションのどちらかです（GRID-MV-1）。",
+             "The {step_en} was already spent on {how_en}; a timing is either a move or an "
+             "action (GRID-MV-1).")
+WRONG_TIMING = Text("この行動は{step}で行います（{rule}）。", "This is done in the {step_en} ({rule}).")
+BOUND = Text("「{n}」は[束縛]でマイナーアクションを行えません（移動はできます、GRID-ST-3）。",
+             "{n} is bound: no minor action (moving is still allowed; GRID-ST-3).")
+SHARING = Text("味方とコマが重なっているので、メジャーは移動にしか使えません（GRID-MV-4）。",
+               "Sharing a square with an ally, the major can only be used to move (GRID-MV-4).")
+NO_STATUS = Text("「{n}」は{s}ではありません。", "{n} is not {s_en}.")
+STUCK = Text("この{s}は通常の方法では解除できません（{rule}）。",
+             "This {s_en} cannot be removed the usual way ({rule}).")
+MAGIC_MOVED = Text("魔法攻撃をするメインプロセスでは移動は合計1マスまでです（既に{m}マス、GRID-X-2）。",
+                   "A main process with a magic attack moves at most 1 square in all (already {m}; "
+                   "GRID-X-2).")
+SKILL_STEP = Text("ムーブ移動スキルは縦横に1マス移動します（GRID-SK-1）。",
+                  "A move skill moves 1 square orthogonally (GRID-SK-1).")
+SETUP = Text("セットアップスキルはムーブとマイナーの両方を使います（GRID-X-4）。",
+             "A setup skill takes both the move and the minor (GRID-X-4).")
+ACTED = Text("「{n}」: {step}で{what}", "{n}: {what_en} in the {step_en}")
+HOW = {"move": ("移動", "moving"), "action": ("アクション", "an action"), "skip": ("", "")}
+WHAT = {"action": ("アクション", "an action"), "check": ("判定", "a check"),
+        "magic_attack": ("魔法攻撃", "a magic attack"), "cure_paralysis": ("[麻痺]解除",
+        "shaking off paralysis"), "break_bind": ("[束縛]解除", "breaking the bind"),
+        "move_skill": ("ムーブ移動スキル", "a move skill"), "setup_skill": ("セットアップスキル",
+        "a setup skill"), "teleport": ("[瞬間移動]", "[瞬間移動]"), "flash": ("[独妙閃光]",
+        "[独妙閃光]"), "tow": ("牽引", "towing")}
+
+
+class Act(ActionBase):
+    """Spend a step on an action; with a `target` square and `range` the target is
+    checked (GRID-RNG-1/2, GRID-AREA-1, GRID-LOS-1, GRID-RNG-3)."""
+
+    kind: Literal["grid.act"] = "grid.act"
+    roles = ACTORS
+    combatant: Id
+    timing: Timing = "major"
+    what: What = "action"
+    name: str = Field(default="", max_length=100)
+    target: Cell | None = None
+    targets: list[Id] = Field(default_factory=list, max_length=8)
+    range: Count | Literal["sight"] | None = Field(default=None)
+    skill: Literal["attack", "non_attack"] = "attack"
+    area: Literal["single", "area", "scene"] = "single"
+    sight: bool = False
+    check: str | None = Field(default=None, max_length=100)
+    to: Cell | None = None
+    item: str | None = Field(default=None, max_length=64)
+    by: Id | None = None
+
+    def apply(self, tx: Tx) -> None:
+        g, c = acting(tx, self.combatant, self.by)
+        p = g.process
+        if p is None or p.combatant != c.id:
+            raise not_in_process(tx, g, c)
+        if p.waiting is not None:
+            raise Refusal("waiting_hindrance", WAITING, rule="GRID-X-3")
+        self._timing(tx, g, c, p)
+        here = on_map(tx, c)
+        detail = self._aim(tx, g, c, here)
+        q = self._do(tx, g, c, p, here)
+        ja, en = STEP_NAMES[self.timing]
+        w_ja, w_en = WHAT[self.what]
+        label = f"{w_ja}{'「' + self.name + '」' if self.name else ''}"
+        tx.emit("grid.acted", combatant=c.id, timing=self.timing, what=self.what,
+                name=self.name, **detail)
+        tx.say(ACTED.format(n=name_of(table(tx), c), step=ja, step_en=en, what=label,
+                            what_en=f"{w_en}{' ' + self.name if self.name else ''}"))
+        settle_step(tx, g, c, q)
+
+    def _timing(self, tx: Tx, g: GridState, c: Combatant, p: Process) -> None:
+        ja, en = STEP_NAMES[self.timing]
+        if self.what in FIXED and FIXED[self.what][0] != self.timing:
+            want, rule = FIXED[self.what]
+            w_ja, w_en = STEP_NAMES[want]
+            raise Refusal("wrong_timing", WRONG_TIMING.format(step=w_ja, step_en=w_en, rule=rule),
+                          rule=rule)
+        if p.step == "post" or STEPS.index(self.timing) < STEPS.index(p.step):
+            raise Refusal("step_passed", PASSED.format(step=ja, step_en=en), rule="GRID-MV-1")
+        how = p.spent.get(self.timing) if self.timing == p.step else None
+        if how in ("move", "action"):
+            h_ja, h_en = HOW[how]
+            raise Refusal("step_spent", SPENT.format(step=ja, step_en=en, how=h_ja, how_en=h_en),
+                          rule="GRID-MV-1")
+        name = name_of(table(tx), c)
+        if self.timing == "minor" and has_status(c, "bind"):
+            tx.check(False, Refusal("bound", BOUND.format(n=name), rule="GRID-ST-3"))
+        if self.timing == "major" and self.what not in ("teleport", "tow"):
+            tx.check(not sharing_ally(g, table(tx), c),
+                     Refusal("sharing_ally", SHARING, rule="GRID-MV-4"))
+        if self.what == "setup_skill":
+            extra_on(tx, g, "timeless_skills")
+            tx.check(p.step == "move" and not p.spent.get("move"),
+                     Refusal("setup_needs_move", SETUP, rule="GRID-X-4"))
+
+    def _aim(self, tx: Tx, g: GridState, c: Combatant, here: Sq) -> dict[str, object]:
+        if self.what == "flash":
+            targets = flash_targets(tx, g, c, here, self.targets)
+            return {"targets": [o.id for o in targets]}
+        if self.target is None or self.what not in ("action", "check", "magic_attack"):
+            return {}
+        reach = self.range
+        if self.what == "check":
+            stated = self.range if isinstance(self.range, int) else None
+            reach = check_range(g, c, self.check, stated, tx.actor.role == "gm")
+        target = (self.target.x, self.target.y)
+        squares = aim(tx, g, here, target, reach, self.skill == "non_attack", self.area,
+                      self.sight)
+        return {"target": list(target), "squares": [list(s) for s in squares]}
+
+    def _do(self, tx: Tx, g: GridState, c: Combatant, p: Process, here: Sq) -> Process:
+        """The step spent, plus what the action itself changes."""
+        if self.what == "setup_skill":
+            return spend(spend(p, "move", "action"), "minor", "action")
+        q = spend(p, self.timing, "action")
+        match self.what:
+            case "cure_paralysis":
+                self._shake_off(tx, c, "paralysis", "GRID-ST-2")
+            case "break_bind":
+                self._shake_off(tx, c, "bind", "GRID-ST-3")
+            case "magic_attack":
+                if g.settings.magic_move_limit:
+                    tx.check(p.total_moved() <= 1, Refusal("magic_attack_moved", MAGIC_MOVED.format(
+                        m=p.total_moved()), rule="GRID-X-2"))
+                q = updated(q, magic=True)
+            case "move_skill":
+                q = self._move_skill(tx, g, c, q, here)
+            case "teleport":
+                q = updated(q, moved={**q.moved, "major": teleport_to(tx, g, c, self.to)})
+            case "tow":
+                tow(tx, g, c, p, self.item or "", self.to)
+        return q
+
+    def _shake_off(self, tx: Tx, c: Combatant, kind: Literal["paralysis", "bind"],
+                   rule: str) -> None:
+        s = status_of(c, kind)
+        label = {"paralysis": ("[麻痺]", "paralysed"), "bind": ("[束縛]", "bound")}[kind]
+        if s is None:
+            raise Refusal("no_status", NO_STATUS.format(n=name_of(table(tx), c), s=label[0],
+                                                        s_en=label[1]))
+        tx.check(s.removable, Refusal("status_stuck", STUCK.format(s=label[0], s_en=kind,
+                                                                   rule=rule), rule=rule))
+        remove_status(tx, BASE, c, s.id)
+
+    def _move_skill(self, tx: Tx, g: GridState, c: Combatant, q: Process, here: Sq) -> Process:
+        """GRID-SK-1 1 square with the skill; later movement only the same way."""
+        d = (self.to.x - here[0], self.to.y - here[1]) if self.to is not None else None
+        if d not in ORTHOGONAL:
+            raise Refusal("move_skill_step", SKILL_STEP, rule="GRID-SK-1")
+        assert d is not None
+        if has_status(c, "paralysis"):
+            raise Refusal("paralysed", Text("[麻痺]で移動できません（GRID-ST-2）。",
+                                            "Paralysed: no movement (GRID-ST-2)."), rule="GRID-ST-2")
+        dest = (here[0] + d[0], here[1] + d[1])
+        if not board_for(g, table(tx), c).enterable(dest):
+            raise Refusal("cannot_land", Text("({x}, {y})には移動できません（GRID-MV-3）。",
+                                              "Cannot move to ({x}, {y}) (GRID-MV-3).").format(
+                x=dest[0], y=dest[1]), rule="GRID-MV-3")
+        move_piece(tx, c, dest)
+        return updated(q, moved={**q.moved, "move": 1}, direction=Cell(x=d[0], y=d[1]))

@@ -1,0 +1,182 @@
+"""Grid combat state: the map, the combatants, rounds and the open main process.
+
+Squares are `table.Cell`s on the table's grid; a combatant's square is its table
+piece's cell. Every switch and every reading of an ambiguity is a `GridSettings` field.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..bounds import Count, Id, Name, Serial
+from ..combatants import Combatant, Side
+from ..table import Cell
+from ..views import Audience, Entity
+
+__all__ = [
+    "ALLOWANCE",
+    "STEPS",
+    "Area",
+    "CheckRange",
+    "GridSettings",
+    "GridState",
+    "Outcome",
+    "Process",
+    "RoundSide",
+    "Spent",
+    "Spot",
+    "Step",
+    "TimedEvent",
+]
+
+#: GRID-MV-1 the main process's steps in order; `post` is flying's step after the major
+#: (GRID-ST-4).
+Step = Literal["move", "minor", "major", "post"]
+STEPS: tuple[Step, ...] = ("move", "minor", "major", "post")
+#: GRID-MV-1 squares each step may move: move 1, minor 1–2, major 1–2; flying 1.
+ALLOWANCE: dict[Step, int] = {"move": 1, "minor": 2, "major": 2, "post": 1}
+#: How a step was used: for moving, for an action, or passed over.
+Spent = Literal["move", "action", "skip"]
+RoundSide = Literal["pc", "enemy"]
+Outcome = Literal["none", "wiped", "ended"]
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GridSettings(_Spec):
+    """Scenario `settings:` — the extra rules (all off unless turned on) and one field per
+    reading of an ambiguity in the seed. docs/grid.md has the table."""
+
+    #: GRID-X-1 the GM may start with the enemy round ([不意打ち]).
+    surprise: bool = False
+    #: GRID-X-2 a magic attack in the major allows 1 square of movement in the process.
+    magic_move_limit: bool = False
+    #: GRID-X-3 [移動妨害] may be declared against a character passing through range 0.
+    hindrance: bool = False
+    #: GRID-X-4 skills without a timing as a major ([瞬間移動] → 2 squares ignoring
+    #: obstacles), setup skills for move + minor.
+    timeless_skills: bool = False
+    #: GRID-X-5 [地動説].
+    geocentric: bool = False
+    #: GRID-X-6 towing an object in range 0.
+    towing: bool = False
+    #: A drop farther than the current step allows goes on into the next unused steps
+    #: (each step it reaches is spent on moving); false: one drop, one step.
+    drop_spans_steps: bool = True
+    #: A diagonal step between two squares that block (obstacle or enemy) is allowed.
+    diagonal_past_corners: bool = True
+    #: Neutral pieces block everyone (they are nobody's ally); false: anyone passes.
+    neutral_blocks: bool = True
+    #: GRID-LOS-1 a sight line that only touches an obstacle's edge or corner:
+    #: `open` (it passes) or `blocked`.
+    los_corners: Literal["open", "blocked"] = "open"
+    #: GRID-SK-3 [強制転移] "adjacent": the 8 squares around (`any`) or the 4 (`orthogonal`).
+    teleport_adjacent: Literal["any", "orthogonal"] = "any"
+    #: GRID-SK-3 [独妙閃光] targets on one `ray` from the user (8 directions) or one `line`
+    #: through it (4 lines, both sides).
+    flash_line: Literal["ray", "line"] = "ray"
+    #: GRID-X-5 the 1-square push of [地動説]: `orthogonal` (a 1-square move) or `any`.
+    geocentric_directions: Literal["orthogonal", "any"] = "orthogonal"
+    #: GRID-GM-1 enemies' durability data (profile) is public as soon as they appear.
+    publish_enemy_data: bool = False
+
+
+class Area(_Spec):
+    """A rectangle of squares (the off-map area for dead PCs)."""
+
+    cell: Cell
+    width: int = Field(default=1, ge=1, le=100)
+    height: int = Field(default=1, ge=1, le=100)
+
+    def squares(self) -> list[tuple[int, int]]:
+        return [(self.cell.x + dx, self.cell.y + dy)
+                for dy in range(self.height) for dx in range(self.width)]
+
+
+class Spot(Entity):
+    """GRID-GM-1 an event spot: a marked square where something will happen."""
+
+    id: str = Field(min_length=1, max_length=64)
+    cell: Cell
+    ja: str = Field(default="", max_length=300)
+    en: str = Field(default="", max_length=300)
+    hidden: bool = False
+
+    def visible_to(self, audience: Audience) -> bool:
+        return audience.is_gm or not self.hidden
+
+
+class TimedEvent(Entity):
+    """GRID-GM-1 an event due at the start of a round (of a side); announced = public."""
+
+    id: str = Field(min_length=1, max_length=64)
+    round: int = Field(ge=1, le=1000)
+    side: RoundSide = "pc"
+    ja: str = Field(default="", max_length=300)
+    en: str = Field(default="", max_length=300)
+    announced: bool = True
+    done: bool = False
+
+    def visible_to(self, audience: Audience) -> bool:
+        return audience.is_gm or self.announced
+
+
+class CheckRange(Entity):
+    """GRID-RNG-3 a check's range as the GM stated it when a player asked."""
+
+    combatant: Id
+    check: Name
+    range: Count | None = None
+
+
+class Process(Entity):
+    """The open main process (GRID-MV-1): the current step, the squares it has left, how
+    each step was spent, and the limits that came up on the way."""
+
+    combatant: Id
+    step: Step = "move"
+    left: Count = ALLOWANCE["move"]
+    spent: dict[str, Spent] = Field(default_factory=dict)
+    moved: dict[Id, Count] = Field(default_factory=dict)
+    start: Cell
+    #: GRID-SK-1 after a move skill, the one direction later movement may take.
+    direction: Cell | None = None
+    #: GRID-X-2 a magic attack was made in the major.
+    magic: bool = False
+    #: GRID-X-3 a [移動妨害] question is waiting (its prompt id).
+    waiting: Id | None = None
+
+    def total_moved(self) -> int:
+        return sum(self.moved.values())
+
+
+class GridState(Entity):
+    """Seamless combat (seed 001): map, combatants, rounds, the open process."""
+
+    settings: GridSettings = Field(default_factory=GridSettings)
+    obstacles: list[Cell] = Field(default_factory=list)
+    off_map: Area | None = None
+    spots: dict[str, Spot] = Field(default_factory=dict)
+    events: dict[str, TimedEvent] = Field(default_factory=dict)
+    combatants: dict[str, Combatant] = Field(default_factory=dict)
+    active: bool = False
+    outcome: Outcome = "none"
+    round: Serial = 0
+    #: Side-rounds since the start (0 = the first); one-cycle effects end by it.
+    turn: Serial = 0
+    first: RoundSide = "pc"
+    side: RoundSide | None = None
+    acted: list[Id] = Field(default_factory=list)
+    process: Process | None = None
+    check_ranges: dict[str, CheckRange] = Field(default_factory=dict)
+
+
+def side_label(side: Side | None) -> tuple[str, str]:
+    """The side's round as the seed names it."""
+    if side == "enemy":
+        return "エネミーラウンド", "enemy round"
+    return "プレイヤーラウンド", "player round"

@@ -1,0 +1,215 @@
+"""Questions about the grid that change nothing: squares in range, areas, sight,
+[独妙閃光], and where a piece may legally go right now with what it costs.
+
+The pure functions take the grid and table states (or a projection of them: hidden
+pieces are not in the scene, so the GM's and the table's answers agree). The query
+models wrap them for the protocol (`{"type":"query"}`, docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ..bounds import Id
+from ..combatants import Combatant
+from ..errors import Refusal, Text
+from ..queries import QueryBase
+from ..table import Cell, TableState
+from ..views import Audience
+from .geometry import Sq, area, flash_lines, flash_squares, range_squares, sight_clear
+from .model import GridState, Process, Step
+from .movement import reach
+from .process import bins
+from .rules import NO_GRID, UNKNOWN, WAITING, board_for, cell, in_scene
+
+__all__ = ["GRID_QUERIES", "Legal", "legal_destinations", "legal_why_not"]
+
+NEED_FROM = Text("from か combatant を指定してください。", "Give `from` or `combatant`.")
+NOT_ACTIVE = Text("シームレス戦闘中ではありません（GRID-RND-1）。",
+                  "Seamless combat is not on (GRID-RND-1).")
+NO_PROCESS = Text("メインプロセス中ではありません（GRID-MV-1）。",
+                  "Not in its main process (GRID-MV-1).")
+NO_MOVE = Text("このマスには今は移動できません（ムーブ1・マイナー2・メジャー2、"
+               "斜めは2マス、敵と障害物は通過不可）。",
+               "It cannot move there now (move 1, minor 2, major 2; a diagonal costs 2; "
+               "enemies and obstacles cannot be passed).")
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """A legal destination: the path's cost and the steps it spends."""
+
+    cost: int
+    steps: tuple[Step, ...]
+
+
+def legal_why_not(g: GridState, t: TableState, cid: str) -> Text | None:
+    """Why the character cannot move at all right now (None: it may, somewhere)."""
+    c = g.combatants.get(cid)
+    if not g.active:
+        return NOT_ACTIVE
+    p = g.process
+    if c is None or p is None or p.combatant != cid or cell(t, c) is None:
+        return NO_PROCESS
+    if p.waiting is not None:
+        return WAITING
+    return None
+
+
+def legal_destinations(g: GridState, t: TableState, cid: str) -> dict[Sq, Legal]:
+    """Every square `grid.move` would accept for the character now (enforce mode), with
+    the cost and the steps spent; empty when it may not move."""
+    if legal_why_not(g, t, cid) is not None:
+        return {}
+    c, p = g.combatants[cid], g.process
+    assert p is not None
+    start = cell(t, c)
+    assert start is not None
+    caps = bins(g, c, p)
+    lock = (p.direction.x, p.direction.y) if p.direction is not None else None
+    found = reach(board_for(g, t, c), start, [cap for _s, cap in caps], lock)
+    out: dict[Sq, Legal] = {}
+    for sq, r in found.items():
+        out[sq] = Legal(r.cost, _steps(found, sq, caps, start))
+    return out
+
+
+def _steps(found: dict[Sq, Any], sq: Sq, caps: list[tuple[Step, int]], start: Sq
+           ) -> tuple[Step, ...]:
+    used: list[Step] = []
+    while sq != start:
+        step = caps[found[sq].bin][0]
+        if not used or used[-1] != step:
+            used.append(step)
+        prev = found[sq].prev
+        if prev is None:
+            break
+        sq = prev
+    return tuple(reversed(used))
+
+
+# -- the protocol's query models ----------------------------------------------------------
+
+
+def _grid(state: Any) -> tuple[GridState, TableState]:
+    g, t = getattr(state, "grid", None), getattr(state, "table", None)
+    if not isinstance(g, GridState) or not isinstance(t, TableState):
+        raise Refusal("no_grid", NO_GRID)
+    return g, t
+
+
+def _visible(g: GridState, cid: str, audience: Audience) -> Combatant:
+    c = g.combatants.get(cid)
+    if c is None or not c.visible_to(audience):
+        raise Refusal("unknown_character", UNKNOWN.format(id=cid[:64]))
+    return c
+
+
+def _origin(g: GridState, t: TableState, frm: Cell | None, cid: str | None,
+            audience: Audience) -> Sq:
+    if frm is not None:
+        return frm.x, frm.y
+    if cid is None:
+        raise Refusal("bad_query", NEED_FROM)
+    c = _visible(g, cid, audience)
+    here = cell(t, c)
+    if here is None or (not in_scene(t, c) and not audience.is_gm):
+        raise Refusal("not_on_map", Text("「{id}」はマップ上にいません。",
+                                         "'{id}' is not on the map.").format(id=cid[:64]))
+    return here
+
+
+def _sqs(squares: list[Sq]) -> list[list[int]]:
+    return [[x, y] for x, y in squares]
+
+
+class RangeQuery(QueryBase):
+    """Squares within range N of a square or character (GRID-RNG-1, GRID-RNG-2)."""
+
+    kind: Literal["grid.range"] = "grid.range"
+    frm: Cell | None = Field(default=None, alias="from")
+    combatant: Id | None = None
+    range: int = Field(ge=0, le=50)
+    non_attack: bool = False
+
+    def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
+        g, t = _grid(state)
+        at = _origin(g, t, self.frm, self.combatant, audience)
+        squares = range_squares(at, self.range, t.grid.width, t.grid.height, self.non_attack)
+        return {"from": list(at), "range": self.range + (1 if self.non_attack else 0),
+                "squares": _sqs(squares)}
+
+
+class AreaQuery(QueryBase):
+    """The squares of 範囲 (3×3) or シーン (5×5) around an origin (GRID-AREA-1)."""
+
+    kind: Literal["grid.area"] = "grid.area"
+    origin: Cell
+    area: Literal["area", "scene"] = "area"
+
+    def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
+        _g, t = _grid(state)
+        squares = area((self.origin.x, self.origin.y), self.area, t.grid.width, t.grid.height)
+        return {"origin": [self.origin.x, self.origin.y], "squares": _sqs(squares)}
+
+
+class SightQuery(QueryBase):
+    """Is the line between two squares' centres free of obstacles (GRID-LOS-1)?"""
+
+    kind: Literal["grid.sight"] = "grid.sight"
+    frm: Cell | None = Field(default=None, alias="from")
+    combatant: Id | None = None
+    to: Cell
+
+    def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
+        g, t = _grid(state)
+        at = _origin(g, t, self.frm, self.combatant, audience)
+        obstacles = [(o.x, o.y) for o in g.obstacles]
+        clear = sight_clear(at, (self.to.x, self.to.y), obstacles, g.settings.los_corners)
+        return {"from": list(at), "to": [self.to.x, self.to.y], "clear": clear}
+
+
+class FlashQuery(QueryBase):
+    """The [独妙閃光] pattern around a square or character (GRID-SK-3)."""
+
+    kind: Literal["grid.flash"] = "grid.flash"
+    frm: Cell | None = Field(default=None, alias="from")
+    combatant: Id | None = None
+
+    def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
+        g, t = _grid(state)
+        at = _origin(g, t, self.frm, self.combatant, audience)
+        w, h = t.grid.width, t.grid.height
+        return {"from": list(at), "squares": _sqs(flash_squares(at, w, h)),
+                "lines": [_sqs(line) for line in flash_lines(at, w, h, g.settings.flash_line)]}
+
+
+class LegalQuery(QueryBase):
+    """Where a character may legally move right now, with each square's cost."""
+
+    kind: Literal["grid.legal"] = "grid.legal"
+    combatant: Id
+
+    def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
+        g, t = _grid(state)
+        _visible(g, self.combatant, audience)
+        legal = legal_destinations(g, t, self.combatant)
+        why = legal_why_not(g, t, self.combatant)
+        reason = why or NO_MOVE
+        return {"combatant": self.combatant, "process": _process(g.process, self.combatant),
+                "squares": [{"x": x, "y": y, "cost": m.cost, "steps": list(m.steps)}
+                            for (x, y), m in sorted(legal.items(), key=lambda i: (i[0][1], i[0][0]))],
+                "reason": {"ja": reason.ja, "en": reason.en}}
+
+
+def _process(p: Process | None, cid: str) -> dict[str, Any] | None:
+    if p is None or p.combatant != cid:
+        return None
+    return {"step": p.step, "left": p.left, "spent": dict(p.spent)}
+
+
+GRID_QUERIES: tuple[type[QueryBase], ...] = (RangeQuery, AreaQuery, SightQuery, FlashQuery,
+                                             LegalQuery)

@@ -1,0 +1,163 @@
+"""Lookups every grid action shares: the grid, a combatant, who may act, the board.
+
+A combatant is *in the scene* when its piece exists, is not hidden and stands on the
+board. Hidden pieces take no part in the rules until the GM reveals them (they neither
+block nor count), so no refusal a player gets can depend on something hidden.
+"""
+
+from __future__ import annotations
+
+from ..combatants import Combatant, cell_of, is_down
+from ..errors import Refusal, Text
+from ..table import Cell, TableState
+from ..tx import Tx
+from .geometry import Sq, manhattan
+from .model import GridState
+from .movement import Board
+
+__all__ = ["BASE", "NO_GRID", "UNKNOWN", "WAITING", "acting", "board_for", "cell", "combatant",
+           "down_squares", "grid", "in_scene", "may_act", "need_active", "opponents", "owner_of",
+           "sharing_ally", "table", "unknown"]
+
+#: Where grid combat keeps its combatants (the path the combatants helpers write under).
+BASE = ("grid", "combatants")
+
+NO_GRID = Text("このルームにはシームレス戦闘がありません。", "This room has no seamless combat.")
+NOT_ACTIVE = Text("シームレス戦闘は始まっていません（GRID-RND-1）。",
+                  "Seamless combat has not started (GRID-RND-1).")
+UNKNOWN = Text("キャラクター「{id}」はいません。", "There is no character '{id}'.")
+NOT_YOURS = Text("「{name}」はあなたのキャラクターではありません。各PLは自分のPCのコマだけを動かします。",
+                 "'{name}' is not your character; each player moves only their own PC.")
+WAITING = Text("[移動妨害]の宣言を待っています（GRID-X-3）。",
+               "Waiting for the answer on [movement hindrance] (GRID-X-3).")
+NOT_ON_MAP = Text("「{name}」はマップ上にいません。", "'{name}' is not on the map.")
+
+
+def table(tx: Tx) -> TableState:
+    """The room's generic table (every room has one)."""
+    value = tx.part("table", TableState)
+    if value is None:
+        raise TypeError("the room state has no table part")
+    return value
+
+
+def grid(tx: Tx) -> GridState:
+    """The room's seamless combat, or a refusal if it has none."""
+    value = tx.part("grid", GridState)
+    if value is None:
+        raise Refusal("no_grid", NO_GRID)
+    return value
+
+
+def need_active(g: GridState) -> None:
+    if not g.active:
+        raise Refusal("not_active", NOT_ACTIVE, rule="GRID-RND-1")
+
+
+def unknown(cid: str) -> Refusal:
+    return Refusal("unknown_character", UNKNOWN.format(id=cid[:64]))
+
+
+def combatant(tx: Tx, cid: str) -> Combatant:
+    """A combatant the sender may know of (hidden ones are unknown to all but the GM)."""
+    c = grid(tx).combatants.get(cid)
+    if c is None or (c.hidden and tx.actor.role != "gm"):
+        raise unknown(cid)
+    return c
+
+
+def name_of(t: TableState, c: Combatant) -> str:
+    piece = t.pieces.get(c.piece)
+    return piece.name if piece is not None else c.id
+
+
+def owner_of(t: TableState, c: Combatant) -> tuple[str | None, list[str]]:
+    piece = t.pieces.get(c.piece)
+    return (piece.owner, list(piece.movers)) if piece is not None else (None, [])
+
+
+def may_act(tx: Tx, c: Combatant, by: str | None) -> None:
+    """GRID-MV-1 each player moves their own PC; the GM (or a bridge naming no player)
+    acts for anyone."""
+    player = tx.actor.player if tx.actor.role == "player" else by
+    if tx.actor.role == "gm" or player is None:
+        return
+    owner, movers = owner_of(table(tx), c)
+    tx.check(c.side == "pc" and (owner == player or player in movers), Refusal(
+        "not_your_character", NOT_YOURS.format(name=name_of(table(tx), c)), rule="GRID-MV-1"))
+
+
+def acting(tx: Tx, cid: str, by: str | None) -> tuple[GridState, Combatant]:
+    """The grid and the character an action is for: combat on, the character known to the
+    sender, and the sender allowed to act for it."""
+    g = grid(tx)
+    need_active(g)
+    c = combatant(tx, cid)
+    may_act(tx, c, by)
+    return g, c
+
+
+def cell(t: TableState, c: Combatant) -> Sq | None:
+    return cell_of(t.pieces, c)
+
+
+def on_map(tx: Tx, c: Combatant) -> Sq:
+    here = cell(table(tx), c)
+    if here is None:
+        raise Refusal("not_on_map", NOT_ON_MAP.format(name=name_of(table(tx), c)),
+                      rule="GRID-ST-6")
+    return here
+
+
+def in_scene(t: TableState, c: Combatant) -> bool:
+    return not c.hidden and cell(t, c) is not None
+
+
+def opponents(a: Combatant, b: Combatant) -> bool:
+    """Enemies of each other: PC against enemy (neutrals are nobody's enemy)."""
+    return {a.side, b.side} == {"pc", "enemy"}
+
+
+def down_squares(g: GridState, t: TableState) -> set[Sq]:
+    return {sq for c in g.combatants.values()
+            if in_scene(t, c) and is_down(c) and (sq := cell(t, c)) is not None}
+
+
+def board_for(g: GridState, t: TableState, mover: Combatant) -> Board:
+    """GRID-MV-3 what `mover` may cross: allies and incapacitated pieces yes; enemies,
+    hindered characters (GRID-X-3), neutrals (setting) and obstacles no. Hidden pieces
+    are not in the scene (one flat pass: this runs for every legal-move push)."""
+    walls = {(o.x, o.y) for o in g.obstacles}
+    if g.off_map is not None:
+        walls.update(g.off_map.squares())
+    neutral_blocks = g.settings.neutral_blocks
+    blockers: set[Sq] = set()
+    for c in g.combatants.values():
+        piece = t.pieces.get(c.piece)
+        if c.id == mover.id or c.hidden or piece is None or piece.cell is None:
+            continue
+        kinds = {s.kind for s in c.statuses.values()} if c.statuses else set()
+        if "incapacitated" in kinds or "dead" in kinds:
+            continue
+        if opponents(mover, c) or "hindered" in kinds or (
+                neutral_blocks and c.side != mover.side and "neutral" in (c.side, mover.side)):
+            blockers.add((piece.cell.x, piece.cell.y))
+    return Board(t.grid.width, t.grid.height, frozenset(walls), frozenset(blockers),
+                 g.settings.diagonal_past_corners)
+
+
+def sharing_ally(g: GridState, t: TableState, c: Combatant) -> bool:
+    """GRID-MV-4 the combatant stands on the same square as an ally."""
+    here = cell(t, c)
+    return here is not None and any(
+        o.id != c.id and o.side == c.side and in_scene(t, o) and cell(t, o) == here
+        for o in g.combatants.values())
+
+
+def distance(a: Sq, b: Sq) -> int:
+    """Travel in squares on an open map (a diagonal costs 2, so it is Manhattan)."""
+    return manhattan(a, b)
+
+
+def as_cell(sq: Sq) -> Cell:
+    return Cell(x=sq[0], y=sq[1])

@@ -1,0 +1,260 @@
+"""Moves that are not a piece walking: [強制転移] and [カバーリング] (GRID-SK-3),
+[地動説] (GRID-X-5), towing (GRID-X-6) and [瞬間移動] as a major (GRID-X-4)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..actions import ActionBase
+from ..bounds import Id
+from ..combatants import Combatant, is_down
+from ..errors import Refusal, Text
+from ..table import Cell
+from ..tx import Role, Tx
+from .geometry import DIRECTIONS, ORTHOGONAL, Sq, manhattan
+from .model import GridState, Process
+from .moves import move_piece
+from .rules import (
+    as_cell,
+    board_for,
+    combatant,
+    grid,
+    may_act,
+    name_of,
+    need_active,
+    on_map,
+    table,
+)
+from .targets import in_cover_range
+
+__all__ = ["SKILL_ACTIONS", "Cover", "ForceMove", "Geocentric", "teleport_to", "tow"]
+
+ACTORS = frozenset[Role]({"gm", "player", "bridge"})
+
+NEED_USER = Text("誰のスキルかを user で指定してください。", "Name whose skill it is in `user`.")
+NOT_ADJACENT = Text("[強制転移]の移動先は対象に隣接した1マスです（GRID-SK-3）。",
+                    "[強制転移] moves the target to a square adjacent to it (GRID-SK-3).")
+CANNOT_LAND = Text("({x}, {y})には置けません（障害物・マップ外・敵のいるマス）。",
+                   "Nothing can be put on ({x}, {y}) (obstacle, off the map, or an enemy's square).")
+FORCED = Text("「{n}」を({x}, {y})へ移動（{skill}）", "{n} is moved to ({x}, {y}) ({skill})")
+COVERS = Text("「{u}」が「{n}」を[カバーリング]", "{u} covers {n} ([カバーリング])")
+OFF = Text("このシナリオでは{what}を使いません（{rule}）。", "This scenario does not use {what} ({rule}).")
+TIE_NEAREST = Text("もっとも近い対象が複数います（{names}）。nearest で選んでください（GRID-X-5）。",
+                   "Several targets are nearest ({names}); pick one in `nearest` (GRID-X-5).")
+TIE_DIRECTION = Text("距離がもっとも縮まる方向が複数あります。direction で選んでください（GRID-X-5）。",
+                     "Several directions shrink the distance most; pick one in `direction` "
+                     "(GRID-X-5).")
+NO_DIRECTION = Text("もっとも近い対象を近づけられるマスがありません（GRID-X-5）。",
+                    "The nearest target has no free square towards the user (GRID-X-5).")
+STAYS = Text("「{n}」は動けません（移動先がふさがっています）", "{n} cannot move (the square is taken)")
+TOW_FAR = Text("牽引できるのは射程0にあるものだけです（GRID-X-6）。",
+               "Only an object in range 0 can be towed (GRID-X-6).")
+TOW_SELF = Text("牽引できるのは自力で動けないもの（戦闘不能のキャラクターや物）です（GRID-X-6）。",
+                "Only something that cannot move on its own can be towed (GRID-X-6).")
+TOW_WHERE = Text("牽引先は自分の射程0のうち、対象の移動がもっとも短いマスです: {cells}（GRID-X-6）。",
+                 "The object goes to a square in the user's range 0 where its travel is "
+                 "shortest: {cells} (GRID-X-6).")
+TELEPORT = Text("[瞬間移動]は障害物を無視して2マスまでです（GRID-X-4）。",
+                "[瞬間移動] moves up to 2 squares, ignoring obstacles (GRID-X-4).")
+EXTRA = {"geocentric": ("[地動説]", "GRID-X-5"), "towing": ("牽引", "GRID-X-6"),
+         "timeless_skills": ("タイミングのないスキルのメジャー使用", "GRID-X-4")}
+
+
+def extra_on(tx: Tx, g: GridState, switch: Literal["geocentric", "towing", "timeless_skills"]
+             ) -> None:
+    """An extra rule (GRID-X-*) applies only when the scenario turns it on."""
+    what, rule = EXTRA[switch]
+    tx.check(bool(getattr(g.settings, switch)),
+             Refusal("rule_off", OFF.format(what=what, rule=rule), rule=rule))
+
+
+def _land(tx: Tx, g: GridState, who: Combatant, sq: Sq) -> None:
+    board = board_for(g, table(tx), who)
+    if not board.enterable(sq):
+        raise Refusal("cannot_land", CANNOT_LAND.format(x=sq[0], y=sq[1]), rule="GRID-MV-3")
+
+
+def _user(tx: Tx, user: str | None, by: str | None) -> Combatant | None:
+    if user is None:
+        if tx.actor.role == "gm" or (tx.actor.role == "bridge" and by is None):
+            return None
+        raise Refusal("need_user", NEED_USER)
+    c = combatant(tx, user)
+    may_act(tx, c, by)
+    return c
+
+
+class ForceMove(ActionBase):
+    """[強制転移]: the target goes to a square adjacent to it, ignoring what would hinder
+    its movement (GRID-SK-3)."""
+
+    kind: Literal["grid.force_move"] = "grid.force_move"
+    roles = ACTORS
+    target: Id
+    to: Cell
+    user: Id | None = None
+    skill: str = Field(default="[強制転移]", max_length=100)
+    by: Id | None = None
+
+    def apply(self, tx: Tx) -> None:
+        g = grid(tx)
+        need_active(g)
+        _user(tx, self.user, self.by)
+        target = combatant(tx, self.target)
+        here, to = on_map(tx, target), (self.to.x, self.to.y)
+        near = max(abs(here[0] - to[0]), abs(here[1] - to[1])) == 1
+        if g.settings.teleport_adjacent == "orthogonal":
+            near = manhattan(here, to) == 1
+        tx.check(near, Refusal("not_adjacent", NOT_ADJACENT, rule="GRID-SK-3"))
+        _land(tx, g, target, to)
+        move_piece(tx, target, to)
+        tx.emit("grid.forced", combatant=target.id, to=[to[0], to[1]], skill=self.skill)
+        tx.say(FORCED.format(n=name_of(table(tx), target), x=to[0], y=to[1], skill=self.skill))
+
+
+class Cover(ActionBase):
+    """[カバーリング] on someone within range 2 (GRID-SK-3)."""
+
+    kind: Literal["grid.cover"] = "grid.cover"
+    roles = ACTORS
+    user: Id
+    target: Id
+    by: Id | None = None
+
+    def apply(self, tx: Tx) -> None:
+        g = grid(tx)
+        need_active(g)
+        user = _user(tx, self.user, self.by)
+        assert user is not None
+        target = combatant(tx, self.target)
+        in_cover_range(tx, user, target)
+        t = table(tx)
+        tx.emit("grid.covered", user=user.id, target=target.id)
+        tx.say(COVERS.format(u=name_of(t, user), n=name_of(t, target)))
+
+
+def _dist2(a: Sq, b: Sq) -> int:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+
+
+class Geocentric(ActionBase):
+    """[地動説] (GRID-X-5): the target nearest the user moves 1 square so that the distance
+    shrinks most; every other target moves 1 square the same way (if it can)."""
+
+    kind: Literal["grid.geocentric"] = "grid.geocentric"
+    roles = ACTORS
+    user: Id
+    targets: list[Id] = Field(min_length=1, max_length=20)
+    nearest: Id | None = None
+    direction: Cell | None = None
+    by: Id | None = None
+
+    def apply(self, tx: Tx) -> None:
+        g = grid(tx)
+        need_active(g)
+        extra_on(tx, g, "geocentric")
+        user = _user(tx, self.user, self.by)
+        assert user is not None
+        u = on_map(tx, user)
+        t = table(tx)
+        targets = [combatant(tx, i) for i in dict.fromkeys(self.targets)]
+        placed = [(o, on_map(tx, o)) for o in targets]
+        near = self._nearest(t, u, placed)
+        d = self._direction(tx, g, u, near)
+        for o, sq in [(near[0], near[1]), *[x for x in placed if x[0].id != near[0].id]]:
+            dest = (sq[0] + d[0], sq[1] + d[1])
+            if board_for(g, t, o).enterable(dest):
+                move_piece(tx, o, dest)
+                tx.say(FORCED.format(n=name_of(t, o), x=dest[0], y=dest[1], skill="[地動説]"))
+            else:
+                tx.say(STAYS.format(n=name_of(t, o)))
+        tx.emit("grid.geocentric", user=user.id, direction=list(d),
+                targets=[o.id for o in targets])
+
+    def _nearest(self, t: object, u: Sq, placed: list[tuple[Combatant, Sq]]
+                 ) -> tuple[Combatant, Sq]:
+        best = min(_dist2(u, sq) for _o, sq in placed)
+        tied = [(o, sq) for o, sq in placed if _dist2(u, sq) == best]
+        chosen = [x for x in tied if x[0].id == self.nearest] if len(tied) > 1 else tied
+        if not chosen:
+            names = "、".join(o.id for o, _sq in tied)
+            raise Refusal("choose_nearest", TIE_NEAREST.format(names=names), rule="GRID-X-5",
+                          candidates=[o.id for o, _sq in tied])
+        return chosen[0]
+
+    def _direction(self, tx: Tx, g: GridState, u: Sq, near: tuple[Combatant, Sq]) -> Sq:
+        o, sq = near
+        board = board_for(g, table(tx), o)
+        dirs = ORTHOGONAL if g.settings.geocentric_directions == "orthogonal" else DIRECTIONS
+        options = {d: _dist2(u, (sq[0] + d[0], sq[1] + d[1])) for d in dirs
+                   if board.enterable((sq[0] + d[0], sq[1] + d[1]))}
+        if not options:
+            raise Refusal("no_direction", NO_DIRECTION, rule="GRID-X-5")
+        best = min(options.values())
+        tied = [d for d, v in options.items() if v == best]
+        if len(tied) == 1:
+            return tied[0]
+        want = (self.direction.x, self.direction.y) if self.direction else None
+        if want not in tied:
+            raise Refusal("choose_direction", TIE_DIRECTION, rule="GRID-X-5",
+                          candidates=[list(d) for d in tied])
+        return want
+
+
+def tow(tx: Tx, g: GridState, c: Combatant, p: Process, obj: str, to: Cell | None) -> Sq:
+    """GRID-X-6 towing in the major: an object that cannot move by itself, in range 0 of
+    where the user began, goes to a square of the user's range 0 nearest to it."""
+    extra_on(tx, g, "towing")
+    t = table(tx)
+    thing = g.combatants.get(obj)
+    if thing is not None and (thing.hidden and tx.actor.role != "gm"):
+        thing = None
+    if thing is not None:
+        tx.check(is_down(thing), Refusal("tow_self_moving", TOW_SELF, rule="GRID-X-6"))
+        piece_id = thing.piece
+    else:
+        piece_id = obj
+        # A hidden combatant is not in the scene for a non-GM: its piece is unknown below.
+        known = [x for x in g.combatants.values() if not x.hidden or tx.actor.role == "gm"]
+        if any(x.piece == obj and not is_down(x) for x in known):
+            raise Refusal("tow_self_moving", TOW_SELF, rule="GRID-X-6")
+    piece = t.pieces.get(piece_id)
+    if piece is None or piece.cell is None or (piece.hidden and tx.actor.role != "gm"):
+        raise Refusal("unknown_piece", Text("「{id}」はありません。", "There is no '{id}'.").format(
+            id=obj[:64]))
+    at = (piece.cell.x, piece.cell.y)
+    start, now = (p.start.x, p.start.y), on_map(tx, c)
+    tx.check(manhattan(start, at) <= 1 or manhattan(now, at) <= 1,
+             Refusal("tow_too_far", TOW_FAR, rule="GRID-X-6"))
+    board = board_for(g, t, c)
+    squares = [(now[0] + dx, now[1] + dy) for dx, dy in ((0, 0), *ORTHOGONAL)]
+    free = [sq for sq in squares if sq == now or board.enterable(sq)]
+    best = min(manhattan(at, sq) for sq in free)
+    fits = [sq for sq in free if manhattan(at, sq) == best]
+    want = (to.x, to.y) if to is not None else (fits[0] if len(fits) == 1 else None)
+    if want not in fits:
+        raise Refusal("tow_square", TOW_WHERE.format(cells=", ".join(map(str, fits))),
+                      rule="GRID-X-6", candidates=[list(sq) for sq in fits])
+    assert want is not None
+    tx.set(("table", "pieces", piece_id, "cell"), as_cell(want))
+    tx.emit("grid.towed", user=c.id, piece=piece_id, to=list(want))
+    tx.say(FORCED.format(n=piece.name, x=want[0], y=want[1], skill="牽引 / towing"))
+    return want
+
+
+def teleport_to(tx: Tx, g: GridState, c: Combatant, to: Cell | None) -> int:
+    """GRID-X-4 [瞬間移動] as a major: up to 2 squares ignoring obstacles on the way."""
+    extra_on(tx, g, "timeless_skills")
+    here = on_map(tx, c)
+    if to is None:
+        raise Refusal("teleport_square", TELEPORT, rule="GRID-X-4")
+    dest = (to.x, to.y)
+    tx.check(0 < manhattan(here, dest) <= 2, Refusal("teleport_square", TELEPORT, rule="GRID-X-4"))
+    _land(tx, g, c, dest)
+    move_piece(tx, c, dest)
+    return manhattan(here, dest)
+
+
+SKILL_ACTIONS: tuple[type[ActionBase], ...] = (ForceMove, Cover, Geocentric)

@@ -1,0 +1,110 @@
+"""The dice of mass combat: rolled by komasync, or read from reported BCDice lines.
+
+Every roll is kept with its provenance (`Roll.source` engine / external, the raw line
+and who reported it), as tower defense does. A reported line must be a plain sum
+(`(1D6) ＞ 4`, `(3D6+2) ＞ 11[3,4,4]+2 ＞ 13`) of the dice the rule asks for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..bcdice import PlainRoll, parse
+from ..errors import Refusal, Text
+from ..rng import Roll
+from ..tx import Tx, parse_dice
+from .model import MassSettings
+from .rules import mover_of
+
+__all__ = ["Dice", "header_terms"]
+
+_HEAD = re.compile(r"^(\d*)D(\d+)((?:[+-]\d+)*)$", re.IGNORECASE)
+
+BAD_LINE = Text("ダイス結果「{line}」を読めません（{reason}）。",
+                "Cannot read the dice result '{line}' ({reason}).")
+WRONG_DICE = Text("「{line}」は{want}の結果ではありません。", "'{line}' is not a {want} roll.")
+NOT_REPORTER = Text("この部屋では役割「{role}」はダイス結果を報告できません。",
+                    "In this room the role '{role}' may not report dice results.")
+UNUSED = Text("報告されたダイス結果が{n}件余りました（この操作で振るダイスは{used}個です）。",
+              "{n} reported dice result(s) were not used (this action rolls {used}).")
+
+
+def header_terms(expr: str) -> tuple[int, int, int] | None:
+    """`3D6+2` → (3, 6, 2); None if it is not one dice term with flat modifiers."""
+    m = _HEAD.match(expr.replace(" ", ""))
+    if m is None:
+        return None
+    mod = sum(int(t) for t in re.findall(r"[+-]\d+", m.group(3)))
+    return int(m.group(1) or 1), int(m.group(2)), mod
+
+
+@dataclass
+class Dice:
+    """The dice of one action: the reported lines first, in order; then komasync rolls."""
+
+    tx: Tx
+    settings: MassSettings
+    reported: list[str] = field(default_factory=list)
+    used: int = 0
+    #: Who reported the lines, when they were checked earlier by another action (an
+    #: attack's die is read after its reaction window; the answerer is not the reporter).
+    reporter: str | None = None
+
+    def roll(self, dice: str, purpose: str, modifier: int | None = 0,
+             rule: str = "MASS-DATA") -> int:
+        """`dice` (e.g. 1D6) + `modifier`; a reported line's modifier must equal it
+        (None: any modifier, the total is taken as reported)."""
+        self.used += 1
+        if self.used <= len(self.reported):
+            return self._read(self.reported[self.used - 1], dice, purpose, modifier, rule)
+        roll = self.tx.roll(dice, purpose)
+        return (roll.total or 0) + (modifier or 0)
+
+    def finish(self) -> None:
+        """Refuse lines the action never needed: a result must not be silently dropped."""
+        extra = len(self.reported) - self.used
+        if extra > 0:
+            raise Refusal("unused_result", UNUSED.format(n=extra, used=self.used))
+
+    def check(self, dice: str, rule: str = "MASS-DATA") -> None:
+        """Read the reported lines now without keeping them: an action whose die is rolled
+        later (after a prompt) must not carry a line that could then be refused."""
+        if self.reported:
+            self.tx.check_reported_roll()
+        for line in self.reported:
+            self._parsed(line, dice, 0, rule)
+
+    def _read(self, line: str, dice: str, purpose: str, modifier: int | None,
+              rule: str) -> int:
+        result = self._parsed(line, dice, modifier, rule)
+        roll = Roll(dice=result.expr, results=list(result.dice), total=result.value,
+                    purpose=purpose, source="external", raw=line, reporter=self.reporter or
+                    self.who())
+        if self.reporter is None:
+            self.tx.record_roll(roll)
+        else:  # checked (and allowed) when its action was accepted: see `check`
+            self.tx.rolls.append(roll)
+        return result.value
+
+    def who(self) -> str:
+        """The sender named as a roll's reporter."""
+        return mover_of(self.tx) or self.tx.actor.label or self.tx.actor.role
+
+    def _parsed(self, line: str, dice: str, modifier: int | None, rule: str) -> PlainRoll:
+        if self.reporter is None and self.tx.actor.role not in self.settings.reported_results_from:
+            raise Refusal("no_reported_results", NOT_REPORTER.format(role=self.tx.actor.role))
+        result = parse(line)
+        if not isinstance(result, PlainRoll):
+            reason = getattr(result, "reason", "not a plain roll")
+            raise Refusal("bad_result", BAD_LINE.format(line=line[:80], reason=reason))
+        terms = header_terms(result.expr)
+        count, sides = parse_dice(dice)
+        want = f"{dice}{modifier:+d}" if modifier else dice
+        ok = (terms is not None and terms[:2] == (count, sides)
+              and (modifier is None or terms[2] == modifier) and len(result.dice) == count
+              and all(1 <= d <= sides for d in result.dice))
+        if not ok:
+            raise Refusal("result_mismatch", WRONG_DICE.format(line=line[:80], want=want),
+                          rule=rule)
+        return result

@@ -1,0 +1,214 @@
+"""The turn machine (MASS-T-1..3, MASS-END): steps, battle order, turn end, resumers.
+
+`advance` runs after every mass action and prompt answer: while no war prompt is open
+and the war is not decided, it walks the pending attack, closes deployment, picks the
+next unit to act, or ends the turn (投石部隊 land, turn-long changes reset, the next
+turn's deployment begins). The GM's `mass.next_step` closes preparation, deployment and
+tactics; battle ends by itself when every unit has acted.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ..actions import ActionBase
+from ..errors import Refusal, Text
+from ..prompts import Prompt
+from ..registry_types import Resumer
+from ..tx import Tx
+from .attack import REACT_RESUME, proceed_attack, resume_react
+from .damage import LP_RESUME, deal, mass_prompts, resume_lp
+from .deploy import ODD_RESUME, REBALANCE_RESUME, close_deployment, resume_odd, resume_rebalance
+from .end import settle
+from .model import MassState, Step, Unit
+from .rules import (
+    PATH,
+    active_units,
+    formation_of,
+    mass_of,
+    need_step,
+    no_prompt_open,
+    not_over,
+    set_formation,
+    set_unit,
+    step_text,
+)
+
+__all__ = ["RESUMERS", "NextStep", "advance", "battle_order", "resumer", "war_initiative"]
+
+STALE = Text("ステップはすでに{now}です。", "The step is already {now}.")
+NO_STRENGTH = Text("「{name}」の最大戦力が決まっていません。", "'{name}' has no max strength yet.")
+UNPLACED = Text("「{name}」の配置（前列・後列）が決まっていません。",
+                "'{name}' has no row (front or back) yet.")
+STILL_TO_ACT = Text("まだ行動していない部隊があります: {names}",
+                    "Some units have not acted yet: {names}")
+NOT_OWNED = Text("「{name}」は陣形「{formation}」を取得していません。",
+                 "'{name}' does not own the formation '{formation}'.")
+
+
+def war_initiative(unit: Unit) -> int:
+    """MASS-T-3: the PC's initiative or its 知力 check base value, as the player chose."""
+    if unit.initiative_from == "intellect" and unit.intellect_base is not None:
+        return unit.intellect_base
+    return unit.initiative
+
+
+def battle_order(m: MassState) -> list[str]:
+    """疾風陣 first, then war initiative high to low; ties by raw initiative, then the
+    scenario's order of sides and units."""
+    sides = list(m.sides)
+    index = {uid: i for i, uid in enumerate(m.units)}
+
+    def key(u: Unit) -> tuple[int, int, int, int, int]:
+        first = m.formations.get(u.formation or "")
+        return (0 if first is not None and first.effect == "first" else 1,
+                -war_initiative(u), -u.initiative, sides.index(u.side), index[u.id])
+
+    return [u.id for u in sorted(active_units(m), key=key)]
+
+
+def advance(tx: Tx) -> None:
+    """Move the war on as far as it goes without someone's answer or action."""
+    for _ in range(500):
+        m = tx.part(PATH, MassState)
+        if m is None or m.outcome != "none":
+            return
+        settle(tx)
+        if m.outcome != "none" or mass_prompts(tx):
+            return
+        if m.attack is not None:
+            proceed_attack(tx)
+        elif m.closing == "deployment":
+            close_deployment(tx)
+        elif m.closing == "turn_end":
+            _end_turn(tx, m)
+        elif m.step == "battle" and _needs_actor(m):
+            _next_actor(tx, m)
+        else:
+            return
+    raise RuntimeError("mass.advance did not settle")
+
+
+def _needs_actor(m: MassState) -> bool:
+    unit = m.units.get(m.current or "")
+    return unit is None or unit.acted or unit.routed
+
+
+def _next_actor(tx: Tx, m: MassState) -> None:
+    """The next unit in order that has not acted; delayers last, by raw initiative."""
+    waiting = [m.units[u] for u in m.order if not m.units[u].routed and not m.units[u].acted]
+    now = [u for u in waiting if not u.delayed]
+    later = sorted((u for u in waiting if u.delayed), key=lambda u: -u.initiative)
+    nxt = (now or later)[0] if now or later else None
+    if nxt is None:
+        tx.set((PATH, "current"), None)
+        tx.set((PATH, "closing"), "turn_end")
+        return
+    tx.set((PATH, "current"), nxt.id)
+    tx.emit("mass.acting", unit=nxt.id, turn=m.turn)
+    tx.say(Text(f"「{nxt.name}」の行動", f"'{nxt.name}' to act"), chat=False)
+
+
+def _end_turn(tx: Tx, m: MassState) -> None:
+    """Turn end: 投石部隊 land one by one (each may ask LP), then everything turn-long resets."""
+    if m.stones:
+        stone, rest = m.stones[0], m.stones[1:]
+        tx.set((PATH, "stones"), rest)
+        user, target = m.units[stone.user], m.units[stone.target]
+        if user.routed or target.routed:
+            return
+        n = tx.roll("1D6", f"mass.stones {stone.id}").total or 0
+        tx.emit("mass.stone.thrown", stone=stone.id, unit=user.id, target=target.id, damage=n)
+        tx.say(Text(f"投石部隊（{user.name}）→「{target.name}」に{n}ダメージ",
+                    f"Stone throwers ({user.name}) → '{target.name}': {n} damage"))
+        deal(tx, target, n, f"strategy:投石部隊:{user.id}")
+        return
+    for unit in m.units.values():
+        set_unit(tx, unit, mods=[], active=None, acted=False, delayed=False, reroll_used=False,
+                 surges_left=0, odd=None)
+    tx.emit("mass.turn.ended", turn=m.turn)
+    tx.set((PATH, "order"), [])
+    tx.set((PATH, "closing"), None)
+    tx.set((PATH, "turn"), m.turn + 1)
+    _enter(tx, m, "deployment")
+
+
+def _enter(tx: Tx, m: MassState, step: Step) -> None:
+    tx.set((PATH, "step"), step)
+    tx.emit("mass.step", step=step, turn=m.turn)
+    ja, en = step_text(step)
+    tx.say(Text(f"第{m.turn}ターン {ja}", f"Turn {m.turn}: {en}"))
+
+
+def _close_tactics(tx: Tx, m: MassState) -> None:
+    """MASS-T-2: every unit's formation fixes its attack/defence; then the battle order."""
+    for unit in active_units(m):
+        fid = unit.formation or m.settings.default_formation
+        formation_of(m, fid)
+        tx.check(fid in unit.formations, Refusal(
+            "not_owned", NOT_OWNED.format(name=unit.name, formation=fid), rule="MASS-T-2"))
+        set_formation(tx, m, unit, fid)
+        tx.emit("mass.formation", unit=unit.id, formation=fid, attack=unit.attack,
+                defence=unit.defence)
+    order = battle_order(m)
+    tx.set((PATH, "order"), order)
+    tx.set((PATH, "current"), None)
+    _enter(tx, m, "battle")
+    tx.emit("mass.order", order=order)
+    names = " → ".join(m.units[u].name for u in order)
+    tx.say(Text(f"行動順: {names}", f"Order: {names}"))
+
+
+class NextStep(ActionBase):
+    """GM: close the current step (preparation → deployment → tactics → battle).
+
+    `expect` (optional) is the step the GM's screen shows; a different step is refused,
+    so a double click never skips one."""
+
+    kind: Literal["mass.next_step"] = "mass.next_step"
+    expect: Step | None = None
+
+    def apply(self, tx: Tx) -> None:
+        m = mass_of(tx)
+        not_over(m)
+        if self.expect is not None and self.expect != m.step:
+            raise Refusal("stale_step", STALE.format(now=step_text(m.step)[0]), rule="MASS-T-3")
+        no_prompt_open(tx)
+        if m.step == "preparation":
+            for unit in m.units.values():
+                tx.check(unit.max_strength is not None, Refusal(
+                    "strength_missing", NO_STRENGTH.format(name=unit.name), rule="MASS-PREP-1"))
+            tx.set((PATH, "turn"), 1)
+            _enter(tx, m, "deployment")
+        elif m.step == "deployment":
+            for unit in active_units(m):
+                tx.check(unit.row is not None, Refusal(
+                    "unit_unplaced", UNPLACED.format(name=unit.name), rule="MASS-T-1"))
+            tx.set((PATH, "closing"), "deployment")
+        elif m.step == "tactics":
+            _close_tactics(tx, m)
+        else:
+            need_step(tx, ("battle",), "MASS-T-3")
+            left = [u for u in active_units(m) if not u.acted]
+            tx.check(not left, Refusal("units_to_act", STILL_TO_ACT.format(
+                names="、".join(u.name for u in left)), rule="MASS-T-3"))
+            tx.set((PATH, "attack"), None)
+            tx.set((PATH, "current"), None)
+            tx.set((PATH, "closing"), "turn_end")
+        advance(tx)
+
+
+def resumer(fn: Resumer) -> Resumer:
+    """Wrap a prompt's resume so the war moves on after the answer."""
+    def resume(tx: Tx, prompt: Prompt, choice: str) -> None:
+        fn(tx, prompt, choice)
+        advance(tx)
+    return resume
+
+
+RESUMERS: dict[str, Resumer] = {
+    REBALANCE_RESUME: resumer(resume_rebalance),
+    ODD_RESUME: resumer(resume_odd),
+    REACT_RESUME: resumer(resume_react),
+    LP_RESUME: resumer(resume_lp),
+}

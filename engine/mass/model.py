@@ -1,0 +1,269 @@
+"""Mass combat data: formation and strategy specs, settings, and the state the engine writes.
+
+Spec models (`FormationSpec`, `StrategySpec`, `MassSettings`) are plain pydantic models
+validated once at scenario load; state models are `Entity`s written through `Tx`.
+Strength, attack and defence never go below 0; strength never above the unit's maximum.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Sentence
+from ..tx import parse_dice
+from ..views import Audience, Entity
+
+__all__ = [
+    "HALVES",
+    "ROWS",
+    "STEPS",
+    "Flag",
+    "FormationEffect",
+    "FormationSpec",
+    "Half",
+    "MassSettings",
+    "MassState",
+    "Mod",
+    "PendingAttack",
+    "Row",
+    "Side",
+    "Step",
+    "Stone",
+    "StrategyEffect",
+    "StrategySpec",
+    "Unit",
+]
+
+
+def _dice(value: str) -> str:
+    """A dice expression komasync can roll (`1D6`, `3D6`, `-1D6` for a loss)."""
+    parse_dice(value.lstrip("+-"))
+    return value
+
+
+Dice = Annotated[str, Field(pattern=r"^[+-]?\d{0,3}[Dd]\d{1,4}$", max_length=10),
+                 AfterValidator(_dice)]
+
+#: The war phase (戦争フェイズ) after preparation (戦争準備フェイズ): three steps a turn.
+Step = Literal["preparation", "deployment", "tactics", "battle", "over"]
+STEPS: tuple[Step, ...] = ("preparation", "deployment", "tactics", "battle", "over")
+Row = Literal["front", "back"]
+ROWS: tuple[Row, ...] = ("front", "back")
+Half = Literal["attack", "defence"]
+HALVES: tuple[Half, ...] = ("attack", "defence")
+Outcome = Literal["none", "won", "draw"]
+
+#: What a formation does beyond its flat attack/defence change (MASS-DATA).
+FormationEffect = Literal["none", "first", "reroll_front", "fixed_die", "surge", "backwater"]
+
+#: Which handler a strategy's effect runs (mass/strategies.py); `manual` = the GM applies
+#: it by hand (全軍突撃: the seed gives no effect), `modifier` = the scenario's own numbers.
+StrategyEffect = Literal[
+    "manual", "modifier", "commander_charge", "rear_advance", "front_advance",
+    "advance_attack", "retreat_attack", "strong_advance", "blast", "full_retreat",
+    "full_defence", "full_defence_strong", "rally", "rally_strong", "formation_change",
+    "formation_change_fast", "rapid_front", "rapid_back", "divide", "retreat",
+    "information", "smoke", "rain", "decoy", "white_flag", "stones",
+]
+
+#: Turn-long conditions a strategy leaves on a unit (reset at turn end, MASS-STRAT-1).
+Flag = Literal["treat_front", "treat_back", "divide", "smoke", "no_front_bonus", "lp_only",
+               "charge"]
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FormationSpec(_Spec):
+    """One formation (陣形): flat modifiers and a special effect (MASS-T-2, MASS-DATA)."""
+
+    id: str = Field(min_length=1, max_length=40)
+    en: Name = ""
+    attack: int = Field(default=0, ge=-20, le=20)
+    defence: int = Field(default=0, ge=-20, le=20)
+    effect: FormationEffect = "none"
+    #: `fixed_die`: the face the attack die is fixed at; `surge`: +1s per turn.
+    value: int = Field(default=0, ge=0, le=20)
+    ja_text: Sentence = ""
+    en_text: Sentence = ""
+
+
+class ModifierEffect(_Spec):
+    """A scenario-supplied effect (`effect: modifier`): flat or dice changes to a scope."""
+
+    scope: Literal["self", "allies", "target"] = "self"
+    attack: Number | Dice = 0
+    defence: Number | Dice = 0
+    strength: Number | Dice = 0
+
+
+class StrategySpec(_Spec):
+    """One strategy (作戦): its use count (None = 無制限) and the effect it runs."""
+
+    id: str = Field(min_length=1, max_length=40)
+    en: Name = ""
+    category: Literal["attack", "recovery", "trick"] = "attack"
+    uses: int | None = Field(default=1, ge=0, le=99)
+    effect: StrategyEffect = "manual"
+    modifier: ModifierEffect | None = None
+    ja_text: Sentence = ""
+    en_text: Sentence = ""
+
+
+class MassSettings(_Spec):
+    """Scenario `settings:` — each reading of the seed that a table may want otherwise."""
+
+    #: MASS-PREP-1 the dice of a 魅力/愛 check (the commander-in-chief always uses 3D6).
+    check_dice: Dice = "2D6"
+    commander_dice: Dice = "3D6"
+    #: MASS-PREP-1 abilities the check may use; the `lp_abilities` cost 1 LP.
+    abilities: list[Name] = Field(default_factory=lambda: ["魅力", "愛"], max_length=20)
+    lp_abilities: list[Name] = Field(default_factory=lambda: ["ボディ", "テクニック"],
+                                     max_length=20)
+    #: MASS-PREP-3 skills that may stand beside メンタル in the picks formula.
+    pick_skills: list[Name] = Field(default_factory=lambda: ["知力", "本能"], max_length=20)
+    #: MASS-PREP-3 always owned, free of the pick limit.
+    free_formations: list[Name] = Field(default_factory=lambda: ["縦列陣形"], max_length=20)
+    free_strategies: list[Name] = Field(default_factory=lambda: ["全軍退却"], max_length=20)
+    #: MASS-T-2 the formation a unit has when it picks none (and after 再編成).
+    default_formation: Name = "縦列陣形"
+    #: MASS-DMG-1 dice of the front-row attack bonus.
+    bonus_dice: Dice = "1D6"
+    #: Who may send BCDice lines instead of letting komasync roll.
+    reported_results_from: list[Literal["gm", "player", "bridge"]] = Field(
+        default_factory=lambda: ["gm", "player", "bridge"])  # type: ignore[arg-type]
+
+
+class Side(Entity):
+    """One army: its units and its commander-in-chief (総大将), if it names one."""
+
+    id: Id
+    name: Name
+    en: Name = ""
+    commander: Id | None = None
+
+
+class Mod(Entity):
+    """A turn-long change to a unit's attack/defence or a flag, from a strategy or action.
+
+    `source` is the unit whose strategy (or action) made it, or `gm`. Cleared at turn end
+    (MASS-STRAT-1); the source's mods go when it switches strategy (MASS-T-3).
+    """
+
+    strategy: Name
+    source: Id
+    attack: Number = 0
+    defence: Number = 0
+    flags: list[Flag] = Field(default_factory=list)
+
+
+class Unit(Entity):
+    """A unit (部隊) led by a PC (or an NPC of the GM's): stats, strength, row, formation."""
+
+    id: Id
+    name: Name
+    side: Id
+    player: Id | None = None
+    leader: Name = ""
+    commander: bool = False
+    # -- the leader's numbers (MASS-PREP-1/3, MASS-T-3, 指揮官突撃)
+    abilities: dict[str, Number] = Field(default_factory=dict)
+    mental: Number = 0
+    skills: dict[str, Number] = Field(default_factory=dict)
+    initiative: Number = 0
+    intellect_base: Number | None = None
+    weapon_base: Number | None = None
+    lp: Count | None = None
+    initiative_from: Literal["initiative", "intellect"] = "initiative"
+    # -- strength (MASS-PREP-1/2)
+    max_strength: int | None = Field(default=None, ge=0, le=MAX_NUMBER,
+                                     json_schema_extra={"rule": "MASS-PREP-1"})
+    strength: int = Field(default=0, ge=0, le=MAX_NUMBER,
+                          json_schema_extra={"rule": "MASS-PREP-2"})
+    ability_used: Name | None = None
+    routed: bool = False
+    retreated: bool = False
+    # -- picks (MASS-PREP-3)
+    picked: bool = False
+    formations: list[Name] = Field(default_factory=list)
+    strategies: list[Name] = Field(default_factory=list)
+    uses: dict[str, Count | None] = Field(default_factory=dict)
+    # -- this turn (MASS-T-1..3)
+    row: Row | None = None
+    odd: Half | None = None
+    attack_base: Count = 0
+    defence_base: Count = 0
+    formation: Name | None = None
+    attack: Count = 0
+    defence: Count = 0
+    active: Name | None = None
+    mods: list[Mod] = Field(default_factory=list)
+    acted: bool = False
+    delayed: bool = False
+    reroll_used: bool = False
+    surges_left: Count = 0
+
+    def redact(self, audience: Audience, data: dict[str, Any]) -> dict[str, Any]:
+        """A GM-run unit's picks, uses and numbers are the GM's hand; players see the board."""
+        if audience.is_gm or self.player is not None:
+            return data
+        for key in ("abilities", "mental", "skills", "weapon_base", "intellect_base", "lp",
+                    "formations", "strategies", "uses", "ability_used"):
+            data.pop(key, None)
+        return data
+
+
+class PendingAttack(Entity):
+    """An attack between its declaration and its damage (MASS-DMG-1), with the reactions
+    made so far. Stages: `declared` (囮作戦 may re-target), `rolled` (rerolls, 白旗,
+    三波状陣), then damage. `passed` lists who declined to react this round of asking."""
+
+    id: Id
+    attacker: Id
+    target: Id
+    stage: Literal["declared", "rolled"] = "declared"
+    bonus: bool = False
+    die: Count | None = None
+    fixed: bool = False
+    reported: Sentence | None = None
+    reporter: Name | None = None
+    charge: bool = False
+    rerolled: bool = False
+    information: bool = False
+    white_flag: bool = False
+    decoy: Id | None = None
+    surge_attack: Count = 0
+    surge_defence: Count = 0
+    passed: list[Id] = Field(default_factory=list)
+
+
+class Stone(Entity):
+    """投石部隊 declared in the tactics step: 1D6 damage to `target` at the turn's end."""
+
+    id: Id
+    user: Id
+    target: Id
+
+
+class MassState(Entity):
+    """The whole war: data set, sides, units, step, battle order and what is pending."""
+
+    settings: MassSettings = Field(default_factory=MassSettings)
+    formations: dict[str, FormationSpec] = Field(default_factory=dict)
+    strategies: dict[str, StrategySpec] = Field(default_factory=dict)
+    sides: dict[str, Side] = Field(default_factory=dict)
+    units: dict[str, Unit] = Field(default_factory=dict)
+    turn: Count = 0
+    step: Step = "preparation"
+    closing: Literal["deployment", "turn_end"] | None = None
+    rebalance_asked: list[Id] = Field(default_factory=list)
+    order: list[Id] = Field(default_factory=list)
+    current: Id | None = None
+    attack: PendingAttack | None = None
+    stones: list[Stone] = Field(default_factory=list)
+    outcome: Outcome = "none"
+    winner: Id | None = None
+    outcome_reason: Name = ""

@@ -1,0 +1,154 @@
+"""The war preparation phase (戦争準備フェイズ): max strength and picks (MASS-PREP-1/3).
+
+`mass.strength`: a 魅力 or 愛 check (ボディ/テクニック for 1 LP) whose total is the
+unit's max strength; the commander-in-chief's check is 3D6. komasync rolls the dice plus
+the leader's ability value, or reads a reported BCDice line (`(2D6+3) ＞ 9[4,5]+3 ＞ 12`)
+whose dice and modifier must match. The GM may instead set `value` (an NPC's strength).
+`mass.pick`: formations and strategies, (メンタル + 知力 or 本能 LV) ÷ 2 of them (rounded
+down); 縦列陣形 and 全軍退却 are owned anyway and do not count.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ..actions import ActionBase
+from ..bounds import Id
+from ..errors import Refusal, Text
+from ..tx import Role, Tx
+from .dice import Dice
+from .model import MassState, Unit
+from .rules import formation_of, mass_of, may_act_for, need_step, set_unit, strategy_of, unit_of
+
+__all__ = ["Pick", "SetStrength", "pick_limit"]
+
+PLAYER_ROLES = frozenset[Role]({"gm", "player", "bridge"})
+
+BAD_ABILITY = Text("戦力は{abilities}の判定で決めます（{lp_abilities}はLP1点）。",
+                   "Strength is a check of {abilities} ({lp_abilities} for 1 LP).")
+NO_LP = Text("「{name}」にはLPが1点もありません。", "'{name}' has no LP to pay.")
+ALREADY = Text("「{name}」の最大戦力はすでに{value}です。", "'{name}' already has max strength {value}.")
+NO_ABILITY = Text("「{name}」に能力値「{ability}」がありません（判定結果を報告してください）。",
+                  "'{name}' has no value for '{ability}' (report the check result instead).")
+GM_VALUE = Text("戦力の値を直接決められるのはGMだけです。", "Only the GM may set a strength directly.")
+BAD_SKILL = Text("取得数は（メンタル＋{skills}技能LV）÷2で決まります。",
+                 "The number of picks is (メンタル + {skills} skill LV) ÷ 2.")
+TOO_MANY = Text("取得できるのは{limit}個までです（選んだのは{n}個）。",
+                "Only {limit} pick(s) allowed ({n} chosen).")
+DUPLICATE = Text("「{id}」が二度選ばれています。", "'{id}' is chosen twice.")
+
+
+def pick_limit(unit: Unit, skill: str) -> int:
+    """MASS-PREP-3: (メンタル + 知力 or 本能 skill LV) ÷ 2, rounded down."""
+    return max((unit.mental + unit.skills.get(skill, 0)) // 2, 0)
+
+
+class SetStrength(ActionBase):
+    """MASS-PREP-1: a unit's max strength from a check (rolled, reported, or the GM's value)."""
+
+    kind: Literal["mass.strength"] = "mass.strength"
+    roles = PLAYER_ROLES
+    unit: str = Field(max_length=64)
+    ability: str = Field(default="魅力", max_length=40)
+    result: str | None = Field(default=None, max_length=2000)
+    value: int | None = Field(default=None, ge=0, le=999)
+    by: Id | None = None
+
+    def apply(self, tx: Tx) -> None:
+        m = mass_of(tx)
+        unit = unit_of(m, self.unit)
+        may_act_for(tx, unit, "MASS-PREP-1")
+        need_step(tx, ("preparation",), "MASS-PREP-1")
+        tx.check(unit.max_strength is None, Refusal("strength_set", ALREADY.format(
+            name=unit.name, value=unit.max_strength), rule="MASS-PREP-1"))
+        if self.value is not None:
+            if tx.actor.role != "gm":
+                raise Refusal("gm_only", GM_VALUE, rule="MASS-PREP-1")
+            return _set(tx, unit, self.value, "GM")
+        total = self._check(tx, m, unit)
+        _set(tx, unit, total, self.ability)
+
+    def _check(self, tx: Tx, m: MassState, unit: Unit) -> int:
+        s = m.settings
+        allowed = [*s.abilities, *s.lp_abilities]
+        if self.ability not in allowed:
+            raise Refusal("bad_ability", BAD_ABILITY.format(
+                abilities="・".join(s.abilities), lp_abilities="・".join(s.lp_abilities)),
+                rule="MASS-PREP-1")
+        base = unit.abilities.get(self.ability)
+        if base is None and self.result is None:
+            raise Refusal("no_ability", NO_ABILITY.format(name=unit.name, ability=self.ability),
+                          rule="MASS-PREP-1")
+        if self.ability in s.lp_abilities:  # LP 1 point switches the ability
+            lp = unit.lp or 0
+            tx.check(lp >= 1, Refusal("no_lp", NO_LP.format(name=unit.name), rule="MASS-PREP-1"))
+            set_unit(tx, unit, lp=max(lp - 1, 0))
+            tx.emit("mass.lp", unit=unit.id, lp=max(lp - 1, 0), taken=1, source="ability")
+        dice = s.commander_dice if unit.commander else s.check_dice
+        roller = Dice(tx, s, [self.result] if self.result else [])
+        total = roller.roll(dice, f"mass.strength {unit.id} {self.ability}", base,
+                            rule="MASS-PREP-1")
+        roller.finish()
+        return total
+
+
+def _set(tx: Tx, unit: Unit, total: int, source: str) -> None:
+    total = max(total, 0)
+    set_unit(tx, unit, max_strength=total, strength=total, ability_used=source)
+    tx.emit("mass.strength.set", unit=unit.id, max_strength=total, source=source)
+    who = "（総大将）" if unit.commander else ""
+    tx.say(Text(f"「{unit.name}」{who}の最大戦力 {total}（{source}）",
+                f"'{unit.name}'{' (commander-in-chief)' if unit.commander else ''} "
+                f"max strength {total} ({source})"))
+
+
+class Pick(ActionBase):
+    """MASS-PREP-3: the unit's formations and strategies (replaces an earlier pick)."""
+
+    kind: Literal["mass.pick"] = "mass.pick"
+    roles = PLAYER_ROLES
+    unit: str = Field(max_length=64)
+    skill: str = Field(default="知力", max_length=40)
+    formations: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list,
+                                                                   max_length=20)
+    strategies: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list,
+                                                                   max_length=40)
+    initiative_from: Literal["initiative", "intellect"] | None = None
+    by: Id | None = None
+
+    def apply(self, tx: Tx) -> None:
+        m = mass_of(tx)
+        unit = unit_of(m, self.unit)
+        may_act_for(tx, unit, "MASS-PREP-3")
+        need_step(tx, ("preparation",), "MASS-PREP-3")
+        s = m.settings
+        if self.skill not in s.pick_skills:
+            raise Refusal("bad_skill", BAD_SKILL.format(skills="か".join(s.pick_skills)),
+                          rule="MASS-PREP-3")
+        for fid in self.formations:
+            formation_of(m, fid)
+        for sid in self.strategies:
+            strategy_of(m, sid)
+        chosen = [*self.formations, *self.strategies]
+        for ident in chosen:
+            if chosen.count(ident) > 1:
+                raise Refusal("duplicate_pick", DUPLICATE.format(id=ident), rule="MASS-PREP-3")
+        counted = [f for f in self.formations if f not in s.free_formations] + [
+            x for x in self.strategies if x not in s.free_strategies]
+        limit = pick_limit(unit, self.skill)
+        tx.check(len(counted) <= limit, Refusal("too_many_picks", TOO_MANY.format(
+            limit=limit, n=len(counted)), rule="MASS-PREP-3"))
+        formations = [*s.free_formations, *(f for f in self.formations
+                                              if f not in s.free_formations)]
+        strategies = [*s.free_strategies, *(x for x in self.strategies
+                                              if x not in s.free_strategies)]
+        set_unit(tx, unit, picked=True, formations=formations, strategies=strategies,
+                 uses={x: m.strategies[x].uses for x in strategies})
+        if self.initiative_from is not None:
+            set_unit(tx, unit, initiative_from=self.initiative_from)
+        tx.emit("mass.picked", unit=unit.id, formations=formations, strategies=strategies)
+        tx.say(Text(f"「{unit.name}」の陣形: {'・'.join(formations)}／作戦: {'・'.join(strategies)}",
+                    f"'{unit.name}' formations: {', '.join(formations)}; strategies: "
+                    f"{', '.join(strategies)}"), chat=unit.player is not None)

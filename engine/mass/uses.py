@@ -1,0 +1,69 @@
+"""Using a strategy: ownership, uses left, one active at a time, no stacking (MASS-STRAT-1).
+
+A unit has one active strategy (MASS-T-3: several cannot be used at once; it may be
+changed at any time). Switching takes back the turn-long changes the previous one made
+(its `Mod`s, on whichever units); recovery and damage already done stay. A strategy whose
+turn-long change is already on a target cannot be put on it again that turn.
+"""
+
+from __future__ import annotations
+
+from ..errors import Refusal, Text
+from ..tx import Tx
+from .model import MassState, Mod, StrategySpec, Unit
+from .rules import PATH, add_mod, set_unit, strategy_of
+
+__all__ = ["activate", "check_usable", "mod_on", "owns_usable", "spend"]
+
+NOT_OWNED = Text("「{name}」は作戦「{strategy}」を取得していません。",
+                 "'{name}' does not own the strategy '{strategy}'.")
+NO_USES = Text("作戦「{strategy}」の使用回数が残っていません。",
+               "The strategy '{strategy}' has no uses left.")
+STACKED = Text("「{target}」にはこのターンすでに「{strategy}」がかかっています（重ねがけは無効）。",
+               "'{target}' already has '{strategy}' on it this turn (no stacking).")
+
+
+def owns_usable(unit: Unit, sid: str) -> bool:
+    """Owned, with a use left (None = unlimited), and the unit still in the war."""
+    if unit.routed or sid not in unit.strategies:
+        return False
+    left = unit.uses.get(sid)
+    return left is None or left > 0
+
+
+def check_usable(tx: Tx, m: MassState, unit: Unit, sid: str) -> StrategySpec:
+    """MASS-PREP-3 owned; MASS-DATA a use left."""
+    spec = strategy_of(m, sid)
+    tx.check(sid in unit.strategies, Refusal(
+        "not_owned", NOT_OWNED.format(name=unit.name, strategy=sid), rule="MASS-PREP-3"))
+    left = unit.uses.get(sid, spec.uses)
+    tx.check(left is None or left > 0, Refusal(
+        "no_uses_left", NO_USES.format(strategy=sid), rule="MASS-DATA"))
+    return spec
+
+
+def activate(tx: Tx, m: MassState, unit: Unit, sid: str) -> None:
+    """Make `sid` the unit's active strategy; the previous one's turn-long changes end."""
+    previous = unit.active
+    if previous is not None and previous != sid:
+        for other in m.units.values():
+            kept = [d for d in other.mods if not (d.source == unit.id and d.strategy == previous)]
+            if len(kept) != len(other.mods):
+                tx.set((PATH, "units", other.id, "mods"), kept)
+    set_unit(tx, unit, active=sid)
+
+
+def spend(tx: Tx, m: MassState, unit: Unit, sid: str) -> None:
+    """Count one use (unlimited ones are not counted); uses never go below 0."""
+    spec = strategy_of(m, sid)
+    left = unit.uses.get(sid, spec.uses)
+    if left is not None:
+        tx.set((PATH, "units", unit.id, "uses", sid), max(left - 1, 0))
+
+
+def mod_on(tx: Tx, target: Unit, mod: Mod) -> None:
+    """Put a turn-long change on `target`; the same strategy twice is refused (MASS-STRAT-1)."""
+    tx.check(all(d.strategy != mod.strategy for d in target.mods), Refusal(
+        "no_stacking", STACKED.format(target=target.name, strategy=mod.strategy),
+        rule="MASS-STRAT-1"))
+    add_mod(tx, target, mod)

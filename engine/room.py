@@ -1,0 +1,54 @@
+"""What every room has, whatever its subsystems: meta (players, settings), dice, prompts.
+
+`RoomBase` is the part of the state the kernel (`tx`, `core`) reads; `state.RoomState`
+adds one field per subsystem. Handlers reach their subsystem's part with `Tx.part`, so
+nothing below the registry needs to know which subsystems a room can hold.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .bounds import Id, Json, Name, Serial
+from .prompts import Prompt
+from .rng import RngState
+from .views import Entity
+
+__all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomBase", "RoomMeta"]
+
+Enforcement = Literal["enforce", "warn", "off"]
+#: Dice results a player types on the player page: refused (default) or allowed by the GM.
+#: Results a bridge reads from the VTT's own dice output are always taken.
+PlayerRolls = Literal["refuse", "allow"]
+
+
+class PlayerInfo(Entity):
+    id: Id
+    name: Name
+
+
+class RoomMeta(Entity):
+    """Room-wide settings: name, enforcement mode, typed dice results, players, id
+    sequence, platform settings.
+
+    `platforms` holds each VTT's calibration and display settings (read by adapters).
+    """
+
+    name: Name = ""
+    enforcement: Enforcement = "enforce"
+    player_rolls: PlayerRolls = "refuse"
+    players: dict[Id, PlayerInfo] = Field(default_factory=dict)
+    seq: Serial = 0
+    platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)
+
+
+class RoomBase(Entity):
+    """The room's own parts; `rng` is never projected."""
+
+    __secret__ = frozenset({"rng"})
+
+    meta: RoomMeta = Field(default_factory=RoomMeta)
+    rng: RngState = Field(default_factory=RngState)
+    prompts: dict[str, Prompt] = Field(default_factory=dict)

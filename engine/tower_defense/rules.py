@@ -1,0 +1,307 @@
+"""Tower defense building blocks every action and phase step uses.
+
+Lookups that refuse unknown ids, the phase and ownership guards, percentile checks
+(rolled by the engine or read from a reported BCDice line), and the writes that keep
+the rules' bookkeeping: group damage and removal (TD-REIN-1), fort damage (TD-EATK-1),
+and the outcome (TD-SET-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..bcdice import CocCheck, Level, coc_level, parse
+from ..errors import Refusal, Text
+from ..rng import Roll
+from ..table import mover_of, not_yours
+from ..tx import Tx
+from .model import (
+    PC,
+    Fort,
+    Group,
+    Individual,
+    Phase,
+    TowerDefenseState,
+    Walker,
+    WeaponSpec,
+)
+
+__all__ = [
+    "DEGREES",
+    "PATH",
+    "at",
+    "check_roll",
+    "damage_fort",
+    "damage_group",
+    "may_act_for",
+    "need_phase",
+    "not_over",
+    "penalty_dice",
+    "remove_walker",
+    "set_outcome",
+    "settle_outcome",
+    "td_of",
+]
+
+PATH = "tower_defense"
+DEGREES: frozenset[Level] = frozenset({"critical", "extreme", "hard", "regular", "failure",
+                                       "fumble"})
+
+PHASE_NAMES: dict[str, tuple[str, str]] = {
+    "setup": ("準備", "setup"), "reinforcement": ("敵増援フェイズ", "reinforcement"),
+    "advance": ("敵進軍フェイズ", "advance"), "pc_attack": ("PC攻撃フェイズ", "PC attack"),
+    "enemy_attack": ("敵攻撃フェイズ", "enemy attack"),
+}
+NO_TD = Text("この部屋にタワーディフェンスはありません。", "This room has no tower defense.")
+UNKNOWN = Text("{what}「{id}」はありません。", "There is no {what} '{id}'.")
+WRONG_PHASE = Text("今は{now}です。この操作は{need}にだけできます。",
+                   "It is the {now_en} phase; this is allowed only in the {need_en} phase.")
+OVER = Text("タワーディフェンスは決着済みです（{outcome}）。",
+            "The tower defense is over ({outcome}).")
+NOT_YOURS = Text("「{name}」はあなたの探索者ではありません。", "'{name}' is not your character.")
+BAD_LINE = Text("ダイス結果「{line}」を読めません（{reason}）。",
+                "Cannot read the dice result '{line}' ({reason}).")
+NOT_A_DEGREE = Text("「{line}」は成功度のわかるCC判定の結果ではありません。",
+                    "'{line}' is not a CC check result with a success level.")
+TARGET_MISMATCH = Text(
+    "結果の目標値{got}が技能値{want}（{skill}）と違います。",
+    "The result's target {got} differs from the skill value {want} ({skill}).")
+INCONSISTENT = Text("結果「{line}」の成功度が出目と目標値に合いません。",
+                    "The level in '{line}' does not match its value and target.")
+PENALTY_MISSING = Text("凍てつく者によりペナルティダイス{n}個が必要です（結果は[{bonus}]）。",
+                       "凍てつく者 imposes {n} penalty die (the result shows [{bonus}]).")
+NOT_REPORTER = Text("この部屋では役割「{role}」はダイス結果を報告できません。",
+                    "In this room the role '{role}' may not report dice results.")
+NO_SKILL = Text("「{name}」に技能「{skill}」の値がありません。",
+                "'{name}' has no value for '{skill}'.")
+LEVEL_JA: dict[str, str] = {
+    "critical": "クリティカル", "extreme": "イクストリーム成功", "hard": "ハード成功",
+    "regular": "レギュラー成功", "failure": "失敗", "fumble": "ファンブル",
+}
+
+
+def at(*parts: str | int) -> tuple[str | int, ...]:
+    """A path in the tower defense state, for what a refusal reveals (`about`)."""
+    return (PATH, *parts)
+
+
+def td_of(tx: Tx) -> TowerDefenseState:
+    """The room's tower defense, or a refusal if it has none."""
+    td = tx.part("tower_defense", TowerDefenseState)
+    if td is None:
+        raise Refusal("no_tower_defense", NO_TD)
+    return td
+
+
+def unknown(what: str, ident: str) -> Refusal:
+    return Refusal(f"unknown_{what}", UNKNOWN.format(what=what, id=ident))
+
+
+def pc_of(td: TowerDefenseState, pc: str) -> PC:
+    if pc not in td.pcs:
+        raise unknown("pc", pc)
+    return td.pcs[pc]
+
+
+def fort_of(td: TowerDefenseState, fort: str) -> Fort:
+    if fort not in td.forts:
+        raise unknown("fort", fort)
+    return td.forts[fort]
+
+
+def group_of(td: TowerDefenseState, group: str) -> Group:
+    if group not in td.groups:
+        raise unknown("group", group)
+    return td.groups[group]
+
+
+def weapon_of(td: TowerDefenseState, pc: PC, weapon: str) -> WeaponSpec:
+    if weapon not in pc.weapons or weapon not in td.weapons:
+        raise unknown("weapon", weapon)
+    return td.weapons[weapon]
+
+
+def phase_text(phase: str) -> tuple[str, str]:
+    return PHASE_NAMES.get(phase, (phase, phase))
+
+
+def not_over(td: TowerDefenseState) -> None:
+    """TD-RND: rounds repeat until victory or defeat; after that nothing moves on."""
+    if td.outcome != "none":
+        raise Refusal("td_over", OVER.format(outcome=td.outcome), rule="TD-RND",
+                      about=[at("outcome")])
+
+
+def need_phase(tx: Tx, phases: Iterable[Phase], rule: str) -> None:
+    """Refuse (per enforcement) outside `phases`; never once the outcome is decided."""
+    td = td_of(tx)
+    not_over(td)
+    wanted = list(phases)
+    now = phase_text(td.phase)
+    need = [phase_text(p) for p in wanted]
+    tx.check(td.phase in wanted, Refusal("wrong_phase", WRONG_PHASE.format(
+        now=now[0], now_en=now[1], need="・".join(n[0] for n in need),
+        need_en="/".join(n[1] for n in need)), rule=rule, phase=td.phase, about=[at("phase")]))
+
+
+def may_act_for(tx: Tx, pc: PC) -> str | None:
+    """A player (or a bridge acting for one) acts only for a PC they own (TD-ATK-1); the
+    GM for any; the table only for a PC no player owns. Returns the acting player id."""
+    tx.check(tx.actor.acts_for(pc.player),
+             not_yours(tx, "not_your_pc", NOT_YOURS, pc.name, "TD-ATK-1",
+                       about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "player")]))
+    return mover_of(tx)
+
+
+def penalty_dice(td: TowerDefenseState) -> int:
+    """TD-OPT-2 凍てつく者: penalty dice on PC attack-phase checks while it is on the field."""
+    n = sum(i.penalty_dice for i in td.individuals.values())
+    return min(n, td.settings.max_penalty_dice)
+
+
+def check_roll(tx: Tx, pc: PC, skill: str, purpose: str, reported: str | None) -> Level:
+    """A CoC 7th check of `pc`'s `skill`: rolled (seeded) or read from a BCDice line."""
+    td = td_of(tx)
+    n = penalty_dice(td) if td.phase == "pc_attack" else 0
+    if reported is not None:
+        return _reported(tx, pc, skill, purpose, reported, n)
+    if skill not in pc.skills:
+        raise Refusal("no_skill", NO_SKILL.format(name=pc.name, skill=skill),
+                      about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "skills")])
+    return _rolled(tx, pc.skills[skill], purpose, n)
+
+
+def _rolled(tx: Tx, target: int, purpose: str, penalty: int) -> Level:
+    """1D100 from the room's dice; each penalty die is an extra tens die, keep the worst."""
+    roll = tx.roll("1D100", purpose)
+    value = roll.total or 0
+    if penalty:
+        units = value % 10
+        extra = tx.roll(f"{penalty}D10", f"{purpose} (penalty)")
+        alts = [(t - 1) * 10 + units or 100 for t in extra.results]
+        value = max([value, *alts])
+        roll.results = [roll.total or 0, *alts]
+        roll.total = value
+    level = coc_level(value, target)
+    roll.level, roll.target = level, target
+    return level
+
+
+def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int) -> Level:
+    """A reported BCDice line: understood, degree known, consistent; kept with provenance."""
+    td = td_of(tx)
+    tx.check_reported_roll()  # before reading the line: a typed one is not read at all
+    if tx.actor.role not in td.settings.reported_results_from:
+        raise Refusal("no_reported_results", NOT_REPORTER.format(role=tx.actor.role),
+                      about=[at("settings", "reported_results_from")])
+    result = parse(line)
+    if result.kind == "not_understood":
+        raise Refusal("bad_result", BAD_LINE.format(line=line[:80], reason=result.reason))
+    if (not isinstance(result, CocCheck) or result.kind != "check" or result.target is None
+            or result.level not in DEGREES):
+        raise Refusal("bad_result", NOT_A_DEGREE.format(line=line[:80]))
+    level, target = result.level, result.target
+    want = pc.skills.get(skill)
+    tx.check(want is None or want == target, Refusal(
+        "result_target_mismatch",
+        TARGET_MISMATCH.format(got=target, want=want, skill=skill), rule="TD-ATK-2",
+        about=[at("pcs", pc.id, "skills")]))
+    tx.check(coc_level(result.value, target) == level,
+             Refusal("result_inconsistent", INCONSISTENT.format(line=line[:80]), rule="TD-ATK-2"))
+    tx.check(result.bonus <= -penalty, Refusal(
+        "penalty_die_missing", PENALTY_MISSING.format(n=penalty, bonus=result.bonus),
+        rule="TD-OPT-2", about=[at("individuals"), at("settings", "max_penalty_dice")]))
+    reporter = mover_of(tx) or tx.actor.label or tx.actor.role
+    tx.record_roll(Roll(dice="1D100", results=list(result.dice), total=result.value,
+                        purpose=purpose, source="external", raw=line, reporter=reporter,
+                        level=level, target=target))
+    return level
+
+
+def damage_group(tx: Tx, group: Group, amount: int, source: str) -> None:
+    """Lower a group's 個体数; at ≤ 0 it leaves the board at once (TD-REIN-1)."""
+    if amount <= 0:
+        return
+    old = group.count
+    count = old - amount
+    tx.emit("td.group.damaged", group=group.id, amount=amount, count=max(count, 0),
+            source=source)
+    if count <= 0:
+        remove_walker(tx, group, "destroyed")
+        return
+    tx.set((PATH, "groups", group.id, "count"), count)
+    tx.say(Text(f"「{group.name}」の個体数 {old} → {count}",
+                f"'{group.name}' count {old} → {count}"))
+
+
+def remove_walker(tx: Tx, walker: Walker, reason: str) -> None:
+    """Take a group or individual off the board; tagged ones count for `destroy` victory."""
+    td = td_of(tx)
+    kind = "groups" if isinstance(walker, Group) else "individuals"
+    tx.delete((PATH, kind, walker.id))
+    if walker.id in td.marks:
+        tx.delete((PATH, "marks", walker.id))
+    if reason == "destroyed" and walker.tag and walker.tag not in td.destroyed_tags:
+        tx.set((PATH, "destroyed_tags"), [*td.destroyed_tags, walker.tag])
+    event = "td.group.removed" if isinstance(walker, Group) else "td.individual.removed"
+    tx.emit(event, **{"group" if kind == "groups" else "individual": walker.id},
+            reason=reason)
+    why = {"destroyed": ("全滅", "destroyed"), "broke_through": ("突破", "broke through"),
+           "left": ("退場", "left")}
+    ja, en = why.get(reason, (reason, reason))
+    tx.say(Text(f"「{walker.name}」は盤面から除外されました（{ja}）。",
+                f"'{walker.name}' leaves the board ({en})."))
+
+
+def damage_fort(tx: Tx, fort: Fort, amount: int, by: str) -> None:
+    """TD-EATK-1: lower a fort's 耐久力 (not below 0); `fort.broken` when it reaches 0."""
+    if amount <= 0:
+        return
+    new = max(fort.durability - amount, 0)
+    old = fort.durability
+    tx.set((PATH, "forts", fort.id, "durability"), new)
+    tx.emit("fort.damaged", fort=fort.id, amount=amount, durability=new, by=by)
+    tx.say(Text(f"{fort.name}に{amount}ダメージ（耐久力 {old} → {new}）",
+                f"{fort.name} takes {amount} damage (durability {old} → {new})"))
+    if new <= 0 < old:
+        tx.emit("fort.broken", fort=fort.id)
+        tx.say(Text(f"{fort.name}が陥落しました。", f"{fort.name} has fallen."))
+
+
+OUTCOME_TEXT: dict[str, tuple[str, str]] = {
+    "survived": ("規定ラウンドを守り抜きました", "the forts held for the required rounds"),
+    "final_fort_broken": ("最終砦の耐久力が0になりました",
+                          "the final fort's durability fell to 0"),
+    "target_destroyed": ("目標の敵を撃破しました", "the target enemy was destroyed"),
+    "gm": ("GMが宣言しました", "declared by the GM"),
+}
+
+
+def set_outcome(tx: Tx, outcome: str, reason: str, note: str = "") -> None:
+    """Decide the tower defense (TD-SET-1); the phase stays where it was."""
+    tx.set((PATH, "outcome"), outcome)
+    tx.set((PATH, "outcome_reason"), reason)
+    tx.emit("td.outcome", outcome=outcome, reason=reason, note=note)
+    ja, en = OUTCOME_TEXT.get(reason, (reason, reason))
+    word = ("PC側の勝利", "victory") if outcome == "victory" else ("PC側の敗北", "defeat")
+    tx.say(Text(f"{word[0]}: {ja}。{note}", f"{word[1].capitalize()}: {en}. {note}".strip()))
+
+
+def settle_outcome(tx: Tx) -> None:
+    """Settler: a broken final fort is defeat at once; a destroyed target is victory."""
+    td = tx.part("tower_defense", TowerDefenseState)
+    if td is None or td.outcome != "none" or td.phase == "setup":
+        return
+    if td.victory.defeat_on_final_fort and any(
+            f.final and f.durability <= 0 for f in td.forts.values()):
+        set_outcome(tx, "defeat", "final_fort_broken")
+    elif td.victory.kind == "destroy" and td.victory.tag in td.destroyed_tags:
+        set_outcome(tx, "victory", "target_destroyed")
+
+
+def individuals_at(td: TowerDefenseState, fort: str) -> list[Individual]:
+    return [i for i in td.individuals.values() if i.fort == fort and not i.waiting]
+
+
+def groups_at(td: TowerDefenseState, fort: str) -> list[Group]:
+    return [g for g in td.groups.values() if g.fort == fort and not g.waiting]

@@ -1,0 +1,219 @@
+"""The `tower_defense:` part of a scenario file, checked whole, and the state it builds.
+
+TD-SET-1: the GM fixes before play the victory condition, the map and durabilities,
+each PC's attack means and the waves. TD-MAP-1: forts in tiers, passages from the
+directions inward. References are checked here so a bad file fails at load with its
+line, never in the middle of a round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..bounds import MAX_NUMBER, Count, Name, Number
+from ..table import Cell
+from .map import inward_passages, route_from
+from .model import (
+    PC,
+    Direction,
+    Fort,
+    Passage,
+    TDSettings,
+    TowerDefenseState,
+    Trap,
+    TrapKind,
+    Victory,
+    WavePlan,
+    WeaponSpec,
+    WeaponState,
+)
+
+__all__ = ["DirectionSpec", "FortSpec", "PCSpec", "PassageSpec", "TowerDefenseScenario",
+           "TrapSpec"]
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FortSpec(_Spec):
+    """A fort: tier 1 outermost; `final` defaults to the innermost tier (TD-MAP-1)."""
+
+    id: str
+    name: str
+    tier: int = Field(ge=1, le=MAX_NUMBER)
+    durability: Count
+    cell: Cell
+    final: bool | None = None
+
+
+class DirectionSpec(_Spec):
+    id: str
+    name: str
+    cell: Cell
+
+
+class PassageSpec(_Spec):
+    """A passage from `outer` (direction or fort) to `inner` (fort); `cells` in order."""
+
+    id: str
+    outer: str
+    inner: str
+    cells: list[Cell] = Field(default_factory=list)
+
+
+class PCSpec(_Spec):
+    """A PC: `player` owns it (None = the GM's NPC); `fort` its start (TD-PRE-1)."""
+
+    id: str
+    name: str
+    player: str | None = None
+    fort: str | None = None
+    weapons: list[str] = Field(default_factory=list)
+    skills: dict[Name, Number] = Field(default_factory=dict)
+
+
+class TrapSpec(_Spec):
+    """A trap laid before play (TD-PRE-1 / TD-OPT-1)."""
+
+    id: str
+    passage: str
+    kind: TrapKind
+    pc: str | None = None
+
+
+class TowerDefenseScenario(_Spec):
+    """TD-SET-1 everything the GM decides before play; `build()` makes the state."""
+
+    settings: TDSettings = Field(default_factory=TDSettings)
+    victory: Victory = Field(default_factory=Victory)
+    directions: list[DirectionSpec] = Field(default_factory=list)
+    forts: list[FortSpec] = Field(default_factory=list)
+    passages: list[PassageSpec] = Field(default_factory=list)
+    weapons: list[WeaponSpec] = Field(default_factory=list)
+    pcs: list[PCSpec] = Field(default_factory=list)
+    traps: list[TrapSpec] = Field(default_factory=list)
+    waves: WavePlan = Field(default_factory=WavePlan)
+
+    @model_validator(mode="after")
+    def _check(self) -> TowerDefenseScenario:
+        problems = [*_unique(self), *_map_problems(self), *_reference_problems(self)]
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    def build(self) -> TowerDefenseState:
+        """The initial state: round 0, phase `setup`."""
+        top = max((f.tier for f in self.forts), default=1)
+        forts = {f.id: Fort(id=f.id, name=f.name, tier=f.tier, durability=f.durability,
+                            max_durability=f.durability, cell=f.cell,
+                            final=f.tier == top if f.final is None else f.final)
+                 for f in self.forts}
+        passages = {p.id: Passage(id=p.id, outer=p.outer, inner=p.inner, cells=p.cells,
+                                  lateral=_lateral(self, p)) for p in self.passages}
+        weapons = {w.id: w for w in self.weapons}
+        return TowerDefenseState(
+            settings=self.settings, victory=self.victory, weapons=weapons, forts=forts,
+            directions={d.id: Direction(id=d.id, name=d.name, cell=d.cell)
+                        for d in self.directions},
+            passages=passages,
+            pcs={p.id: _pc(p, weapons) for p in self.pcs},
+            traps={t.id: Trap(id=t.id, passage=t.passage, kind=t.kind, pc=t.pc,
+                              cell=_middle(passages[t.passage].cells)) for t in self.traps},
+            waves=self.waves,
+        )
+
+
+def _pc(spec: PCSpec, weapons: dict[str, WeaponSpec]) -> PC:
+    states = {}
+    for wid in spec.weapons:
+        w = weapons[wid]
+        states[wid] = WeaponState(weapon=wid, loaded=w.magazine,
+                                  special_left=w.special_ammo.uses if w.special_ammo else 0)
+    return PC(id=spec.id, name=spec.name, player=spec.player, fort=spec.fort,
+              skills=dict(spec.skills), weapons=states)
+
+
+def _middle(cells: list[Cell]) -> Cell | None:
+    return cells[len(cells) // 2] if cells else None
+
+
+def _tier(s: TowerDefenseScenario, node: str) -> int:
+    """Tier of a node; directions are tier 0."""
+    return next((f.tier for f in s.forts if f.id == node), 0)
+
+
+def _lateral(s: TowerDefenseScenario, p: PassageSpec) -> bool:
+    return _tier(s, p.outer) == _tier(s, p.inner)
+
+
+def _unique(s: TowerDefenseScenario) -> list[str]:
+    out: list[str] = []
+    places: list[FortSpec | DirectionSpec] = [*s.forts, *s.directions]
+    for what, ids in (("fort/direction", [x.id for x in places]),
+                      ("passage", [p.id for p in s.passages]),
+                      ("weapon", [w.id for w in s.weapons]), ("pc", [p.id for p in s.pcs]),
+                      ("trap", [t.id for t in s.traps])):
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            out.append(f"{what} の id が重複しています: {', '.join(dupes)} / duplicate {what} id(s): "
+                       f"{', '.join(dupes)}")
+    return out
+
+
+def _map_problems(s: TowerDefenseScenario) -> list[str]:
+    """TD-MAP-1: passages point inward, one inward way per node, every direction leads in."""
+    forts, directions = {f.id for f in s.forts}, {d.id for d in s.directions}
+    out: list[str] = []
+    for p in s.passages:
+        if p.outer not in forts | directions or p.inner not in forts:
+            out.append(f"通路 {p.id}: outer は方向か砦、inner は砦の id です / passage {p.id}: outer must "
+                       "be a direction or fort, inner a fort")
+        elif _tier(s, p.inner) < _tier(s, p.outer):
+            out.append(f"通路 {p.id} が外向きです（段 {_tier(s, p.outer)} → {_tier(s, p.inner)}）。"
+                       f"外側から内側の順に書きます / passage {p.id}: goes outward (tier "
+                       f"{_tier(s, p.outer)} → {_tier(s, p.inner)}); list passages from outer to inner")
+    if out:
+        return out
+    built = {p.id: Passage(id=p.id, outer=p.outer, inner=p.inner, lateral=_lateral(s, p))
+             for p in s.passages}
+    for node in sorted(forts | directions):
+        if len(inward_passages(built, node)) > 1:
+            out.append(f"{node}: 内向きの通路が複数あります（群れの道は一本です） / {node}: more than one "
+                       "inward passage (a group's way must be unique)")
+    for d in s.directions:
+        if not route_from(built, d.id):
+            out.append(f"方向 {d.id}: 内側へ向かう通路がありません / direction {d.id}: no passage leads "
+                       "inward from it")
+    return out
+
+
+def _reference_problems(s: TowerDefenseScenario) -> list[str]:
+    forts, directions = {f.id for f in s.forts}, {d.id for d in s.directions}
+    weapons, passages = {w.id for w in s.weapons}, {p.id for p in s.passages}
+    out = [f"PC {p.id}: 武器 {w} はありません / pc {p.id}: unknown weapon {w}"
+           for p in s.pcs for w in p.weapons if w not in weapons]
+    out += [f"PC {p.id}: 砦 {p.fort} はありません / pc {p.id}: unknown fort {p.fort}"
+            for p in s.pcs if p.fort is not None and p.fort not in forts]
+    out += [f"罠 {t.id}: 通路 {t.passage} はありません / trap {t.id}: unknown passage {t.passage}"
+            for t in s.traps if t.passage not in passages]
+    out += _wave_problems(s, directions)
+    return out
+
+
+def _wave_problems(s: TowerDefenseScenario, directions: set[str]) -> list[str]:
+    entries = s.waves.entries()
+    out = [f"ウェーブ「{e.name}」: 方向 {e.direction} はありません / wave entry {e.name}: "
+           f"unknown direction {e.direction}" for e in entries if e.direction not in directions]
+    out += [f"ウェーブ「{e.name}」: 群れの個体数は1以上です / wave entry {e.name}: a group needs "
+            "count ≥ 1" for e in entries if e.special is None and e.count < 1]
+    if s.waves.mode == "random" and not s.waves.table:
+        out.append("waves: mode random には table が必要です / waves: mode random needs a table")
+    if s.victory.kind == "destroy":
+        tags: set[Any] = {e.tag for e in entries}
+        if s.victory.tag is None or s.victory.tag not in tags:
+            out.append("victory: kind destroy には、ウェーブの項目が持つ tag が必要です / "
+                       "victory: kind destroy needs a tag that a wave entry carries")
+    return out

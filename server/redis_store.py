@@ -1,0 +1,335 @@
+"""Durable log on Redis: the same operations as the SQLite `Storage`, plus room leases.
+
+Keys, all of one room under one hash tag so a Redis Cluster keeps them on one shard:
+`<p>:{<room>}:meta` (hash), `:log` (stream, entry id `<version>-0`), `:keys` (client key →
+version), `:snapv` / `:snaps` (snapshot versions and states), `:invites`, `:tokens`,
+`:lease`, `:fence`. Global: `<p>:rooms` (zset by creation time) and `<p>:gm:<hash>` (the
+rooms a GM secret opens). Appends go through the fenced script of `redis_lease`: this
+process must hold the room's lease (`claim`). Every call blocks; run it off the event loop.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import threading
+import time
+from typing import Any, Literal, cast
+
+import orjson
+import redis
+
+from .redis_lease import Lease, LeaseHeld, LeaseLost, Scripts, as_text, refusal
+from .storage import ActionRecord, ActionRow, InviteRow, RoomRow, RoomSummary, hash_secret, new_secret
+
+__all__ = ["DEFAULT_TTL_MS", "RedisStorage", "RoomExists"]
+
+DEFAULT_TTL_MS = 10_000
+ROOM_PARTS = ("meta", "log", "keys", "snapv", "snaps", "invites", "tokens")
+
+
+class RoomExists(Exception):
+    """A room with this id is already stored."""
+
+
+class RedisStorage:
+    """Blocking Redis access with the SQLite `Storage`'s methods; owns rooms by lease."""
+
+    def __init__(self, url: str, prefix: str = "komasync", owner: str | None = None,
+                 ttl_ms: int = DEFAULT_TTL_MS) -> None:
+        self.path = url  # what messages name as "the database"
+        self.prefix = prefix
+        self.client: redis.Redis = redis.Redis.from_url(url, socket_timeout=10)
+        self.client.ping()
+        self.scripts = Scripts(self.client)
+        self.owner = owner or f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
+        self.ttl_ms = ttl_ms
+        self.leases: dict[str, Lease] = {}
+        self._renewer: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._renewer is not None:
+            self._renewer.join(5)
+        for room in list(self.leases):
+            self.release(room)
+        self.client.close()
+
+    def key(self, room_id: str, part: str) -> str:
+        return f"{self.prefix}:{{{room_id}}}:{part}"
+
+    # -- leases -----------------------------------------------------------------------
+    def claim(self, room_id: str) -> Lease:
+        """Own the room (LeaseHeld if another process does); the new token fences the old.
+        A lease this process still holds is kept (a room reloaded after a failed write)."""
+        held = self.leases.get(room_id)
+        if held is not None and self.holder(room_id) == held.holder:
+            return held
+        token, holder = self.scripts.acquire(
+            keys=[self.key(room_id, "lease"), self.key(room_id, "fence")],
+            args=[self.owner, self.ttl_ms])
+        if int(token) == 0:
+            raise LeaseHeld(room_id, as_text(holder))
+        lease = Lease(room_id, int(token), as_text(holder), self.ttl_ms)
+        self.leases[room_id] = lease
+        return lease
+
+    def renew(self, room_id: str) -> bool:
+        """Extend the lease; False (and forgotten) if it was lost meanwhile."""
+        lease = self.leases.get(room_id)
+        if lease is None:
+            return False
+        ok = bool(self.scripts.renew(keys=[self.key(room_id, "lease")], args=[lease.holder, lease.ttl_ms]))
+        if not ok:
+            self.leases.pop(room_id, None)
+        return ok
+
+    def release(self, room_id: str) -> bool:
+        lease = self.leases.pop(room_id, None)
+        if lease is None:
+            return False
+        try:
+            return bool(self.scripts.release(keys=[self.key(room_id, "lease")], args=[lease.holder]))
+        except redis.RedisError:
+            return False  # it expires on its own
+
+    def holder(self, room_id: str) -> str | None:
+        value = self.client.get(self.key(room_id, "lease"))
+        return None if value is None else as_text(value)
+
+    def keep_renewing(self) -> None:
+        """A daemon thread renews every held lease three times per lease period."""
+        if self._renewer is None:
+            self._renewer = threading.Thread(target=self._renew_loop, daemon=True,
+                                             name="komasync-lease")
+            self._renewer.start()
+
+    def _renew_loop(self) -> None:
+        while not self._stop.wait(self.ttl_ms / 3000):
+            for room in list(self.leases):
+                try:
+                    self.renew(room)
+                except redis.RedisError:
+                    pass  # Redis away: the lease may lapse; the append script decides
+
+    # -- rooms ------------------------------------------------------------------------
+    def create_room(self, room_id: str, name: str, secret: str, state: dict[str, Any],
+                    scenario_name: str | None = None) -> None:
+        self.put_room(room_id, name, hash_secret(secret), orjson.dumps(state), time.time(),
+                      scenario_name)
+
+    def put_room(self, room_id: str, name: str, secret_hash: str, state: bytes, created_at: float,
+                 scenario_name: str | None) -> None:
+        """Store a room as given (RoomExists if the id is taken); migrate uses it directly."""
+        meta = self.key(room_id, "meta")
+        fields = {"name": name, "gm": secret_hash, "state": state, "created": repr(created_at),
+                  "scenario": scenario_name or ""}
+        if not self.client.hsetnx(meta, "id", room_id):
+            raise RoomExists(room_id)
+        pipe = self.client.pipeline()
+        pipe.hset(meta, mapping=fields)  # type: ignore[arg-type]
+        pipe.zadd(f"{self.prefix}:rooms", {room_id: created_at})
+        pipe.sadd(f"{self.prefix}:gm:{secret_hash}", room_id)
+        pipe.execute()
+
+    def set_gm_secret(self, room_id: str, secret: str) -> None:
+        meta = self.key(room_id, "meta")
+        old = self.client.hget(meta, "gm")
+        if old is None:
+            return
+        new = hash_secret(secret)
+        pipe = self.client.pipeline()
+        pipe.srem(f"{self.prefix}:gm:{as_text(old)}", room_id)
+        pipe.hset(meta, "gm", new)
+        pipe.sadd(f"{self.prefix}:gm:{new}", room_id)
+        pipe.execute()
+
+    def room(self, room_id: str) -> RoomRow | None:
+        m = self._meta(room_id)
+        if m is None:
+            return None
+        return RoomRow(room_id, as_text(m[b"name"]), as_text(m[b"gm"]), orjson.loads(m[b"state"]),
+                       float(m[b"created"]))
+
+    def room_meta(self, room_id: str) -> dict[str, Any] | None:
+        """Everything stored about the room itself (for migrate), raw state bytes included."""
+        m = self._meta(room_id)
+        if m is None:
+            return None
+        return {"id": room_id, "name": as_text(m[b"name"]), "gm_secret_hash": as_text(m[b"gm"]),
+                "initial_state": bytes(m[b"state"]), "created_at": float(m[b"created"]),
+                "scenario_name": as_text(m[b"scenario"]) or None}
+
+    def _meta(self, room_id: str) -> dict[bytes, bytes] | None:
+        m = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "meta")))
+        return m if m.get(b"name") is not None else None
+
+    def room_ids(self) -> list[str]:
+        return [as_text(r) for r in self.client.zrange(f"{self.prefix}:rooms", 0, -1)]
+
+    def room_summaries(self) -> list[RoomSummary]:
+        out = []
+        for room_id in self.room_ids():
+            meta = self.room_meta(room_id)
+            if meta is not None:
+                out.append(RoomSummary(room_id, meta["name"], meta["scenario_name"],
+                                       meta["created_at"], self.last_version(room_id)))
+        return out
+
+    def last_version(self, room_id: str) -> int:
+        last = self.client.xrevrange(self.key(room_id, "log"), count=1)
+        return int(as_text(last[0][0]).split("-")[0]) if last else 0
+
+    def delete_room(self, room_id: str) -> bool:
+        """Remove a room with its log, snapshots and invites (its fence counter stays)."""
+        meta = self.room_meta(room_id)
+        if meta is None:
+            return False
+        pipe = self.client.pipeline()
+        pipe.delete(*(self.key(room_id, p) for p in ROOM_PARTS))
+        pipe.zrem(f"{self.prefix}:rooms", room_id)
+        pipe.srem(f"{self.prefix}:gm:{meta['gm_secret_hash']}", room_id)
+        pipe.execute()
+        return True
+
+    def reset_room(self, room_id: str) -> int:
+        """Back to the scenario's initial state: the log and snapshots go, invites stay."""
+        gone = int(self.client.xlen(self.key(room_id, "log")))
+        self.client.delete(*(self.key(room_id, p) for p in ("log", "keys", "snapv", "snaps")))
+        return gone
+
+    def rooms_for_secret(self, secret: str) -> list[dict[str, Any]]:
+        ids = [as_text(r) for r in self.client.smembers(f"{self.prefix}:gm:{hash_secret(secret)}")]
+        rows = [m for m in (self.room_meta(i) for i in ids) if m is not None]
+        rows.sort(key=lambda m: m["created_at"])
+        return [{"id": m["id"], "name": m["name"], "created_at": m["created_at"]} for m in rows]
+
+    # -- the log ----------------------------------------------------------------------
+    def append(self, room_id: str, rows: list[ActionRow],
+               snapshot: tuple[int, dict[str, Any] | bytes] | None = None) -> int:
+        """Append a batch (and maybe a snapshot) if this process holds the room's lease and
+        the batch starts at the next version; returns the new last version. Raises LeaseLost
+        or LogConflict, having written nothing."""
+        lease = self.leases.get(room_id)
+        if lease is None:
+            raise LeaseLost(f"room {room_id} is not owned by {self.owner}")
+        first = rows[0][0] if rows else self.last_version(room_id) + 1
+        args: list[Any] = [lease.holder, first, len(rows)]
+        for i, row in enumerate(rows):
+            if row[0] != first + i:
+                raise ValueError("rows must carry consecutive versions")
+            args.extend([row[1] or "", *row[2:8], repr(row[8])])
+        args.extend(["", ""] if snapshot is None else [snapshot[0], _json(snapshot[1])])
+        try:
+            return int(self.scripts.append(keys=self._log_keys(room_id), args=args))
+        except redis.ResponseError as e:
+            raise refusal(e) from e
+
+    def put_snapshot(self, room_id: str, version: int, state: bytes | dict[str, Any]) -> None:
+        """A snapshot at the log's current last version (fenced like an append)."""
+        data = state if isinstance(state, bytes) else orjson.dumps(state)
+        lease = self.leases.get(room_id)
+        if lease is None:
+            raise LeaseLost(f"room {room_id} is not owned by {self.owner}")
+        try:
+            self.scripts.append(keys=self._log_keys(room_id),
+                                args=[lease.holder, version + 1, 0, version, data])
+        except redis.ResponseError as e:
+            raise refusal(e) from e
+
+    def _log_keys(self, room_id: str) -> list[str]:
+        return [self.key(room_id, p) for p in ("lease", "log", "keys", "snapv", "snaps")]
+
+    def actions(self, room_id: str, after: int, upto: int | None = None,
+                limit: int | None = None) -> list[ActionRecord]:
+        end = "+" if upto is None else f"{upto}-0"
+        entries = cast(list[tuple[bytes, dict[bytes, bytes]]],
+                       self.client.xrange(self.key(room_id, "log"), f"({after}-0", end, count=limit))
+        return [_record(entry_id, fields) for entry_id, fields in entries]
+
+    def client_keys(self, room_id: str) -> dict[str, int]:
+        """Every client action id the room has applied, with its version (retries)."""
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "keys")))
+        return {as_text(k): int(v) for k, v in raw.items()}
+
+    def latest_snapshot(self, room_id: str, upto: int | None = None
+                        ) -> tuple[int, dict[str, Any]] | None:
+        state = self.latest_snapshot_raw(room_id, upto)
+        return None if state is None else (state[0], orjson.loads(state[1]))
+
+    def latest_snapshot_raw(self, room_id: str, upto: int | None = None) -> tuple[int, bytes] | None:
+        top = "+inf" if upto is None else upto
+        found = cast(list[bytes], self.client.zrevrangebyscore(self.key(room_id, "snapv"), top, "-inf",
+                                                                start=0, num=1))
+        if not found:
+            return None
+        state = cast(bytes | None, self.client.hget(self.key(room_id, "snaps"), found[0]))
+        return None if state is None else (int(found[0]), bytes(state))
+
+    def snapshots_raw(self, room_id: str) -> list[tuple[int, bytes]]:
+        """Every snapshot, oldest first (for migrate)."""
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "snaps")))
+        return sorted((int(v), bytes(s)) for v, s in raw.items())
+
+    # -- invites ----------------------------------------------------------------------
+    def create_invite(self, room_id: str, role: str, player: str | None,
+                      label: str) -> tuple[str, str]:
+        """A new invite; returns (invite id, token). Only the token's hash is kept."""
+        token, invite_id = new_secret(), "i" + secrets.token_hex(6)
+        self.put_invite(room_id, {"id": invite_id, "token_hash": hash_secret(token), "role": role,
+                                  "player": player, "label": label, "created_at": time.time(),
+                                  "revoked": False})
+        return invite_id, token
+
+    def put_invite(self, room_id: str, invite: dict[str, Any]) -> None:
+        pipe = self.client.pipeline()
+        pipe.hset(self.key(room_id, "invites"), invite["id"], orjson.dumps(invite))
+        pipe.hset(self.key(room_id, "tokens"), invite["token_hash"], invite["id"])
+        pipe.execute()
+
+    def revoke_invite(self, room_id: str, invite_id: str) -> bool:
+        raw = self.client.hget(self.key(room_id, "invites"), invite_id)
+        if raw is None:
+            return False
+        invite = orjson.loads(raw)
+        invite["revoked"] = True
+        self.client.hset(self.key(room_id, "invites"), invite_id, orjson.dumps(invite))
+        return True
+
+    def invite_for_token(self, room_id: str, token: str) -> InviteRow | None:
+        invite_id = self.client.hget(self.key(room_id, "tokens"), hash_secret(token))
+        if invite_id is None:
+            return None
+        raw = self.client.hget(self.key(room_id, "invites"), invite_id)
+        return None if raw is None else _invite(room_id, orjson.loads(raw))
+
+    def invites(self, room_id: str) -> list[InviteRow]:
+        return [_invite(room_id, i) for i in sorted(self.invites_raw(room_id),
+                                                    key=lambda i: i["created_at"])]
+
+    def invites_raw(self, room_id: str) -> list[dict[str, Any]]:
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "invites")))
+        return [orjson.loads(v) for v in raw.values()]
+
+
+def _json(state: dict[str, Any] | bytes) -> bytes:
+    """A snapshot as stored: the server hands it over already serialised."""
+    return state if isinstance(state, bytes) else orjson.dumps(state)
+
+
+def _record(entry_id: Any, f: dict[bytes, bytes]) -> ActionRecord:
+    key = as_text(f[b"k"])
+    return ActionRecord(
+        version=int(as_text(entry_id).split("-")[0]), client_key=key or None,
+        actor=orjson.loads(f[b"actor"]), action=orjson.loads(f[b"action"]),
+        ops=orjson.loads(f[b"ops"]), rolls=orjson.loads(f[b"rolls"]), log=orjson.loads(f[b"log"]),
+        warnings=orjson.loads(f[b"warnings"]), at=float(f[b"at"]))
+
+
+def _invite(room_id: str, i: dict[str, Any]) -> InviteRow:
+    role = cast(Literal["player", "bridge", "observer"], i["role"])
+    return InviteRow(id=i["id"], room=room_id, role=role, player=i["player"], label=i["label"],
+                     created_at=float(i["created_at"]), revoked=bool(i["revoked"]))
+
