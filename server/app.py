@@ -54,7 +54,7 @@ def _retry_window(store: Backend, room_id: str, size: int) -> RetryWindow:
     if isinstance(store, RedisStorage):
         keys = store.client_keys(room_id)
         return RetryWindow.from_log(0, sorted(keys.items(), key=lambda kv: -kv[1]))
-    return RetryWindow.from_log(size, store.client_keys(room_id))
+    return RetryWindow.from_log(size, store.newest_client_keys(room_id))
 
 
 class Komasync:

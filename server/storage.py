@@ -260,7 +260,11 @@ class Storage:
             args.append(limit)
         return [_record(r) for r in self.db.execute(sql, args)]
 
-    def client_keys(self, room_id: str) -> Iterator[tuple[str, int]]:
+    def client_keys(self, room_id: str) -> dict[str, int]:
+        """Every client action id the room has applied, with its version."""
+        return dict(self.newest_client_keys(room_id))
+
+    def newest_client_keys(self, room_id: str) -> Iterator[tuple[str, int]]:
         """The client keys of the room's logged actions with their versions, newest first
         (the retry window keeps each identity's latest; see retries.py)."""
         rows = self.db.execute(
