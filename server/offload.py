@@ -73,24 +73,30 @@ def units(tree: dict[str, Any]) -> int:
 
 
 def dumps_sliced(value: Any) -> bytes:
-    """`orjson.dumps(value)`, made of many small calls (dicts and lists in the first
-    three levels are written item by item)."""
+    """`orjson.dumps(value)`, made of many short calls: in the first three levels a large
+    dict or list is written `CHUNK` entries at a time, a small dict key by key."""
     out: list[bytes] = []
     _write(value, out, 0)
     return b"".join(out)
 
 
+CHUNK = 64
+
+
 def _write(value: Any, out: list[bytes], depth: int) -> None:
     if depth >= 3 or not value or not isinstance(value, dict | list):
         out.append(orjson.dumps(value))
-    elif isinstance(value, list):
-        sep = b"["
-        for item in value:
-            out.append(sep)
-            _write(item, out, depth + 1)
-            sep = b","
-        out.append(b"]")
-    else:
+    elif isinstance(value, list) or len(value) > CHUNK:
+        # A collection: its entries in chunks, each chunk one call ('{…}'/'[…]' stripped).
+        items: list[Any] = value if isinstance(value, list) else list(value.items())
+        shape: Any = list if isinstance(value, list) else dict
+        out.append(b"[" if shape is list else b"{")
+        for i in range(0, len(items), CHUNK):
+            if i:
+                out.append(b",")
+            out.append(orjson.dumps(shape(items[i:i + CHUNK]))[1:-1])
+        out.append(b"]" if shape is list else b"}")
+    else:  # a few fields: one of them may be a large collection
         sep = b"{"
         for key, item in value.items():
             out.append(sep)

@@ -24,6 +24,9 @@ def test_sliced_serialisation_is_byte_for_byte_orjson(scenario: str) -> None:
         assert dumps_sliced(tree) == orjson.dumps(tree)
     odd = {"a": {}, "b": {"c": {"d": {"e": [1, {"f": "日本"}]}}}, "g": "\"\\", "h": None}
     assert dumps_sliced(odd) == orjson.dumps(odd)
+    big = {"t": {"pieces": {f"p{i}": {"x": i, "n": "駒"} for i in range(300)},
+                 "ops": [{"op": "set", "i": i} for i in range(200)], "few": {"a": 1}}}
+    assert dumps_sliced(big) == orjson.dumps(big)
     assert units({"table": {"pieces": {str(i): {} for i in range(7)}, "grid": {"w": 1}}}) == 10
 
 
