@@ -59,7 +59,7 @@ def run(quick: bool) -> list[Goal]:
 
 def info(rows: list[Row]) -> list[Goal]:
     """Figures without a goal of issue 16 (grid combat), as information lines."""
-    return [Goal(r.figure + " (info)", r.config, f"{fmt(r.komasync)} {r.unit}",
+    return [Goal("grid (info)", r.config, f"{fmt(r.komasync)} {r.unit}",
                  "-" if r.baseline is None else f"base {fmt(r.baseline)} {r.unit}", None)
             for r in rows]
 

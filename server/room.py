@@ -263,7 +263,6 @@ class Room:
         conns = list(self.audiences.conns)
         for c in conns:  # every frame of this batch to a socket goes out in one write
             c.hold()
-        bridges = [c for c in conns if c.platform]
         try:
             for a in applied:
                 try:
@@ -272,20 +271,12 @@ class Room:
                     log.exception("reply failed", extra={"room": self.id})
         finally:
             for c in conns:
-                if not c.platform:
-                    c.release()
-        try:  # the bridges' table, drawn once for the whole batch (in the same write as
-            # the batch's changes, unless a large room's redraw goes to the worker)
-            if records and self.audiences.big:
-                for c in bridges:
-                    c.release()
-            if records:
-                logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
-                        for a in applied if a.outcome is not None]
-                self.audiences.send_platform(await self.audiences.platform_frames(logs))
-        finally:
-            for c in bridges:
                 c.release()
+        if records:  # then the bridges' table, drawn once for the whole batch (a bridge's
+            # change is not kept waiting for the redraw)
+            logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
+                    for a in applied if a.outcome is not None]
+            self.audiences.send_platform(await self.audiences.platform_frames(logs))
 
     def _fail(self, applied: list[_Applied]) -> None:
         for a in applied:
