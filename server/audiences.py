@@ -129,6 +129,8 @@ class Audiences:
         self.history = History(limits.history, limits.history_bytes)
         self.adapters: dict[str, PlatformAdapter] = {}
         self.snapshots: dict[str, tuple[int, bytes]] = {}  # audience key → (version, frame)
+        # The table view's ops of each change not yet drawn for the bridges (one batch's).
+        self.table_ops: list[tuple[int, list[Op]]] = []
 
     @property
     def version(self) -> int:
@@ -182,6 +184,9 @@ class Audiences:
                                                                   for op in ops],
                                                  "log": public_log})
                 frames[key] = frame
+                if key == "table" and self.adapters:
+                    self.table_ops.append((outcome.version, [op for ops in per_unit
+                                                             for op in ops]))
         self.history.add(outcome.version, frames)
         return frames
 
@@ -209,13 +214,16 @@ class Audiences:
 
     async def platform_frames(self, logs: list[list[dict[str, str]]]) -> dict[str, bytes]:
         """Each connected platform's table ops for everything committed since the last
-        call (one frame per batch: the adapter redraws the whole table)."""
+        call: one frame per batch, the adapter given the batch's `table` ops and public
+        log lines in order (as it was given one change's before)."""
         wanted = {c.platform for c in self.conns if c.platform}
+        ops = [op for _version, change in self.table_ops for op in change]
+        self.table_ops = []
         out = {}
         for name, adapter in self.adapters.items():
             if name in wanted:
                 public_log = [line for lines in logs for line in lines]
-                out[name] = await self._work(self._platform_frame, adapter, [], public_log)
+                out[name] = await self._work(self._platform_frame, adapter, ops, public_log)
         return out
 
     async def state_json(self, rng: dict[str, Any]) -> bytes:
@@ -241,6 +249,7 @@ class Audiences:
         for view in self.views.values():
             view.update(self.engine.state, units)
         self.history.drop_from(version)
+        self.table_ops = [(v, ops) for v, ops in self.table_ops if v < version]
         self.snapshots.clear()
 
     def reset(self, text: Text) -> None:
@@ -248,6 +257,7 @@ class Audiences:
         self.views = {"gm": View(GM, self.engine.state)}
         self.history = History(self.limits.history, self.limits.history_bytes)
         self.snapshots.clear()
+        self.table_ops = []
         self.adapters.clear()
         self.drop_all("internal_error", text)
 
