@@ -9,14 +9,18 @@ acknowledged").
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import os
 import platform
+import re
+import resource
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,8 +40,20 @@ PLAYERS = ("p1", "p2", "p3", "p4")
 
 # -- results -------------------------------------------------------------------------
 @dataclass
+class Goal:
+    """One line of the summary: a goal of issue 16, what was measured, whether it holds."""
+
+    goal: str
+    config: str
+    measured: str
+    target: str
+    holds: bool | None  # None: informational, no pass/fail
+
+
+@dataclass
 class Row:
-    """One summary line: komasync's figure and the baseline's, same unit."""
+    """A figure of a bench without a goal of its own (grid.py): komasync's value and an
+    optional baseline in the same unit."""
 
     figure: str
     config: str
@@ -71,6 +87,16 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def goal_table(goals: list[Goal]) -> str:
+    head = ("goal", "configuration", "measured", "target", "holds")
+    cells = [head, *[(g.goal, g.config, g.measured, g.target,
+                      "-" if g.holds is None else ("yes" if g.holds else "NO")) for g in goals]]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
+    lines = [" | ".join(c[i].ljust(widths[i]) for i in range(len(head))) for c in cells]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
 def machine_note() -> str:
     cpu = "?"
     with contextlib.suppress(OSError):
@@ -78,31 +104,65 @@ def machine_note() -> str:
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
-    return (f"machine: {os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
+    load = ""
+    with contextlib.suppress(OSError):
+        load = ", load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    return (f"machine: {os.cpu_count()} cores ({cpu}){load}, Python {platform.python_version()}, "
             f"{platform.system()} {platform.release()}")
-
-
-def fsync_ms(directory: str) -> float:
-    """Median time of one 4 KiB write + fsync in `directory` (what durability=full waits on)."""
-    times: list[float] = []
-    path = Path(directory) / "fsync-probe"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        for _ in range(30):
-            os.write(fd, b"x" * 4096)
-            t0 = time.perf_counter()
-            os.fsync(fd)
-            times.append(time.perf_counter() - t0)
-    finally:
-        os.close(fd)
-        path.unlink()
-    return pct(times, 50) * 1e3
 
 
 def pct(values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100)."""
     s = sorted(values)
     return s[min(len(s) - 1, max(0, round(q / 100 * len(s) + 0.5) - 1))]
+
+
+def spread(blocks: list[list[float]], q: float = 50, scale: float = 1e3) -> str:
+    """The per-block percentile's range, e.g. `0.91–1.02`."""
+    vals = [pct(b, q) * scale for b in blocks if b]
+    return f"{min(vals):.3f}-{max(vals):.3f}"
+
+
+def raise_nofile() -> int:
+    """Lift this process's open-file limit to the hard limit (thousands of sockets)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+# -- the cost of one durable commit --------------------------------------------------------
+ACTION_ROW = orjson.dumps({"kind": "table.move", "piece": "pc1", "to": {"x": 3, "y": 4}})
+OPS_ROW = orjson.dumps([{"op": "set", "path": ["table", "pieces", "pc1", "cell"],
+                         "value": {"x": 3, "y": 4}}])
+
+
+class CommitProbe:
+    """One SQLite commit of one action-sized row, in WAL mode at the given durability: the
+    part of an action a durable server cannot skip. Lives beside the server's database."""
+
+    def __init__(self, directory: str, durability: str) -> None:
+        self.db = sqlite3.connect(str(Path(directory) / "commit-probe.sqlite3"),
+                                  isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={durability.upper()}")
+        self.db.execute("CREATE TABLE IF NOT EXISTS t (v INTEGER PRIMARY KEY, action BLOB, "
+                        "ops BLOB)")
+        self.n = 0
+
+    def run(self, count: int) -> list[float]:
+        times = []
+        for _ in range(count):
+            self.n += 1
+            t0 = time.perf_counter()
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO t VALUES (?, ?, ?)", (self.n, ACTION_ROW, OPS_ROW))
+            self.db.execute("COMMIT")
+            times.append(time.perf_counter() - t0)
+        return times
+
+    def close(self) -> None:
+        self.db.close()
 
 
 # -- scenarios and databases ------------------------------------------------------------
@@ -124,21 +184,40 @@ class RoomSetup:
     secret: str
     players: list[tuple[str, str]]  # (player id, token)
     observers: list[str]
+    bridges: list[str] = field(default_factory=list)
 
 
-def prepare_room(db: Path, pieces: int, players: int, observers: int,
+def prepare_room(db: Path, pieces: int, players: int, observers: int, bridges: int = 0,
                  room: str = "bench") -> RoomSetup:
     """Create a room and invites directly in the SQLite file, before the server starts."""
+    return prepare_rooms(db, [room], pieces, players, observers, bridges)[0]
+
+
+def prepare_rooms(db: Path, rooms: list[str], pieces: int, players: int, observers: int,
+                  bridges: int = 0) -> list[RoomSetup]:
+    """Many rooms with their invites, written in one transaction."""
     store = Storage(db, "normal")
     secret = "bench-gm-secret"
     state = build_room(scenario(pieces), seed="bench").model_dump(mode="json")
-    store.create_room(room, f"bench {pieces}", secret, state)
-    ps = [(PLAYERS[i % len(PLAYERS)], store.create_invite(room, "player",
-                                                         PLAYERS[i % len(PLAYERS)], "")[1])
-          for i in range(players)]
-    obs = [store.create_invite(room, "observer", None, f"obs{i}")[1] for i in range(observers)]
+    setups = []
+    store.db.execute("BEGIN")
+    for room in rooms:
+        store.create_room(room, f"bench {pieces}", secret, state)
+        ps = [(PLAYERS[i % len(PLAYERS)], store.create_invite(room, "player",
+                                                             PLAYERS[i % len(PLAYERS)], "")[1])
+              for i in range(players)]
+        brs = [store.create_invite(room, "bridge", None, f"bridge{i}")[1] for i in range(bridges)]
+        obs = [store.create_invite(room, "observer", None, f"obs{i}")[1]
+               for i in range(observers)]
+        setups.append(RoomSetup(room, secret, ps, obs, brs))
+    store.db.execute("COMMIT")
     store.close()
-    return RoomSetup(room, secret, ps, obs)
+    return setups
+
+
+def client_session() -> aiohttp.ClientSession:
+    """The bench's HTTP/WebSocket client: no cap on simultaneous connections."""
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
 
 
 def tmpdir() -> tempfile.TemporaryDirectory[str]:
@@ -151,7 +230,8 @@ class ServerProc:
 
     def __init__(self, kind: str, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(BENCH / "_serve.py"), kind, *args],
+            [sys.executable, os.environ.get("KOMASYNC_BENCH_SERVE", str(BENCH / "_serve.py")),
+             kind, *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -163,8 +243,9 @@ class ServerProc:
         self.pid: int = info["pid"]
         self.url = f"ws://127.0.0.1:{self.port}/ws"
 
-    async def stats(self, session: aiohttp.ClientSession) -> dict[str, float]:
-        async with session.get(f"http://127.0.0.1:{self.port}/_bench/stats") as r:
+    async def stats(self, session: aiohttp.ClientSession, gc: bool = False) -> dict[str, float]:
+        query = "?gc=1" if gc else ""
+        async with session.get(f"http://127.0.0.1:{self.port}/_bench/stats{query}") as r:
             data: dict[str, float] = await r.json()
             return data
 
@@ -222,14 +303,106 @@ class Tracker:
         self.waiting.clear()
 
 
+def _masked(opcode: int, payload: bytes) -> bytes:
+    """One client → server WebSocket frame (clients must mask)."""
+    mask = os.urandom(4)
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x80 | opcode, 0x80 | n])
+    elif n < 65536:
+        head = bytes([0x80 | opcode, 0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x80 | opcode, 0x80 | 127]) + n.to_bytes(8, "big")
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return head + mask + body
+
+
+class RawDrain:
+    """A WebSocket client that does as little as it can: the handshake by hand, then it
+    only splits the byte stream into frames (to count them, answer pings and spot one
+    marker) - no UTF-8 decoding, no JSON. Used for clients whose frames nobody times, so
+    the bench process's own cost stays small beside the server's."""
+
+    CHANGE = re.compile(rb'\{"type":"change","from_version":\d+,"to_version":(\d+)')
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.buf = bytearray()
+        self.frames = 0
+        self.on_change: Callable[[int], None] | None = None  # to_version of each change
+
+    @classmethod
+    async def connect(cls, url: str) -> RawDrain:
+        host, port = url.split("//")[1].split("/")[0].split(":")
+        reader, writer = await asyncio.open_connection(host, int(port), limit=1 << 20)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                      "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            raise RuntimeError(f"no WebSocket upgrade: {head[:80]!r}")
+        return cls(reader, writer)
+
+    def send(self, text: str) -> None:
+        self.writer.write(_masked(0x1, text.encode()))
+
+    async def drain(self, until: bytes | None = None) -> bool:
+        """Read frames until the socket closes, or until a frame starting with `until`."""
+        while True:
+            chunk = await self.reader.read(1 << 16)
+            if not chunk:
+                return False
+            self.buf += chunk
+            if self._frames(until):
+                return True
+
+    def _frames(self, until: bytes | None) -> bool:
+        buf = self.buf
+        while len(buf) >= 2:
+            op, n, pos = buf[0] & 0x0F, buf[1] & 0x7F, 2
+            if n >= 126:
+                pos = 4 if n == 126 else 10
+                if len(buf) < pos:
+                    return False
+                n = int.from_bytes(buf[2:pos], "big")
+            if len(buf) < pos + n:
+                return False
+            if op == 0x9:
+                self.writer.write(_masked(0xA, bytes(buf[pos:pos + n])))
+            elif self.on_change is not None and (m := self.CHANGE.match(buf, pos, pos + 64)):
+                self.on_change(int(m.group(1)))
+            self.frames += 1
+            found = until is not None and buf[pos:pos + len(until)] == until
+            del buf[:pos + n]
+            if found:
+                return True
+        return False
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.write(_masked(0x8, (1000).to_bytes(2, "big")))
+            self.writer.close()
+
+
 @dataclass
 class Peer:
     index: int
-    ws: aiohttp.ClientWebSocketResponse
+    ws: Any  # aiohttp.ClientWebSocketResponse, or a RawDrain for a passive peer
     version: int = 0
     change_bytes: int = 0
     changes: int = 0
-    reader: asyncio.Task[None] | None = None
+    frames: int = 0
+    passive: bool = False  # only drains its socket (counts frames), parses nothing
+    tracked: bool = False  # a passive peer whose changes are timed all the same
+    reader: asyncio.Task[Any] | None = None
+
+    async def send(self, text: str) -> None:
+        if self.passive:
+            self.ws.send(text)
+        else:
+            await self.ws.send_str(text)
 
 
 @dataclass
@@ -242,14 +415,20 @@ class Hub:
     acks: Tracker = field(default_factory=lambda: Tracker(1))
 
     def start(self) -> None:
-        self.changes = Tracker(len(self.peers))
+        self.changes = Tracker(sum(1 for p in self.peers if not p.passive or p.tracked))
         for p in self.peers:
-            p.reader = asyncio.create_task(self._read(p))
+            if p.tracked:
+                p.ws.on_change = self.changes.hit
+            p.reader = asyncio.create_task(self._drain(p) if p.passive else self._read(p))
+
+    async def _drain(self, peer: Peer) -> None:
+        await peer.ws.drain()
 
     async def _read(self, peer: Peer) -> None:
         async for m in peer.ws:
             if m.type != aiohttp.WSMsgType.TEXT:
                 continue
+            peer.frames += 1
             msg = orjson.loads(m.data)
             try:
                 change, ack = self.target.keys(peer, msg, len(m.data))
@@ -264,9 +443,9 @@ class Hub:
 
     async def close(self) -> None:
         for p in self.peers:
-            await p.ws.close()
             if p.reader:
                 p.reader.cancel()
+        await asyncio.gather(*(p.ws.close() for p in self.peers), return_exceptions=True)
 
 
 class Target:
@@ -281,7 +460,9 @@ class Target:
         self.latest = 0
         self.counter = 0
 
-    async def connect(self, index: int) -> Peer:
+    async def connect(self, index: int, passive: bool = False) -> Peer:
+        if passive:
+            return Peer(index, await RawDrain.connect(self.url), passive=True)
         ws = await self.session.ws_connect(self.url, max_msg_size=0, autoping=True)
         return Peer(index, ws)
 
@@ -303,7 +484,7 @@ class Target:
 
 
 class KomasyncTarget(Target):
-    """komasync: GM sends `table.move`; every client gets a `change`, the GM an `ack`."""
+    """komasync: the GM sends `table.move`; every client gets a `change`, the GM an `ack`."""
 
     name = "komasync"
 
@@ -314,24 +495,48 @@ class KomasyncTarget(Target):
         self.pieces = pieces
         self.errors: list[dict[str, Any]] = []
 
-    async def open(self, clients: int, gms: int = 1, players: int | None = None) -> Hub:
-        """`gms` GM connections, then players (up to the invites made), then observers."""
-        hub = Hub(self)
+    def auths(self, clients: int, gms: int, players: int | None,
+              bridges: int | None) -> list[dict[str, Any]]:
+        """`gms` GM connections, then players, bridges (ccfolia), then observers."""
         s = self.setup
         nplayers = min(len(s.players), clients - gms) if players is None else players
+        nbridges = min(len(s.bridges), clients - gms - nplayers) if bridges is None else bridges
         auths: list[dict[str, Any]] = [{"secret": s.secret}] * gms
         auths += [{"token": tok} for _, tok in s.players[:nplayers]]
+        auths += [{"token": tok, "platform": "ccfolia"} for tok in s.bridges[:nbridges]]
         auths += [{"token": tok} for tok in s.observers[:clients - len(auths)]]
         if len(auths) < clients:
             raise ValueError("not enough invites prepared for this many clients")
-        for i, auth in enumerate(auths):
-            hub.peers.append(await self._join(i, {"type": "auth", "room": s.room, **auth}))
-        self.latest = hub.peers[-1].version
+        return [{"type": "auth", "room": s.room, **a} for a in auths]
+
+    async def open(self, clients: int, gms: int = 1, players: int | None = None,
+                   bridges: int | None = None, passive_from: int | None = None,
+                   limit: asyncio.Semaphore | None = None, raw: bool = False) -> Hub:
+        """Join `clients` peers; peers from index `passive_from` on only drain; `raw`:
+        every peer is a RawDrain whose changes are still timed (cheapest for the bench)."""
+        hub = Hub(self)
+        auths = self.auths(clients, gms, players, bridges)
+        limit = limit or asyncio.Semaphore(32)
+
+        async def one(i: int) -> Peer:
+            async with limit:
+                passive = raw or (passive_from is not None and i >= passive_from)
+                peer = await self._join(i, auths[i], passive)
+                peer.tracked = raw
+                return peer
+
+        hub.peers = list(await asyncio.gather(*(one(i) for i in range(clients))))
+        self.latest = max(p.version for p in hub.peers)
         hub.start()
         return hub
 
-    async def _join(self, index: int, auth: dict[str, Any]) -> Peer:
-        peer = await self.connect(index)
+    async def _join(self, index: int, auth: dict[str, Any], passive: bool) -> Peer:
+        peer = await self.connect(index, passive)
+        if passive:
+            peer.ws.send(orjson.dumps(auth).decode())
+            if not await asyncio.wait_for(peer.ws.drain(until=b'{"type":"snapshot"'), TIMEOUT):
+                raise RuntimeError("komasync closed a bench client before its snapshot")
+            return peer
         await peer.ws.send_str(orjson.dumps(auth).decode())
         while True:
             msg = orjson.loads(await asyncio.wait_for(peer.ws.receive_str(), TIMEOUT))
@@ -375,10 +580,10 @@ class RelayTarget(Target):
         super().__init__(url, session)
         self.frame_size = frame_size
 
-    async def open(self, clients: int) -> Hub:
+    async def open(self, clients: int, passive_from: int | None = None) -> Hub:
         hub = Hub(self)
         for i in range(clients):
-            hub.peers.append(await self.connect(i))
+            hub.peers.append(await self.connect(i, passive_from is not None and i >= passive_from))
         hub.start()
         await asyncio.sleep(0.05)  # let the relay register the last socket
         return hub
@@ -407,7 +612,7 @@ async def sequential(hub: Hub, n: int) -> list[float]:
     for text, key, _ack in frames:
         fut = hub.changes.expect(key)
         t0 = time.perf_counter()
-        await hub.peers[0].ws.send_str(text)
+        await hub.peers[0].send(text)
         lat.append(await asyncio.wait_for(fut, TIMEOUT) - t0)
     return lat
 
@@ -434,7 +639,7 @@ async def pipelined(hub: Hub, n: int, window: int, sender: int = 0, track: str =
         fut = tracker.expect(change if track == "changes" else ack)
         fut.add_done_callback(done(time.perf_counter()))
         futs.append(fut)
-        await hub.peers[sender].ws.send_str(text)
+        await hub.peers[sender].send(text)
     await asyncio.wait_for(asyncio.gather(*futs), TIMEOUT)
     return lat
 
@@ -460,10 +665,13 @@ async def ack_rate(hub: Hub, senders: int, per_sender: int, window: int) -> tupl
 
 async def settle(hub: Hub) -> None:
     """Wait until the socket buffers are drained (nothing new arrives for a moment)."""
+    def seen() -> int:
+        return sum(p.ws.frames if p.passive else p.frames for p in hub.peers)
+
     while True:
-        before = sum(p.changes for p in hub.peers)
+        before = seen()
         await asyncio.sleep(0.05)
-        if sum(p.changes for p in hub.peers) == before:
+        if seen() == before:
             return
 
 

@@ -1,12 +1,22 @@
 """A bench server in its own process: the real komasync server, or a raw relay.
 
     python bench/_serve.py komasync --db FILE [--durability full|normal] [--snapshot-every N]
-    python bench/_serve.py relay
+                                        [--lazy] [--loop-monitor] [--limit NAME=VALUE ...]
+    python bench/_serve.py relay [--loop-monitor]
 
 Prints one JSON line `{"port": …, "pid": …}` once listening on 127.0.0.1 (random port),
 then serves until SIGTERM/SIGINT, until its stdin closes (the bench died) or for at most
 `--lifetime` seconds. Both servers answer `GET /_bench/stats` with the process CPU time
-(`time.process_time()`) and RSS, so the bench reads them with ns resolution.
+(`time.process_time()`), RSS (after a `gc.collect()` with `?gc=1`) and, with
+`--loop-monitor`, the longest event-loop stalls seen since the last `?reset=1`.
+
+`--lazy` skips loading every room at start (rooms load on first join, as the server
+does for a room it has not loaded yet), so memory can be read before and after.
+
+Loop monitor: a task that sleeps 1 ms in a loop; each wake-up records how late it came
+(wall clock: anything that kept the loop thread from running it, including the OS giving
+the core to another process) and how much CPU the loop thread used meanwhile, split into
+user time (the server's own code) and system time (the kernel, e.g. inside `send`).
 
 komasync runs with its per-connection rate limit raised (see `bench_limits()`): the
 default (40 msg/s, burst 80) would throttle a single benchmark sender.
@@ -17,6 +27,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ctypes
+import gc
 import os
 import resource
 import signal
@@ -33,17 +45,73 @@ if TYPE_CHECKING:
 
 BENCH_RATE = 1_000_000.0
 BENCH_BURST = 1_000_000
-LIMITS_NOTE = (f"komasync runs with Limits(rate={BENCH_RATE:.0f}, burst={BENCH_BURST}) "
-               f"(default rate=40/s, burst=80) so the bench sender is not throttled")
+BENCH_CONNECTIONS = 100_000
+LIMITS_NOTE = (f"komasync runs with Limits(rate={BENCH_RATE:.0f}, burst={BENCH_BURST}, "
+               f"connections_per_address={BENCH_CONNECTIONS}) (defaults: 40/s, burst 80, 64 per "
+               f"address) so the bench's one sender and one address are not throttled")
 CLIENTS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("clients", set)
 
 
-def bench_limits(snapshot_every: int = 200) -> Limits:
+def bench_limits(snapshot_every: int = 200, extra: dict[str, str] | None = None) -> Limits:
     """komasync's limits for the bench: only the per-connection rate limit is raised
     (`snapshot_every` stays at the server's default unless a bench asks otherwise)."""
+    import dataclasses
+
     from komasync.server.connection import Limits
 
-    return Limits(rate=BENCH_RATE, burst=BENCH_BURST, snapshot_every=snapshot_every)
+    fields = {f.name: f.type for f in dataclasses.fields(Limits)}
+    kw: dict[str, object] = {}
+    for name, value in (extra or {}).items():
+        if name not in fields:
+            raise SystemExit(f"unknown limit {name}")
+        kw[name] = float(value) if "." in value else int(value)
+    return Limits(**{"rate": BENCH_RATE, "burst": BENCH_BURST,  # type: ignore[arg-type]
+                     "connections_per_address": BENCH_CONNECTIONS,
+                     "snapshot_every": snapshot_every, **kw})
+
+
+class LoopMonitor:
+    """Wakes every millisecond; keeps the latest wake-ups' lateness and loop-thread CPU."""
+
+    PERIOD = 0.001
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self.user: list[float] = []
+        self.gc_max = 0.0
+        self.gc_started = 0.0
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """The longest garbage collection (any thread) since the last reset."""
+        if phase == "start":
+            self.gc_started = time.perf_counter()
+        elif self.gc_started:
+            self.gc_max = max(self.gc_max, time.perf_counter() - self.gc_started)
+
+    async def run(self) -> None:
+        gc.callbacks.append(self.on_gc)
+        while True:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            u0 = resource.getrusage(resource.RUSAGE_THREAD).ru_utime
+            await asyncio.sleep(self.PERIOD)
+            self.wall.append(max(0.0, time.perf_counter() - t0 - self.PERIOD))
+            self.cpu.append(time.thread_time() - c0)
+            self.user.append(resource.getrusage(resource.RUSAGE_THREAD).ru_utime - u0)
+            if len(self.wall) > 200_000:
+                del self.wall[:100_000], self.cpu[:100_000], self.user[:100_000]
+
+    def stats(self) -> dict[str, float]:
+        wall, cpu = sorted(self.wall) or [0.0], sorted(self.cpu) or [0.0]
+        return {"stall_wall_max": wall[-1], "stall_cpu_max": cpu[-1], "gc_max": self.gc_max,
+                "stall_user_max": max(self.user, default=0.0),
+                "stall_wall_p999": wall[int(len(wall) * 0.999)], "stall_samples": len(wall)}
+
+
+MONITOR: web.AppKey[LoopMonitor] = web.AppKey("monitor", LoopMonitor)
 
 
 def rss_bytes(pid: int | str = "self") -> int:
@@ -54,8 +122,24 @@ def rss_bytes(pid: int | str = "self") -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-async def _stats(_request: web.Request) -> web.Response:
-    return web.json_response({"cpu": time.process_time(), "rss": rss_bytes()})
+async def _stats(request: web.Request) -> web.Response:
+    if request.query.get("gc"):
+        gc.collect()  # only for memory readings: a full collection stalls the loop itself
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6").malloc_trim(0)  # freed memory back to the OS
+    data: dict[str, float] = {"cpu": time.process_time(), "rss": rss_bytes()}
+    monitor = request.app.get(MONITOR)
+    if monitor is not None:
+        data.update(monitor.stats())
+        if request.query.get("reset"):
+            monitor.reset()
+    return web.json_response(data)
+
+
+def raise_nofile() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 async def _relay(request: web.Request) -> web.WebSocketResponse:
@@ -84,11 +168,14 @@ def relay_app() -> web.Application:
     return app
 
 
-def komasync_app(db: str, durability: str, snapshot_every: int) -> web.Application:
+def komasync_app(db: str, durability: str, snapshot_every: int, lazy: bool,
+                 extra: dict[str, str]) -> web.Application:
     """The real komasync app; imported here so that the relay process never loads it."""
     from komasync.server.app import Komasync, make_app
 
-    app = make_app(Komasync(db, bench_limits(snapshot_every), durability))
+    app = make_app(Komasync(db, bench_limits(snapshot_every, extra), durability))
+    if lazy:
+        app.on_startup.clear()  # only the recovery of every room is registered there
     app.router.add_get("/_bench/stats", _stats)
     return app
 
@@ -105,6 +192,8 @@ async def serve(app: web.Application, lifetime: float) -> None:
     await site.start()
     port = runner.addresses[0][1]
     print(orjson.dumps({"port": port, "pid": os.getpid()}).decode(), flush=True)
+    monitor = app.get(MONITOR)
+    probe = asyncio.ensure_future(monitor.run()) if monitor is not None else None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -113,6 +202,8 @@ async def serve(app: web.Application, lifetime: float) -> None:
     watch.add_done_callback(lambda _f: stop.set())
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), lifetime)
+    if probe is not None:
+        probe.cancel()
     await runner.cleanup()
     os._exit(0)  # the stdin reader thread would otherwise keep the process alive
 
@@ -123,12 +214,19 @@ def main() -> None:
     p.add_argument("--db", default="")
     p.add_argument("--durability", choices=["full", "normal"], default="full")
     p.add_argument("--snapshot-every", type=int, default=200)
-    p.add_argument("--lifetime", type=float, default=300.0)
+    p.add_argument("--lifetime", type=float, default=600.0)
+    p.add_argument("--lazy", action="store_true", help="do not load every room at start")
+    p.add_argument("--loop-monitor", action="store_true")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE")
     args = p.parse_args()
+    raise_nofile()
     if args.kind == "komasync":
-        app = komasync_app(args.db, args.durability, args.snapshot_every)
+        extra = dict(x.split("=", 1) for x in args.limit)
+        app = komasync_app(args.db, args.durability, args.snapshot_every, args.lazy, extra)
     else:
         app = relay_app()
+    if args.loop_monitor:
+        app[MONITOR] = LoopMonitor()
     asyncio.run(serve(app, args.lifetime))
 
 

@@ -1,11 +1,15 @@
-"""Figure 1: action → last-client latency at 10 and 50 connected clients, vs a raw relay.
+"""Goal 1: action → last-client latency at 10, 50 and 200 clients, komasync and a raw relay
+measured in alternating blocks, with the cost of one durable commit measured in between.
 
-One sender (komasync: the GM, `table.move`) sends; the time is taken from the send until
-the LAST of the N clients (sender included) has received the matching `change` frame.
-Baseline: a raw aiohttp relay (bench/_serve.py relay) that broadcasts each frame to all
-N clients, frames padded to komasync's mean change-frame size, same client code.
+komasync: the GM sends `table.move` and the time runs until the LAST of the N clients
+(GM + 4 players + a Ccfolia bridge + observers: the gm, player:* and table audiences)
+has the matching `change`. Relay: the same client code, N plain clients, each frame padded
+to komasync's mean change-frame size and broadcast unparsed. Both servers run the whole
+time; the blocks alternate (K R, R K, K R, …) so drift in machine load hits both alike.
+Between blocks the bench commits action-sized rows to SQLite (WAL, the server's
+durability) in the server's directory: the one cost a durable server cannot remove.
 
-    python bench/latency.py [--samples 500] [--clients 10 50] [--window 8]
+    python bench/latency.py [--blocks 8] [--samples 80] [--clients 10 50 200]
 """
 
 from __future__ import annotations
@@ -13,97 +17,122 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _lib import (
+    CommitProbe,
+    Goal,
     Hub,
     KomasyncTarget,
     RelayTarget,
-    Row,
     ServerProc,
+    client_session,
+    goal_table,
     mean_change_size,
     pct,
-    pipelined_run,
     prepare_room,
     sequential,
-    settle,
-    table,
+    spread,
     tmpdir,
 )
 from _serve import LIMITS_NOTE
 
-WARMUP = 30
+WARMUP = 40
+COMMITS_PER_BLOCK = 25
+ADDED_BUDGET = 0.1e-3  # Goal 1: at 10 clients, added latency ≤ one commit + 100 µs
+RATIO_BUDGET = 1.3  # Goal 1: at 50 and 200 clients, p50 ratio ≤ 1.3× the relay
 
 
-async def measure(hub: Hub, samples: int, window: int) -> dict[str, list[float] | float]:
-    await sequential(hub, WARMUP)
-    seq = await sequential(hub, samples)
-    await settle(hub)
-    pipe, rate = await pipelined_run(hub, samples, window)
-    await settle(hub)
-    return {"seq": seq, "pipe": pipe, "rate": rate}
+@dataclass
+class Blocks:
+    komasync: list[list[float]] = field(default_factory=list)
+    relay: list[list[float]] = field(default_factory=list)
+    commit: list[list[float]] = field(default_factory=list)
+    frame: int = 0
+
+    @staticmethod
+    def flat(blocks: list[list[float]]) -> list[float]:
+        return [x for b in blocks for x in b]
 
 
-async def one_config(session: aiohttp.ClientSession, db: Path, clients: int, samples: int,
-                     window: int) -> tuple[dict[str, dict[str, list[float] | float]], int]:
-    setup = prepare_room(db, pieces=4, players=4, observers=clients)
-    results: dict[str, dict[str, list[float] | float]] = {}
-    with ServerProc("komasync", "--db", str(db)) as srv:
-        target = KomasyncTarget(srv.url, session, setup)
-        hub = await target.open(clients)
-        results["komasync"] = await measure(hub, samples, window)
-        size = mean_change_size(hub)
-        await hub.close()
-    with ServerProc("relay") as srv:
-        hub = await RelayTarget(srv.url, session, size).open(clients)
-        results["relay"] = await measure(hub, samples, window)
-        await hub.close()
-    return results, size
+async def one_config(session: aiohttp.ClientSession, clients: int, blocks: int,
+                     samples: int, durability: str) -> Blocks:
+    out = Blocks()
+    with tmpdir() as d:
+        db = Path(d) / "lat.sqlite3"
+        setup = prepare_room(db, pieces=10, players=4, observers=clients, bridges=1)
+        probe = CommitProbe(d, durability)
+        with ServerProc("komasync", "--db", str(db), "--durability", durability) as ksrv, \
+                ServerProc("relay") as rsrv:
+            khub = await KomasyncTarget(ksrv.url, session, setup, pieces=10).open(
+                clients, players=4, bridges=1)
+            await sequential(khub, WARMUP)
+            out.frame = mean_change_size(khub)
+            rhub = await RelayTarget(rsrv.url, session, out.frame).open(clients)
+            await sequential(rhub, WARMUP)
+            probe.run(COMMITS_PER_BLOCK)
+            hubs: dict[str, Hub] = {"komasync": khub, "relay": rhub}
+            for b in range(blocks):
+                order = ("komasync", "relay") if b % 2 == 0 else ("relay", "komasync")
+                for name in order:
+                    getattr(out, name).append(await sequential(hubs[name], samples))
+                out.commit.append(probe.run(COMMITS_PER_BLOCK))
+            await khub.close()
+            await rhub.close()
+        probe.close()
+    return out
 
 
-def report(clients: int, window: int, res: dict[str, dict[str, list[float] | float]],
-           size: int) -> list[Row]:
-    rows: list[Row] = []
-    k, b = res["komasync"], res["relay"]
-    print(f"\n{clients} clients (GM + 4 players + {clients - 5} observers; relay: {clients} "
-          f"plain clients), mean change frame {size} B")
-    for mode, label in (("seq", "sequential"), ("pipe", f"pipelined w={window}")):
-        kl, bl = k[mode], b[mode]
-        assert isinstance(kl, list) and isinstance(bl, list)
-        for q in (50, 99):
-            kv, bv = pct(kl, q) * 1e3, pct(bl, q) * 1e3
-            print(f"  {label:16} p{q}: komasync {kv:7.3f} ms   relay {bv:7.3f} ms   "
-                  f"ratio {kv / bv:5.2f}x   (n={len(kl)})")
-            rows.append(Row("1 latency", f"{clients} clients, {label}, p{q}", kv, bv, "ms"))
-    print(f"  pipelined rate: komasync {k['rate']:,.0f}/s   relay {b['rate']:,.0f}/s")
-    return rows
+def report(clients: int, res: Blocks) -> list[Goal]:
+    k, r, c = (Blocks.flat(x) for x in (res.komasync, res.relay, res.commit))
+    kp, rp, cp = pct(k, 50), pct(r, 50), pct(c, 50)
+    print(f"\n{clients} clients (komasync: GM + 4 players + 1 bridge + {clients - 6} observers; "
+          f"relay: {clients} plain clients), mean change frame {res.frame} B, "
+          f"{len(res.komasync)} blocks each")
+    for name, blocks, flat in (("komasync", res.komasync, k), ("relay", res.relay, r),
+                               ("commit", res.commit, c)):
+        print(f"  {name:8} p50 {pct(flat, 50) * 1e3:7.3f} ms  p99 {pct(flat, 99) * 1e3:7.3f} ms"
+              f"  block p50s {spread(blocks)} ms  (n={len(flat)})")
+    ratio = kp / rp
+    added = kp - rp
+    print(f"  added p50 {added * 1e3:.3f} ms, ratio {ratio:.2f}x, one commit p50 {cp * 1e3:.3f} ms")
+    cfg = f"{clients} clients, block p50 k {spread(res.komasync)} / r {spread(res.relay)} ms"
+    if clients == 10:
+        return [Goal("1 latency", cfg,
+                     f"added {added * 1e3:.3f} ms (k {kp * 1e3:.3f} - r {rp * 1e3:.3f})",
+                     f"<= commit {cp * 1e3:.3f} + 0.100 ms", added <= cp + ADDED_BUDGET)]
+    return [Goal("1 latency", cfg, f"ratio {ratio:.2f}x (k {kp * 1e3:.3f} / r {rp * 1e3:.3f} ms)",
+                 f"<= {RATIO_BUDGET}x", ratio <= RATIO_BUDGET)]
 
 
-async def run(samples: int = 500, clients: tuple[int, ...] = (10, 50),
-              window: int = 8) -> list[Row]:
-    print("== Figure 1: action -> last client latency ==")
+async def run(blocks: int = 8, samples: int = 80, clients: tuple[int, ...] = (10, 50, 200),
+              durability: str = "full") -> list[Goal]:
+    print("== Goal 1: action -> last client latency (alternating blocks) ==")
     print(LIMITS_NOTE)
-    rows: list[Row] = []
-    async with aiohttp.ClientSession() as session:
+    print(f"durability={durability}; {blocks} blocks of {samples} sequential actions per server "
+          f"per client count, {COMMITS_PER_BLOCK} probe commits between blocks")
+    goals: list[Goal] = []
+    async with client_session() as session:
         for n in clients:
-            with tmpdir() as d:
-                res, size = await one_config(session, Path(d) / "lat.sqlite3", n, samples, window)
-            rows += report(n, window, res, size)
-    return rows
+            per = max(20, samples * 10 // max(n, 10)) if n > 50 else samples
+            goals += report(n, await one_config(session, n, blocks, per, durability))
+    return goals
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--samples", type=int, default=500)
-    p.add_argument("--clients", type=int, nargs="+", default=[10, 50])
-    p.add_argument("--window", type=int, default=8)
+    p.add_argument("--blocks", type=int, default=8)
+    p.add_argument("--samples", type=int, default=80)
+    p.add_argument("--clients", type=int, nargs="+", default=[10, 50, 200])
+    p.add_argument("--durability", choices=["full", "normal"], default="full")
     a = p.parse_args()
-    rows = asyncio.run(run(a.samples, tuple(a.clients), a.window))
+    goals = asyncio.run(run(a.blocks, a.samples, tuple(a.clients), a.durability))
     print()
-    print(table(rows))
+    print(goal_table(goals))
 
 
 if __name__ == "__main__":

@@ -20,8 +20,8 @@ from pydantic import BaseModel, ConfigDict
 from .errors import Refusal, Text
 from .paths import MISSING, Path, get
 
-__all__ = ["HIDDEN", "NOT_AVAILABLE", "Audience", "Entity", "View", "project", "refusal_for",
-           "shows", "unit_of"]
+__all__ = ["HIDDEN", "NOT_AVAILABLE", "Audience", "Entity", "Memo", "NonGmProbe", "Op", "View",
+           "project", "project_unit", "refusal_for", "shows", "unit_of", "unit_ops"]
 
 AudienceKind = Literal["gm", "table", "player"]
 
@@ -51,6 +51,46 @@ class Audience:
 
 
 GM = Audience("gm")
+
+
+class NonGmProbe:
+    """Stands in for a non-GM audience and notes whether anything asked which one.
+
+    A projection made with the probe that never read `kind`, `player` or `key` (only
+    `is_gm`) is, by construction, the projection for *every* non-GM audience: the server
+    then projects and serialises a change once for all of them.
+    """
+
+    __slots__ = ("_audience", "read")
+
+    is_gm = False
+
+    def __init__(self, audience: Audience) -> None:
+        self._audience = audience
+        self.read = False
+
+    @property
+    def kind(self) -> AudienceKind:
+        self.read = True
+        return self._audience.kind
+
+    @property
+    def player(self) -> str | None:
+        self.read = True
+        return self._audience.player
+
+    @property
+    def key(self) -> str:
+        self.read = True
+        return self._audience.key
+
+    def __eq__(self, other: object) -> bool:
+        self.read = True
+        return self._audience == other
+
+    def __hash__(self) -> int:
+        self.read = True
+        return hash(self._audience)
 
 
 class _Hidden:
@@ -170,6 +210,14 @@ def _reachable(root: Any, unit: Path, audience: Audience) -> bool:
     return not (isinstance(obj, Entity) and unit[-1] in obj.__secret__)
 
 
+def project_unit(root: BaseModel, unit: Path, audience: Audience) -> Any:
+    """The projection of one unit for `audience` (HIDDEN if it is absent or hidden)."""
+    current = get(root, unit)
+    if current is MISSING or not _reachable(root, unit, audience):
+        return HIDDEN
+    return project(current, audience)
+
+
 def _json_get(tree: Any, path: Path) -> Any:
     for seg in path:
         if isinstance(tree, dict) and seg in tree:
@@ -177,6 +225,23 @@ def _json_get(tree: Any, path: Path) -> Any:
         else:
             return MISSING
     return tree
+
+
+Op = dict[str, Any]
+Memo = list[tuple[Any, Any, list[Op]]]
+"""Per unit: (old value, new value, ops) already worked out for another view."""
+
+
+def unit_ops(unit: Path, old: Any, new: Any) -> list[Op]:
+    """The ops that turn `old` (or MISSING) into `new` (or HIDDEN) at `unit`."""
+    if new is HIDDEN:
+        return [] if old is MISSING else [{"op": "del", "path": list(unit)}]
+    if old is MISSING or not isinstance(old, dict) or not isinstance(new, dict):
+        return [{"op": "set", "path": list(unit), "value": new}] if old != new else []
+    ops: list[Op] = [{"op": "set", "path": [*unit, k], "value": v}
+                     for k, v in new.items() if old.get(k, MISSING) != v]
+    ops += [{"op": "del", "path": [*unit, k]} for k in old.keys() - new.keys()]
+    return ops
 
 
 class View:
@@ -187,36 +252,32 @@ class View:
         self.tree: dict[str, Any] = project(root, audience)
         self.tree.pop("rng", None)
 
-    def update(self, root: BaseModel, units: Iterable[Path]) -> list[dict[str, Any]]:
+    def update(self, root: BaseModel, units: Iterable[Path]) -> list[Op]:
         """Re-project the touched units; returns the ops that bring a client up to date."""
-        ops: list[dict[str, Any]] = []
+        ops: list[Op] = []
         for unit in units:
-            current = get(root, unit)
-            if current is MISSING or not _reachable(root, unit, self.audience):
-                new = HIDDEN
-            else:
-                new = project(current, self.audience)
-            self._apply(unit, new, ops)
+            ops += self.put(unit, project_unit(root, unit, self.audience))
         return ops
 
-    def _apply(self, unit: Path, new: Any, ops: list[dict[str, Any]]) -> None:
+    def put(self, unit: Path, new: Any, memo: Memo | None = None) -> list[Op]:
+        """Show `new` (a projection, or HIDDEN) at `unit`; returns the ops for it.
+
+        Units are replaced, never changed in place, so views may share unit values; with
+        a `memo`, views that held the same old value get the very same ops list."""
         parent = _json_get(self.tree, unit[:-1])
         if not isinstance(parent, dict):
-            return  # an ancestor is hidden from this audience: nothing of it shows
+            return []  # an ancestor is hidden from this audience: nothing of it shows
         key = unit[-1]
         old = parent.get(key, MISSING)
+        ops = next((found for o, n, found in memo if o is old and n is new), None) \
+            if memo is not None else None
+        if ops is None:
+            ops = unit_ops(unit, old, new)
+            if memo is not None:
+                memo.append((old, new, ops))
         if new is HIDDEN:
-            if old is not MISSING:
-                del parent[key]
-                ops.append({"op": "del", "path": list(unit)})
-            return
-        parent[key] = new
-        if old is MISSING or not isinstance(old, dict) or not isinstance(new, dict):
-            if old != new:
-                ops.append({"op": "set", "path": list(unit), "value": new})
-            return
-        for k, v in new.items():
-            if old.get(k, MISSING) != v:
-                ops.append({"op": "set", "path": [*unit, k], "value": v})
-        for k in old.keys() - new.keys():
-            ops.append({"op": "del", "path": [*unit, k]})
+            parent.pop(key, None)
+        else:
+            parent[key] = new
+        return ops
+

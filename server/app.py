@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import math
 import secrets
@@ -23,14 +24,16 @@ from aiohttp import web
 
 from ..adapters import exports
 from ..engine.scenario import Scenario, build_room
-from ..engine.views import Audience
+from ..engine.views import GM, Audience, View
 from . import distribution
 from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
+from .offload import keep, offload
 from .protocol import PROTOCOL_VERSION
 from .redis_lease import LeaseHeld
 from .redis_store import RedisStorage
 from .replay import rebuild
+from .retries import RetryWindow
 from .room import Call, Room
 from .session import Session
 from .storage import AsyncStorage, Storage, new_secret
@@ -43,6 +46,15 @@ log = logging.getLogger("komasync.server")
 
 # The longest a throttled authentication waits for its answer.
 THROTTLED_PAUSE = 1.0
+
+
+def _retry_window(store: Backend, room_id: str, size: int) -> RetryWindow:
+    """On the storage thread: each identity's last action ids, from the log. The Redis log
+    refuses an id it has ever logged, so with it every id is kept (size 0: no bound)."""
+    if isinstance(store, RedisStorage):
+        keys = store.client_keys(room_id)
+        return RetryWindow.from_log(0, sorted(keys.items(), key=lambda kv: -kv[1]))
+    return RetryWindow.from_log(size, store.newest_client_keys(room_id))
 
 
 class Komasync:
@@ -68,6 +80,8 @@ class Komasync:
         room that cannot be is quarantined and the others start all the same."""
         for room_id in await self.storage.call(self.storage.storage.room_ids):
             await self.room(room_id)
+        gc.collect()  # once, before serving: then everything loaded so far is kept
+        keep()
 
     async def room(self, room_id: str) -> Room | None:
         if room_id in self.rooms:
@@ -87,7 +101,9 @@ class Komasync:
             if isinstance(store, RedisStorage):  # one writer across processes: own it first
                 await self.storage.call(store.claim, room_id)
             engine = await self.storage.call(rebuild, store, room_id)
-            keys = await self.storage.call(store.client_keys, room_id)
+            retries = await self.storage.call(_retry_window, store, room_id,
+                                              self.limits.retry_window)
+            gm_view = await offload(View, GM, engine.state)  # the GM's view, off the loop
         except (sqlite3.Error, redis.RedisError, LeaseHeld):  # the store, not the log: try again later
             log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
@@ -95,8 +111,11 @@ class Komasync:
         except Exception as e:
             self._quarantine(room_id, e)
             return None
-        room = Room(room_id, engine, self.storage, self.limits, keys, on_fail=self._forget)
+        room = Room(room_id, engine, self.storage, self.limits, retries, on_fail=self._forget,
+                    gm_view=gm_view)
         self.rooms[room_id] = room
+        if room.audiences.big:
+            keep()
         log.info("room recovered", extra={"room": room_id, "version": engine.version})
         return room
 
@@ -267,7 +286,7 @@ async def _export(request: web.Request) -> web.Response:
         return web.json_response(error_frame("auth_failed", E_AUTH), status=403)
 
     async def table_tree() -> dict[str, Any]:
-        return room.audiences.view(Audience("table")).tree
+        return (await room.audiences.view(Audience("table"))).tree
 
     call = Call(table_tree)  # in the room's order: after every change before it is durable
     await room.inbox.put(call)

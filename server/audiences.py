@@ -1,17 +1,23 @@
-"""Who sees what in a room: per-audience views, their change history, platform adapters,
-and the connections they are sent to.
+"""Who sees what in a room: per-audience views, the room's change history, platform
+adapters, and the connections they are sent to.
 
 The room's writer task calls `project` right after each action applies (so every frame
 is computed against exactly that version's state), and `send` once the batch is durable.
-Joining, resuming with `since`, prompts, GM notices and bridges' table ops live here too.
+A change is projected once for the GM and once for every *distinct* non-GM view: a unit
+whose projection never asked which non-GM audience it was for (see `NonGmProbe`) is
+projected once and shared, and audiences whose ops come out the same share one
+serialised frame. Bridges' platform ops are drawn once per committed batch
+(`platform_frames`). Joining, resuming with `since`, prompts and GM notices live here too.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import deque
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+import orjson
 from pydantic import ValidationError
 
 from ..adapters.base import PlatformAdapter
@@ -19,19 +25,33 @@ from ..adapters.registry import make_adapter
 from ..engine.actions import ActionBase
 from ..engine.core import Engine, Outcome
 from ..engine.errors import Refusal, Text
-from ..engine.paths import Path
+from ..engine.paths import Path, get
 from ..engine.registry import parse_action
-from ..engine.views import Audience, View, project, refusal_for
-from .connection import Connection, dumps, frame_size
+from ..engine.views import (
+    GM,
+    Audience,
+    Memo,
+    NonGmProbe,
+    Op,
+    View,
+    project,
+    project_unit,
+    refusal_for,
+)
+from .connection import Connection, Limits, dumps
 from .errors import E_REVOKED as REVOKED
+from .offload import BIG, dumps_sliced, keep, offload, units
 from .storage import ActionRecord
 
 __all__ = ["Audiences", "Frames"]
 
+T = TypeVar("T")
+
 log = logging.getLogger("komasync.room")
 
-Frames = dict[str, str]
-"""Serialised frames of one change, keyed by audience key or `platform:<name>`."""
+Frames = dict[str, bytes]
+"""Serialised frames of one change, keyed by audience key."""
+PER_AUDIENCE: Any = object()  # a unit whose projection depends on which non-GM audience
 
 NO_ADAPTER = Text("このブリッジのプラットフォームが設定されていません。",
                   "This bridge did not say which platform it drives.")
@@ -43,59 +63,177 @@ INTERNAL = Text("サーバー内部のエラーで操作は適用されません
                 "An internal server error; the action was not applied.")
 
 
-class Audiences:
-    """The views, histories, adapters and connections of one room."""
+class History:
+    """The room's last changes per audience, bounded by count and by size (frames shared
+    by several audiences are counted once).
 
-    def __init__(self, room_id: str, engine: Engine, history: int) -> None:
+    Compact, as every active room keeps one: per version a tuple of frames in the order
+    of `keys` (the audiences seen so far; a shorter tuple for versions from before an
+    audience's view existed) and its size."""
+
+    def __init__(self, count: int, size: int) -> None:
+        self.count = count
+        self.size = size
+        self.keys: dict[str, int] = {}
+        self.kept: deque[tuple[int, tuple[bytes | None, ...], int]] = deque()
+        self.total = 0
+
+    def add(self, to_version: int, frames: Frames) -> None:
+        # orjson's bytes keep a 4 KiB buffer whatever their length: kept frames are copied
+        # to their exact size (once per distinct frame, so shared frames stay shared).
+        tight = {id(f): bytes(memoryview(f)) for f in frames.values()}
+        for key in frames:
+            self.keys.setdefault(key, len(self.keys))
+        row: list[bytes | None] = [None] * len(self.keys)
+        for key, f in frames.items():
+            row[self.keys[key]] = tight[id(f)]
+        size = sum(len(f) for f in tight.values())
+        self.kept.append((to_version, tuple(row), size))
+        self.total += size
+        while self.kept and (len(self.kept) > self.count or self.total > self.size):
+            self.total -= self.kept.popleft()[2]
+
+    def drop_from(self, version: int) -> None:
+        """Forget every change to `version` or later (it was taken back before sending)."""
+        while self.kept and self.kept[-1][0] >= version:
+            self.total -= self.kept.pop()[2]
+
+    def since(self, key: str, since: int) -> list[bytes] | None:
+        """Exactly the audience's frames after `since`, or None if not all are kept."""
+        at = self.keys.get(key)
+        if at is None or not self.kept or self.kept[0][0] - 1 > since:
+            return None
+        frames = [row[at] if at < len(row) else None
+                  for to, row, _size in self.kept if to > since]
+        return None if any(f is None for f in frames) else frames  # type: ignore[return-value]
+
+
+def _reset_frame(adapter: PlatformAdapter, tree: dict[str, Any], version: int) -> bytes:
+    """A joining bridge's whole table (the adapter's `shown` becomes this table)."""
+    return dumps_sliced({"type": "table.ops", "platform": adapter.platform, "version": version,
+                         "reset": True, "ops": adapter.reset(tree)})
+
+
+class Audiences:
+    """The views, history, adapters and connections of one room."""
+
+    def __init__(self, room_id: str, engine: Engine, limits: Limits,
+                 gm_view: View | None = None) -> None:
         self.room_id = room_id
         self.engine = engine
-        self.history_size = history
+        self.limits = limits
         self.conns: set[Connection] = set()
         self.revoked: set[str] = set()
-        self.views: dict[str, View] = {}
-        self.history: dict[str, deque[tuple[int, int, str]]] = {}
+        # The GM's view always exists: it is also what storage snapshots are made of.
+        self.views: dict[str, View] = {"gm": gm_view or View(GM, engine.state)}
+        self.history = History(limits.history, limits.history_bytes)
         self.adapters: dict[str, PlatformAdapter] = {}
+        self.snapshots: dict[str, tuple[int, bytes]] = {}  # audience key → (version, frame)
+        # The table view's ops of each change not yet drawn for the bridges (one batch's).
+        self.table_ops: list[tuple[int, list[Op]]] = []
 
     @property
     def version(self) -> int:
         return self.engine.version
 
-    def view(self, audience: Audience) -> View:
-        """The audience's view, made (with an empty history) the first time it is needed."""
+    @property
+    def big(self) -> bool:
+        """Whole-room work (a new view, a snapshot, a platform redraw) goes to the worker."""
+        return units(self.views["gm"].tree) > BIG
+
+    async def _work(self, fn: Callable[..., T], *args: Any) -> T:
+        return await offload(fn, *args) if self.big else fn(*args)
+
+    async def view(self, audience: Audience) -> View:
+        """The audience's view, made the first time it is needed."""
         view = self.views.get(audience.key)
         if view is None:
-            view = self.views[audience.key] = View(audience, self.engine.state)
-            self.history[audience.key] = deque(maxlen=self.history_size)
+            made = await self._work(View, audience, self.engine.state)
+            view = self.views.setdefault(audience.key, made)
+            if self.big:
+                keep()
         return view
 
     # -- one change -----------------------------------------------------------------------
     def project(self, outcome: Outcome, record: ActionRecord) -> Frames:
-        """One change frame per audience (the GM's with what produced it), plus each
-        platform's ops."""
+        """One change frame per audience: the GM's with what produced it, every other
+        audience's computed once per distinct view."""
+        root = self.engine.state
+        units = outcome.units
         public_log = [{"ja": x.ja, "en": x.en} for x in outcome.log if x.chat]
-        frames: Frames = {}
-        table_ops: list[dict[str, Any]] = []
-        for key, view in self.views.items():
-            msg: dict[str, Any] = {"type": "change", "from_version": outcome.version - 1,
-                                   "to_version": outcome.version,
-                                   "ops": view.update(self.engine.state, outcome.units)}
-            if key == "table":
-                table_ops = msg["ops"]
-            if view.audience.is_gm:
-                msg["log"] = [{"ja": x.ja, "en": x.en} for x in outcome.log]
-                msg["info"] = {"actor": record.actor, "action": record.action,
-                               "rolls": record.rolls, "warnings": record.warnings,
-                               "happenings": [h.model_dump() for h in outcome.happenings]}
-            else:
-                msg["log"] = public_log
-            frames[key] = dumps(msg)
-            self.history[key].append((outcome.version - 1, outcome.version, frames[key]))
-        for name, adapter in self.adapters.items():
-            frames["platform:" + name] = self._platform_frame(adapter, table_ops, public_log)
+        head: dict[str, Any] = {"type": "change", "from_version": outcome.version - 1,
+                                "to_version": outcome.version}
+        gm = self.views["gm"]
+        frames: Frames = {"gm": dumps({
+            **head, "ops": gm.update(root, units),
+            "log": [{"ja": x.ja, "en": x.en} for x in outcome.log],
+            "info": {"actor": record.actor, "action": record.action, "rolls": record.rolls,
+                     "warnings": record.warnings,
+                     "happenings": [h.model_dump() for h in outcome.happenings]}})}
+        others = [(k, v) for k, v in self.views.items() if not v.audience.is_gm]
+        if others:
+            shared = [self._shared(root, u) for u in units]
+            memos: list[Memo] = [[] for _ in units]
+            by_ops: dict[tuple[int, ...], bytes] = {}
+            for key, view in others:
+                per_unit = self._put(view, units, shared, memos)
+                sig = tuple(id(ops) if ops else 0 for ops in per_unit)
+                frame = by_ops.get(sig)
+                if frame is None:
+                    frame = by_ops[sig] = dumps({**head, "ops": [op for ops in per_unit
+                                                                  for op in ops],
+                                                 "log": public_log})
+                frames[key] = frame
+                if key == "table" and self.adapters:
+                    self.table_ops.append((outcome.version, [op for ops in per_unit
+                                                             for op in ops]))
+        self.history.add(outcome.version, frames)
         return frames
 
+    @staticmethod
+    def _shared(root: Any, unit: Path) -> Any:
+        """The unit's projection for every non-GM audience, or PER_AUDIENCE if the rules
+        that made it asked which audience it was for.
+
+        Only an entry of a dict (a piece, a fort, a prompt) is shared: no change ever
+        lands inside it, so views holding the same object never see it altered. A unit
+        above the first dict (e.g. a whole collection replaced) may later have entries
+        changed in place, so each view keeps its own copy of it."""
+        if not isinstance(get(root, unit[:-1]), dict):
+            return PER_AUDIENCE
+        probe = NonGmProbe(Audience("table"))
+        new = project_unit(root, unit, probe)  # type: ignore[arg-type]
+        return PER_AUDIENCE if probe.read else new
+
+    def _put(self, view: View, units: list[Path], shared: list[Any],
+             memos: list[Memo]) -> list[list[Op]]:
+        root = self.engine.state
+        return [view.put(unit, project_unit(root, unit, view.audience) if new is PER_AUDIENCE
+                         else new, memo)
+                for unit, new, memo in zip(units, shared, memos, strict=True)]
+
+    async def platform_frames(self, logs: list[list[dict[str, str]]]) -> dict[str, bytes]:
+        """Each connected platform's table ops for everything committed since the last
+        call: one frame per batch, the adapter given the batch's `table` ops and public
+        log lines in order (as it was given one change's before)."""
+        wanted = {c.platform for c in self.conns if c.platform}
+        ops = [op for _version, change in self.table_ops for op in change]
+        self.table_ops = []
+        out = {}
+        for name, adapter in self.adapters.items():
+            if name in wanted:
+                public_log = [line for lines in logs for line in lines]
+                out[name] = await self._work(self._platform_frame, adapter, ops, public_log)
+        return out
+
+    async def state_json(self, rng: dict[str, Any]) -> bytes:
+        """The whole state for a storage snapshot: the GM's view (kept up to date change by
+        change, so nothing is dumped from the models) plus the dice state."""
+        gm = await self._work(dumps_sliced, self.views["gm"].tree)
+        return b'{"rng":' + orjson.dumps(rng) + (b"," + gm[1:] if len(gm) > 2 else b"}")
+
     def _platform_frame(self, adapter: PlatformAdapter, ops: list[dict[str, Any]],
-                        public_log: list[dict[str, str]]) -> str:
+                        public_log: list[dict[str, str]]) -> bytes:
         try:
             pops = adapter.update(self.views["table"].tree, ops, public_log)
         except Exception:
@@ -105,35 +243,34 @@ class Audiences:
                       "reset": False, "ops": pops})
 
     def unproject(self, version: int, units: list[Path]) -> None:
-        """After a change at `version` was reverted before it was sent: every view,
-        history and platform adapter back to the (restored) state, as if it never was."""
-        for key, view in self.views.items():
+        """After a change at `version` was reverted before it was sent: every view and the
+        history back to the (restored) state, as if it never was. (Platform adapters draw
+        only what was committed, once per batch: they never saw it.)"""
+        for view in self.views.values():
             view.update(self.engine.state, units)
-            history = self.history[key]
-            while history and history[-1][1] >= version:
-                history.pop()
-        table = self.views.get("table")
-        for adapter in self.adapters.values():
-            if table is not None:
-                try:
-                    adapter.update(table.tree, [], [])
-                except Exception:
-                    log.exception("adapter failed on revert", extra={"room": self.room_id})
+        self.history.drop_from(version)
+        self.table_ops = [(v, ops) for v, ops in self.table_ops if v < version]
+        self.snapshots.clear()
 
     def reset(self, text: Text) -> None:
         """Forget every view, history and adapter; every client reconnects to a snapshot."""
-        self.views.clear()
-        self.history.clear()
+        self.views = {"gm": View(GM, self.engine.state)}
+        self.history = History(self.limits.history, self.limits.history_bytes)
+        self.snapshots.clear()
+        self.table_ops = []
         self.adapters.clear()
         self.drop_all("internal_error", text)
 
     def send(self, frames: Frames) -> None:
-        """Fan a durable change out to every connection, by audience and platform."""
+        """Fan a durable change out to every connection, by audience."""
         for c in list(self.conns):
             frame = frames.get(c.audience.key)
             if frame is not None:
                 c.send(frame)
-            if c.platform and (ops := frames.get("platform:" + c.platform)) is not None:
+
+    def send_platform(self, frames: dict[str, bytes]) -> None:
+        for c in list(self.conns):
+            if c.platform and (ops := frames.get(c.platform)) is not None:
                 c.send(ops)
 
     def push_prompt(self, prompt_id: str) -> None:
@@ -186,52 +323,68 @@ class Audiences:
                        "reset": False, "ops": ops, "event": msg_id})
 
     # -- joining ------------------------------------------------------------------------
-    def join(self, conn: Connection, since: int | None) -> None:
-        """Welcome, then a snapshot or exactly the missed changes, then a bridge's table."""
+    async def join(self, conn: Connection, since: int | None) -> None:
+        """Welcome, then a snapshot or exactly the missed changes, then a bridge's table.
+
+        Runs in the room's task: what it waits for (a large room's new view, snapshot or
+        table, built by the worker) is made from a state nothing else can change."""
         if conn.principal in self.revoked:  # revoked while it was authenticating
             conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
             return
-        view = self.view(conn.audience)
+        view = await self.view(conn.audience)
+        missed = self._missed(conn, view, since)
+        snapshot = await self.snapshot(view) if missed is None else None
+        if conn.closed or conn.principal in self.revoked:
+            return  # it went away (or was revoked) while the worker ran
         self.conns.add(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.room_id,
                        "role": conn.role, "player": conn.player,
-                       "audience": view.audience.key, "version": self.version})
-        if since is None or since > self.version or not self._resume(conn, since):
-            conn.send_msg({"type": "snapshot", "version": self.version, "state": view.tree})
+                       "audience": view.audience.key, "version": self.version}, burst=True)
+        for frame in [snapshot] if snapshot is not None else missed or []:
+            conn.send(frame, burst=True)
         if conn.role == "bridge" and conn.platform:
-            self._join_platform(conn)
+            await self._join_platform(conn)
         self.presence()
 
-    def _resume(self, conn: Connection, since: int) -> bool:
-        """Send exactly the changes after `since`, if the history still holds them."""
-        if since == self.version:
-            return True
-        hist = self.history[conn.audience.key]
-        if not hist or hist[0][0] > since:
-            return False
-        missed = [frame for frm, _to, frame in hist if frm >= since]
-        if not conn.fits(sum(map(frame_size, missed))):  # more than its outbox: a snapshot instead
-            return False
-        for frame in missed:
-            conn.send(frame)
-        return True
+    def _missed(self, conn: Connection, view: View, since: int | None) -> list[bytes] | None:
+        """Exactly the changes after `since` for a resume, or None for a snapshot (no
+        `since`, one from the future, too old for the history kept, or more than the
+        connection's outbox holds)."""
+        if since is None or since > self.version:
+            return None
+        frames = [] if since == self.version else self.history.since(view.audience.key, since)
+        if frames is None or not conn.fits(sum(map(len, frames))):
+            return None
+        return frames
 
-    def _join_platform(self, conn: Connection) -> None:
+    async def snapshot(self, view: View) -> bytes:
+        """The audience's snapshot frame, serialised once per version."""
+        key = view.audience.key
+        cached = self.snapshots.get(key)
+        if cached is None or cached[0] != self.version:
+            state = await self._work(dumps_sliced, view.tree)
+            frame = b'{"type":"snapshot","version":%d,"state":%b}' % (self.version, state)
+            cached = self.snapshots[key] = (self.version, frame)
+        return cached[1]
+
+    async def _join_platform(self, conn: Connection) -> None:
         """A platform bridge joined: make its adapter if needed and rebuild its table."""
         assert conn.platform is not None
-        tree = self.view(Audience("table")).tree
+        tree = (await self.view(Audience("table"))).tree
         try:
             adapter = self.adapters.get(conn.platform)
             if adapter is None:
-                adapter = self.adapters[conn.platform] = make_adapter(conn.platform, tree)
-            ops = adapter.reset(tree)
+                adapter = await self._work(make_adapter, conn.platform, tree)
+                adapter = self.adapters.setdefault(conn.platform, adapter)
+            frame = await self._work(_reset_frame, adapter, tree, self.version)
         except Exception:
             log.exception("adapter failed on join", extra={"room": self.room_id})
             conn.send_msg({"type": "error", "id": None, "code": "adapter_failed", "details": {},
                            "reason": {"ja": ADAPTER_FAILED.ja, "en": ADAPTER_FAILED.en}})
             return
-        conn.send_msg({"type": "table.ops", "platform": conn.platform, "version": self.version,
-                       "reset": True, "ops": ops})
+        if self.big:
+            keep()
+        conn.send(frame, burst=True)
 
     def leave(self, conn: Connection) -> None:
         self.conns.discard(conn)

@@ -1,28 +1,95 @@
-"""One client connection: who it is, its outbox (bounded), its rate limit."""
+"""One client connection: who it is, how frames reach its socket, its rate limit.
+
+Frames are written straight to the socket's transport, in the room task, in order: no
+writer task, no queue, no hop. The slow-consumer guard is the transport's own buffer:
+bytes the kernel has not taken yet, i.e. how far behind the reader is. A connection more
+than `outbox_bytes` behind when a frame is due is dropped (a `bye`, then the socket is
+closed or, if it does not read even that, aborted). A burst to a reader that is keeping
+up (a big snapshot or a resume on join) is never counted against it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from aiohttp import web
+from aiohttp import WSMsgType, web
+from aiohttp.http import WebSocketWriter
 
 from ..engine.tx import Actor, Role
 from ..engine.views import Audience
 
-__all__ = ["Connection", "Limits", "Peer", "TokenBucket", "close_socket", "dumps", "frame_size"]
+__all__ = ["Connection", "Limits", "Peer", "TokenBucket", "close_socket", "dumps"]
 
 
-def dumps(msg: dict[str, Any]) -> str:
-    return orjson.dumps(msg).decode()
+def dumps(msg: dict[str, Any]) -> bytes:
+    """A frame's UTF-8 JSON: frames stay bytes from here to the socket (never re-encoded)."""
+    return orjson.dumps(msg)
 
 
-def frame_size(text: str) -> int:
-    """The bytes a text frame takes on the wire (no encoding needed for ASCII)."""
-    return len(text) if text.isascii() else len(text.encode())
+# aiohttp's WebSocket writer writes a frame synchronously when it needs no flow control;
+# its public `send_str` is a coroutine only to wait for drains (our guard replaces that)
+# or to compress large frames in an executor. These are the synchronous halves.
+_SYNC_FRAME = hasattr(WebSocketWriter, "_write_websocket_frame")
+_SYNC_DEFLATE = hasattr(WebSocketWriter, "_send_compressed_frame_sync")
+DEFLATE_INLINE = 16 * 1024  # aiohttp's own limit for compressing on the loop
+
+
+class Gathered:
+    """aiohttp's WebSocket writer writes through this. While the room replies to one
+    batch (`hold` … `release`), a connection's frames are gathered and handed to the
+    socket in one write: one system call per connection per batch, not per frame."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.parts: list[bytes] | None = None
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if self.parts is None:
+            self.transport.write(data)
+        else:
+            self.parts.append(bytes(data))
+
+    def hold(self) -> None:
+        if self.parts is None:
+            self.parts = []
+
+    def release(self) -> None:
+        parts, self.parts = self.parts, None
+        if parts and not self.transport.is_closing():
+            self.transport.write(b"".join(parts))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+def gathered(ws: web.WebSocketResponse) -> Gathered | None:
+    """Put a `Gathered` under the socket's WebSocket writer (once)."""
+    writer = getattr(ws, "_writer", None)
+    if writer is None:
+        return None
+    if not isinstance(writer.transport, Gathered):
+        writer.transport = Gathered(writer.transport)
+    return writer.transport
+
+
+def write_now(ws: web.WebSocketResponse, data: bytes) -> bool:
+    """Write one text frame (its UTF-8 bytes) to the socket's transport at once, as
+    aiohttp would; False when only the async path may send it (then nothing was written)."""
+    writer = getattr(ws, "_writer", None)
+    if writer is None or not _SYNC_FRAME:
+        return False
+    if not writer.compress:
+        writer._write_websocket_frame(data, WSMsgType.TEXT, 0)
+        return True
+    if not _SYNC_DEFLATE or len(data) > DEFLATE_INLINE or writer._send_lock.locked():
+        return False
+    writer._send_compressed_frame_sync(data, WSMsgType.TEXT, None)
+    return True
 
 
 # WebSocket close codes by `bye` code (4001 for the rest).
@@ -32,11 +99,11 @@ CLOSE_GRACE = 1.0
 
 
 async def close_socket(ws: web.WebSocketResponse, transport: asyncio.Transport | None,
-                       code: str, last: str) -> None:
+                       code: str, last: bytes) -> None:
     """Send `last` (a `bye` or an error frame) and close; a peer that does not read within
     the grace has its transport aborted, so a stalled reader never holds a socket open."""
     try:
-        await asyncio.wait_for(ws.send_str(last), CLOSE_GRACE)
+        await asyncio.wait_for(ws.send_frame(last, WSMsgType.TEXT), CLOSE_GRACE)
         await asyncio.wait_for(ws.close(code=CLOSE_CODES.get(code, 4001),
                                         message=code.encode()), CLOSE_GRACE)
     except Exception:  # the peer is gone or stalled: nothing more to say to it
@@ -66,7 +133,9 @@ class Limits:
     rate: float = 40.0
     burst: int = 80
     outbox_bytes: int = 4 * 1024 * 1024
-    history: int = 2000
+    history: int = 2000  # versions kept for `since` resumes…
+    history_bytes: int = 64 * 1024  # …and at most this many bytes of their frames
+    retry_window: int = 512  # action ids remembered per client identity (retries.py)
     snapshot_every: int = 200
     auth_timeout: float = 10.0
     max_batch: int = 64
@@ -114,12 +183,14 @@ class Connection:
         self.bridge_version: int | None = None
         self.closed = False
         self.close_reason: str | None = None
-        self.outbox: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
-        self.buffered = 0  # bytes queued and not yet handed to the socket
-        self.writing = False
         self.outbox_bytes = limits.outbox_bytes
         self.bucket = TokenBucket(limits.rate, limits.burst)
-        self.writer = asyncio.create_task(self._write())
+        # Frames that wait behind a large compressed one (compressed off the loop by
+        # aiohttp): written in order by `_later`; empty almost always.
+        self.waiting: deque[bytes] = deque()
+        self.waiting_bytes = 0
+        self.gathered = gathered(ws)
+        self.later: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
 
     @property
@@ -134,26 +205,64 @@ class Connection:
             return Audience("player", self.player)
         return Audience("table")
 
-    def fits(self, size: int) -> bool:
-        """Whether `size` more bytes fit in the outbox now."""
-        return self.buffered + size <= self.outbox_bytes
+    def hold(self) -> None:
+        """Gather this connection's frames until `release` (one room batch's replies)."""
+        if self.gathered is not None and not self.closed:
+            self.gathered.hold()
 
-    def send(self, text: str) -> None:
-        """Queue a frame; a client whose socket is not taking frames while more bytes
-        wait than its outbox holds is dropped, never waited for. (A burst to a socket
-        that takes it, like a big snapshot on join, is not a slow client.)"""
+    def release(self) -> None:
+        if self.gathered is not None:
+            self.gathered.release()
+
+    def behind(self) -> int:
+        """Bytes sent to this client that have not reached its socket yet."""
+        buffered = self.transport.get_write_buffer_size() if self.transport else 0
+        return buffered + self.waiting_bytes
+
+    def fits(self, size: int) -> bool:
+        """Whether `size` more bytes may be sent at once (a resume, rather than a snapshot)."""
+        return self.behind() + size <= self.outbox_bytes
+
+    def send(self, frame: bytes, burst: bool = False) -> None:
+        """Write a frame now; a client already more than its outbox behind is dropped,
+        never waited for. `burst`: part of a join, sent whatever the backlog."""
         if self.closed:
             return
-        size = frame_size(text)
-        if self.writing and self.buffered + size > self.outbox_bytes:
+        if not burst and self.behind() > self.outbox_bytes:
             self.drop("slow_consumer", "受信が追いつかないため切断しました。",
                       "Disconnected: this client could not keep up with the room.")
             return
-        self.buffered += size
-        self.outbox.put_nowait((text, size))
+        if self.waiting or not self._write(frame):
+            self.waiting.append(frame)
+            self.waiting_bytes += len(frame)
+            if self.later is None:
+                self.later = asyncio.create_task(self._later())
 
-    def send_msg(self, msg: dict[str, Any]) -> None:
-        self.send(dumps(msg))
+    def send_msg(self, msg: dict[str, Any], burst: bool = False) -> None:
+        self.send(dumps(msg), burst)
+
+    def _write(self, frame: bytes) -> bool:
+        """Hand the frame to the transport now; False if it must go through aiohttp's
+        async path (a large frame to a compressing client)."""
+        try:
+            return write_now(self.ws, frame)
+        except (ConnectionResetError, RuntimeError):
+            self.closed = True
+            return True
+
+    async def _later(self) -> None:
+        try:
+            while self.waiting and not self.closed:
+                frame = self.waiting[0]
+                await self.ws.send_frame(frame, WSMsgType.TEXT)
+                self.waiting.popleft()
+                self.waiting_bytes -= len(frame)
+                while self.waiting and self._write(self.waiting[0]):
+                    self.waiting_bytes -= len(self.waiting.popleft())
+        except (ConnectionResetError, RuntimeError):
+            self.closed = True
+        finally:
+            self.later = None
 
     def drop(self, code: str, ja: str, en: str) -> None:
         """Close with a reason (sent as a `bye` frame if the socket still takes it)."""
@@ -162,21 +271,9 @@ class Connection:
         self.closed = True
         self.close_reason = code
         bye = dumps({"type": "bye", "code": code, "reason": {"ja": ja, "en": en}})
-        self.writer.cancel()
+        if self.later is not None:
+            self.later.cancel()
         self.closer = asyncio.create_task(close_socket(self.ws, self.transport, code, bye))
-
-    async def _write(self) -> None:
-        while True:
-            text, size = await self.outbox.get()
-            self.writing = True  # stays set only while the socket makes us wait (drain)
-            try:
-                await self.ws.send_str(text)
-            except (ConnectionResetError, RuntimeError):
-                self.closed = True
-                return
-            finally:
-                self.writing = False
-                self.buffered -= size
 
     def info(self) -> dict[str, Any]:
         return {"principal": self.principal, "role": self.role, "player": self.player,

@@ -208,7 +208,7 @@ class RedisStorage:
 
     # -- the log ----------------------------------------------------------------------
     def append(self, room_id: str, rows: list[ActionRow],
-               snapshot: tuple[int, dict[str, Any]] | None = None) -> int:
+               snapshot: tuple[int, dict[str, Any] | bytes] | None = None) -> int:
         """Append a batch (and maybe a snapshot) if this process holds the room's lease and
         the batch starts at the next version; returns the new last version. Raises LeaseLost
         or LogConflict, having written nothing."""
@@ -221,7 +221,7 @@ class RedisStorage:
             if row[0] != first + i:
                 raise ValueError("rows must carry consecutive versions")
             args.extend([row[1] or "", *row[2:8], repr(row[8])])
-        args.extend(["", ""] if snapshot is None else [snapshot[0], orjson.dumps(snapshot[1])])
+        args.extend(["", ""] if snapshot is None else [snapshot[0], _json(snapshot[1])])
         try:
             return int(self.scripts.append(keys=self._log_keys(room_id), args=args))
         except redis.ResponseError as e:
@@ -312,6 +312,11 @@ class RedisStorage:
     def invites_raw(self, room_id: str) -> list[dict[str, Any]]:
         raw = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "invites")))
         return [orjson.loads(v) for v in raw.values()]
+
+
+def _json(state: dict[str, Any] | bytes) -> bytes:
+    """A snapshot as stored: the server hands it over already serialised."""
+    return state if isinstance(state, bytes) else orjson.dumps(state)
 
 
 def _record(entry_id: Any, f: dict[bytes, bytes]) -> ActionRecord:

@@ -23,10 +23,11 @@ from ..engine.actions import ActionBase
 from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
 from ..engine.errors import Refusal, Text
-from ..engine.views import refusal_for
+from ..engine.views import View, refusal_for
 from .audiences import INTERNAL, Audiences, Frames
 from .connection import Connection, Limits
 from .replay import state_at
+from .retries import RetryWindow
 from .storage import ActionRecord, ActionRow, AsyncStorage, encode
 
 __all__ = ["Join", "Room", "Submit"]
@@ -89,14 +90,15 @@ class Room:
     """One room's authoritative state, connections, per-audience views and history."""
 
     def __init__(self, room_id: str, engine: Engine, store: AsyncStorage, limits: Limits,
-                 client_keys: dict[str, int],
-                 on_fail: Callable[[str], None] | None = None) -> None:
+                 retries: RetryWindow,
+                 on_fail: Callable[[str], None] | None = None,
+                 gm_view: View | None = None) -> None:
         self.id = room_id
         self.engine = engine
         self.store = store
         self.limits = limits
-        self.keys = client_keys
-        self.audiences = Audiences(room_id, engine, limits.history)
+        self.retries = retries
+        self.audiences = Audiences(room_id, engine, limits, gm_view)
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.last_snapshot = engine.version
         self.on_fail = on_fail
@@ -129,7 +131,7 @@ class Room:
             await self._commit(pending)
             pending = []
             if isinstance(item, Join):
-                self._join(item)
+                await self._join(item)
             elif isinstance(item, Call):
                 try:
                     item.done.set_result(await item.fn())
@@ -139,9 +141,9 @@ class Room:
                 await self._commit([await self._undo(item)])
         await self._commit(pending)
 
-    def _join(self, join: Join) -> None:
+    async def _join(self, join: Join) -> None:
         try:
-            self.audiences.join(join.conn, join.since)
+            await self.audiences.join(join.conn, join.since)
         except Exception:
             log.exception("join failed", extra={"room": self.id})
             self.audiences.leave(join.conn)
@@ -174,9 +176,10 @@ class Room:
             if isinstance(translated, Refusal):
                 return _Applied(sub, refusal=translated)
             sub.action = translated
-        key = self._client_key(sub)
-        if key in self.keys:
-            return _Applied(sub, duplicate_of=self.keys[key])
+        who = self._principal(sub)
+        seen = self.retries.version(who, sub.msg_id)
+        if seen is not None:
+            return _Applied(sub, duplicate_of=seen)
         if sub.base_version is not None and sub.base_version != self.version:
             return _Applied(sub, refusal=Refusal("stale_version", STALE.format(v=self.version)))
         actor = sub.actor_override or sub.conn.actor  # type: ignore[union-attr]
@@ -187,7 +190,7 @@ class Room:
         # Applied in memory only: it counts once it is recorded and projected, else it is
         # taken back whole (state, version, dice, views), and its client key stays free.
         try:
-            record = self._record(sub, key, outcome)
+            record = self._record(sub, f"{who}:{sub.msg_id}", outcome)
             row = encode(record)
             frames = self.audiences.project(outcome, record)
         except Exception:
@@ -195,7 +198,7 @@ class Room:
                           extra={"room": self.id, "kind": getattr(sub.action, "kind", None)})
             self._revert(outcome)
             return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
-        self.keys[key] = outcome.version
+        self.retries.add(who, sub.msg_id, outcome.version)
         return _Applied(sub, outcome=outcome, record=record, row=row, frames=frames)
 
     def _revert(self, outcome: Outcome) -> None:
@@ -207,9 +210,9 @@ class Room:
             log.exception("views reset after a failed revert", extra={"room": self.id})
             self.audiences.reset(INTERNAL)
 
-    def _client_key(self, sub: Submit) -> str:
-        who = sub.conn.principal if sub.conn else "server"
-        return f"{who}:{sub.msg_id}"
+    @staticmethod
+    def _principal(sub: Submit) -> str:
+        return sub.conn.principal if sub.conn else "server"
 
     def _record(self, sub: Submit, key: str, outcome: Outcome) -> ActionRecord:
         tx = outcome.tx
@@ -247,20 +250,33 @@ class Room:
         if records:
             snapshot = None
             if self.version - self.last_snapshot >= self.limits.snapshot_every:
-                snapshot = (self.version, self.engine.state.model_dump(mode="json"))
+                rng = self.engine.state.rng.model_dump(mode="json")
+                snapshot = (self.version, await self.audiences.state_json(rng))
             try:
-                await self.store.call(self.store.storage.append, self.id, records, snapshot)
+                await self.store.commit(self.id, records, snapshot)
             except Exception:
                 log.exception("commit failed; room stops", extra={"room": self.id})
                 self._fail(applied)
                 raise
             if snapshot is not None:
                 self.last_snapshot = snapshot[0]
-        for a in applied:
-            try:
-                self._reply(a)
-            except Exception:  # durable already: the others must still hear of theirs
-                log.exception("reply failed", extra={"room": self.id})
+        conns = list(self.audiences.conns)
+        for c in conns:  # every frame of this batch to a socket goes out in one write
+            c.hold()
+        try:
+            for a in applied:
+                try:
+                    self._reply(a)
+                except Exception:  # durable already: the others must still hear of theirs
+                    log.exception("reply failed", extra={"room": self.id})
+        finally:
+            for c in conns:
+                c.release()
+        if records:  # then the bridges' table, drawn once for the whole batch (a bridge's
+            # change is not kept waiting for the redraw)
+            logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
+                    for a in applied if a.outcome is not None]
+            self.audiences.send_platform(await self.audiences.platform_frames(logs))
 
     def _fail(self, applied: list[_Applied]) -> None:
         for a in applied:

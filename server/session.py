@@ -287,7 +287,8 @@ class Session:
         and close go out before the handler returns (or its transport is aborted)."""
         if self.conn is not None:
             self.conn.closed = True
-            self.conn.writer.cancel()
+            if self.conn.later is not None:
+                self.conn.later.cancel()
             if self.room is not None:
                 self.room.leave(self.conn)
             if self.conn.closer is not None:

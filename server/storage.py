@@ -1,8 +1,15 @@
 """Durable log in SQLite (WAL): rooms, actions with their results, snapshots, invites.
 
 An action's row (action, actor, ops, rolls, log) is committed before it is acknowledged.
-The room writes a batch of actions in one transaction (group commit). Every call here is
-blocking; the server runs them on one dedicated thread (`AsyncStorage`).
+Group commit: whatever batches the rooms of the process have ready are written in ONE
+transaction with one commit (one fsync at `durability=full`), each room's part under its
+own savepoint so one room's failure never fails another's. Every call here is blocking;
+the server runs them on one dedicated thread (`AsyncStorage`).
+
+Durability (`PRAGMA synchronous`, see docs/protocol.md): `full` fsyncs the WAL at every
+commit, so an acknowledged action survives a process kill, an OS crash and a power loss;
+`normal` fsyncs only at checkpoints: it survives a process kill, but an OS crash or a
+power loss may lose the last acknowledged actions (the database stays consistent).
 """
 
 from __future__ import annotations
@@ -12,8 +19,9 @@ import hashlib
 import hmac
 import secrets
 import sqlite3
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +47,7 @@ CREATE TABLE IF NOT EXISTS actions (
   log BLOB NOT NULL, warnings BLOB NOT NULL, at REAL NOT NULL,
   PRIMARY KEY (room, version)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS actions_client_key ON actions (room, client_key);
+DROP INDEX IF EXISTS actions_client_key;
 CREATE TABLE IF NOT EXISTS snapshots (
   room TEXT NOT NULL, version INTEGER NOT NULL, state BLOB NOT NULL,
   PRIMARY KEY (room, version)
@@ -213,14 +221,30 @@ class Storage:
 
     # -- the log ----------------------------------------------------------------------
     def append(self, room_id: str, rows: list[ActionRow],
-               snapshot: tuple[int, dict[str, Any]] | None = None) -> None:
-        """Commit a batch of actions (and maybe a snapshot) in one transaction."""
+               snapshot: tuple[int, dict[str, Any] | bytes] | None = None) -> None:
+        """Write a batch of actions (and maybe a snapshot, as a dict or its JSON) in one
+        transaction, or under a savepoint of the group commit's transaction."""
         with self._tx():
             self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                 [(room_id, *row) for row in rows])
             if snapshot is not None:
+                state = snapshot[1]
                 self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
-                                (room_id, snapshot[0], _dumps(snapshot[1])))
+                                (room_id, snapshot[0],
+                                 state if isinstance(state, bytes) else _dumps(state)))
+
+    def append_group(self, batches: list[Batch]) -> list[BaseException | None]:
+        """Several rooms' batches in one transaction and one commit; per batch, the
+        exception that kept it out (its savepoint rolled back) or None."""
+        results: list[BaseException | None] = []
+        with self._tx():
+            for room_id, rows, snapshot in batches:
+                try:
+                    self.append(room_id, rows, snapshot)
+                    results.append(None)
+                except Exception as e:
+                    results.append(e)
+        return results
 
     def actions(self, room_id: str, after: int, upto: int | None = None,
                 limit: int | None = None) -> list[ActionRecord]:
@@ -237,11 +261,16 @@ class Storage:
         return [_record(r) for r in self.db.execute(sql, args)]
 
     def client_keys(self, room_id: str) -> dict[str, int]:
-        """Every client action id the room has applied, with its version (retries)."""
+        """Every client action id the room has applied, with its version."""
+        return dict(self.newest_client_keys(room_id))
+
+    def newest_client_keys(self, room_id: str) -> Iterator[tuple[str, int]]:
+        """The client keys of the room's logged actions with their versions, newest first
+        (the retry window keeps each identity's latest; see retries.py)."""
         rows = self.db.execute(
-            "SELECT client_key, version FROM actions WHERE room=? AND client_key IS NOT NULL",
-            (room_id,))
-        return {k: int(v) for k, v in rows}
+            "SELECT client_key, version FROM actions WHERE room=? AND client_key IS NOT NULL "
+            "ORDER BY version DESC", (room_id,))
+        return ((str(k), int(v)) for k, v in rows)
 
     def latest_snapshot(self, room_id: str, upto: int | None = None
                         ) -> tuple[int, dict[str, Any]] | None:
@@ -304,26 +333,101 @@ def _invite(r: Any) -> InviteRow:
 
 
 class _Transaction:
+    """BEGIN … COMMIT, or a savepoint when a transaction is already open."""
+
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self.nested = False
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.nested = self.db.in_transaction
+        self.db.execute("SAVEPOINT part" if self.nested else "BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, *_: object) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if not self.nested:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        elif exc_type:
+            self.db.execute("ROLLBACK TO part")
+            self.db.execute("RELEASE part")
+        else:
+            self.db.execute("RELEASE part")
+
+
+Batch = tuple[str, list[ActionRow], tuple[int, Any] | None]
+"""One room's part of a group commit: (room id, rows, snapshot or None)."""
+
+
+def _append_group(storage: Any, batches: list[Batch]) -> list[BaseException | None]:
+    """One transaction for the group where the backend has them (SQLite); else (the Redis
+    log, whose appends are fenced scripts) one append per room."""
+    if hasattr(storage, "append_group"):
+        return storage.append_group(batches)  # type: ignore[no-any-return]
+    results: list[BaseException | None] = []
+    for room_id, rows, snapshot in batches:
+        try:
+            storage.append(room_id, rows, snapshot)
+            results.append(None)
+        except Exception as e:
+            results.append(e)
+    return results
+
+
+def _wake(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for fut, error in done:
+        if fut.done():
+            continue
+        if error is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(error)
 
 
 class AsyncStorage:
-    """Runs every `Storage` call on one thread, so the event loop never blocks on disk."""
+    """Runs every `Storage` call on one thread, so the event loop never blocks on disk.
+
+    `commit` is the group commit: a room's batch joins whatever the other rooms have
+    waiting; the thread writes them all in one transaction and wakes every waiting room
+    with one call back into the loop. While it commits, new batches gather for the next
+    group, so a busy process pays one fsync per group, not per room or per action."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="komasync-db")
+        self._lock = threading.Lock()
+        self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
+        self._scheduled = False
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)
+
+    async def commit(self, room_id: str, rows: list[ActionRow],
+                     snapshot: tuple[int, bytes] | None = None) -> None:
+        """Durably log one room's batch (with the next group); raises if it failed."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            self._waiting.append(((room_id, rows, snapshot), done))
+            start, self._scheduled = not self._scheduled, True
+        if start:
+            self._pool.submit(self._group, loop)
+        await done
+
+    def _group(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the storage thread: commit everything waiting as one group."""
+        with self._lock:
+            group, self._waiting = self._waiting, []
+        try:
+            results = _append_group(self.storage, [batch for batch, _ in group])
+        except BaseException as e:  # the commit itself failed: nothing of the group is in
+            results = [e] * len(group)
+        with self._lock:
+            if self._waiting:  # gathered meanwhile: the next group, after other queued calls
+                self._pool.submit(self._group, loop)
+            else:
+                self._scheduled = False
+        loop.call_soon_threadsafe(_wake, [(done, r) for (_, done), r in zip(group, results,
+                                                                             strict=True)])
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -189,6 +190,35 @@ def apply_ops(state: dict[str, Any], ops: list[dict[str, Any]]) -> None:
             parent[key] = op["value"]
         else:
             del parent[key]
+
+
+async def until(cond: Any, what: str, timeout: float = 10.0) -> None:
+    async def poll() -> None:
+        while not cond():
+            await asyncio.sleep(0.02)
+    try:
+        await asyncio.wait_for(poll(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for: {what}") from None
+
+
+async def stalled_reader(r: Running, token: str) -> Client:
+    """A client that authenticates, reads its snapshot, then stops reading its socket.
+    Small kernel buffers on both ends (as on a slow link) and no compression, so the
+    bytes the room sends pile up on the server after a few hundred KiB, not megabytes."""
+    host, port = r.url.split("//")[1].split("/")[0].split(":")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect((host, int(port)))
+    c = await Client.connect(r.url, sock=sock, compression=None)
+    await c.auth(r.room, token=token)
+    await c.expect("snapshot")
+    conn = next(x for x in r.server.rooms[r.room].audiences.conns if x.principal.startswith("inv:"))
+    assert conn.transport is not None
+    conn.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
+                                                         16 * 1024)
+    c.ws.transport.pause_reading()
+    return c
 
 
 async def gm(r: Running) -> Client:

@@ -15,7 +15,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect
 
-from conftest import EXAMPLES, FRAMES, Client, Running, gm, invite, join, start_server
+from conftest import (
+    EXAMPLES,
+    FRAMES,
+    Client,
+    Running,
+    gm,
+    invite,
+    stalled_reader,
+    start_server,
+    until,
+)
 from komasync.engine.registry import ACTIONS
 from komasync.server.connection import Limits
 
@@ -100,22 +110,23 @@ async def test_rate_limit_answers_with_an_error(tmp_path: Path) -> None:
 
 async def test_slow_consumer_is_dropped_without_stalling_the_room(tmp_path: Path) -> None:
     r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / "demo_table.yaml",
-                           Limits(outbox_bytes=500, rate=10_000, burst=10_000))
+                           Limits(outbox_bytes=4096, rate=10_000, burst=10_000))
     try:
         g = await gm(r)
         token = await invite(g, "observer")
-        slow = await join(r, token)
+        slow = await stalled_reader(r, token)  # it stops reading its socket
         room = r.server.rooms[r.room]
         slow_conn = next(c for c in room.audiences.conns if c.role == "observer")
-        slow_conn.writer.cancel()  # it stops draining: its outbox fills,
-        slow_conn.writing = True  # as when the socket keeps the writer waiting
-        for i in range(20):
-            await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "clock",
-                                          "delta": 0}, id=f"s{i}"))
-        await g.settle(20)
+        note = "x" * 1500  # ~1.6 KB frames: a few hundred KB in all, past any socket buffer
+        for i in range(200):
+            await g.reply_to(await g.act({"kind": "table.marker.place", "marker": {
+                "id": f"m{i}", "text": note, "cell": {"x": i % 12, "y": 7}}}, id=f"s{i}"))
+        await g.settle(200)
+        # Dropped by the bytes it left unread, while the room went on for the GM.
         assert slow_conn.closed and slow_conn.close_reason == "slow_consumer"
-        assert slow_conn not in room.audiences.conns or room.version == 20
-        await slow.close()
+        assert room.version == 200
+        await until(lambda: slow_conn not in room.audiences.conns, "the slow reader left")
+        slow.ws.transport.abort()
     finally:
         await r.runner.cleanup()
 

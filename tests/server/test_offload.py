@@ -1,0 +1,77 @@
+"""Whole-room work of large rooms is done off the event loop and gives the same bytes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+import yaml
+
+from conftest import EXAMPLES, Client, gm, invite, join, start_server
+from komasync.engine.scenario import build_room, load_scenario_file
+from komasync.engine.views import GM, Audience, View
+from komasync.server.connection import Limits
+from komasync.server.offload import BIG, dumps_sliced, units
+
+
+@pytest.mark.parametrize("scenario", ["demo_table.yaml", "tower_defense.yaml",
+                                      "base_battle.yaml"])
+def test_sliced_serialisation_is_byte_for_byte_orjson(scenario: str) -> None:
+    state = build_room(load_scenario_file(EXAMPLES / scenario), seed="s")
+    for audience in (GM, Audience("table"), Audience("player", "p1")):
+        tree = View(audience, state).tree
+        assert dumps_sliced(tree) == orjson.dumps(tree)
+    odd = {"a": {}, "b": {"c": {"d": {"e": [1, {"f": "日本"}]}}}, "g": "\"\\", "h": None}
+    assert dumps_sliced(odd) == orjson.dumps(odd)
+    big = {"t": {"pieces": {f"p{i}": {"x": i, "n": "駒"} for i in range(300)},
+                 "ops": [{"op": "set", "i": i} for i in range(200)], "few": {"a": 1}}}
+    assert dumps_sliced(big) == orjson.dumps(big)
+    assert units({"table": {"pieces": {str(i): {} for i in range(7)}, "grid": {"w": 1}}}) == 10
+
+
+async def test_a_large_room_joins_snapshots_and_restarts_the_same(tmp_path: Path) -> None:
+    """More units than BIG: new views, snapshot frames, the bridge's table and storage
+    snapshots are made by the worker; what clients get and what is stored is unchanged."""
+    pieces = [{"id": f"pc{i}", "name": f"P{i}", "owner": "alice", "cell": {"x": i % 50,
+                                                                          "y": i // 50}}
+              for i in range(BIG + 100)]
+    scenario = tmp_path / "big.yaml"
+    scenario.write_text(yaml.safe_dump({
+        "room": {"name": "big"}, "players": [{"id": "alice", "name": "Alice"}],
+        "table": {"grid": {"width": 50, "height": 50}, "pieces": pieces}}))
+    db = tmp_path / "big.sqlite3"
+    r = await start_server(db, scenario, Limits(snapshot_every=5))
+    try:
+        g = await gm(r)
+        assert r.server.rooms[r.room].audiences.big
+        alice = await join(r, await invite(g, "player", "alice"))
+        bridge = await Client.connect(r.url)
+        await bridge.auth(r.room, token=await invite(g, "bridge"), platform="ccfolia")
+        reset = await bridge.expect("table.ops")
+        assert reset["reset"] is True and len(reset["ops"]) > 0
+        version = 0
+        for i in range(12):
+            reply = await alice.reply_to(await alice.act({"kind": "table.move", "piece": f"pc{i}",
+                                                          "to": {"x": 49, "y": 49 - i}}))
+            version = reply["version"]
+        assert (await bridge.expect("table.ops"))["reset"] is False
+        await alice.settle(version)
+        state = r.server.rooms[r.room].engine.state
+        fresh = await join(r, await invite(g, "observer"))
+        assert fresh.state == View(Audience("table"), state).tree
+        assert alice.state == View(Audience("player", "alice"), state).tree
+        stored = r.server.storage.storage.latest_snapshot(r.room)
+        assert stored is not None and stored[0] == 10
+        for c in (g, alice, bridge, fresh):
+            await c.close()
+    finally:
+        await r.runner.cleanup()
+    r = await start_server(db, scenario)  # rebuilt from the stored snapshot and the log
+    try:
+        back = await gm(r)
+        assert back.version == version
+        assert back.state["table"]["pieces"]["pc11"]["cell"] == {"x": 49, "y": 38}
+        assert back.state == orjson.loads(dumps_sliced(View(GM, state).tree))
+    finally:
+        await r.runner.cleanup()
