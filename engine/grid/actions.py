@@ -92,7 +92,7 @@ class StartProcess(ActionBase):
     by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
-        g, c = acting(tx, self.combatant, self.by)
+        g, c = acting(tx, self.combatant)
         t = table(tx)
         name = name_of(t, c)
         here = on_map(tx, c)
@@ -146,7 +146,7 @@ class Move(ActionBase):
     by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
-        g, c = acting(tx, self.combatant, self.by)
+        g, c = acting(tx, self.combatant)
         on_map(tx, c)
         move_combatant(tx, g, c, (self.to.x, self.to.y))
 
@@ -223,7 +223,7 @@ class EndStep(ActionBase):
     by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
-        g, c = acting(tx, self.combatant, self.by)
+        g, c = acting(tx, self.combatant)
         p = open_process(tx, g, c)
         finish_step(tx, g, c, p)
 
@@ -237,7 +237,7 @@ class EndProcess(ActionBase):
     by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
-        g, c = acting(tx, self.combatant, self.by)
+        g, c = acting(tx, self.combatant)
         open_process(tx, g, c)
         close(tx, g, c)
 

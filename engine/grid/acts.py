@@ -94,7 +94,7 @@ class Act(ActionBase):
     by: Id | None = None
 
     def apply(self, tx: Tx) -> None:
-        g, c = acting(tx, self.combatant, self.by)
+        g, c = acting(tx, self.combatant)
         p = g.process
         if p is None or p.combatant != c.id:
             raise not_in_process(tx, g, c)

@@ -245,7 +245,7 @@ class AskCheckRange(ActionBase):
     def apply(self, tx: Tx) -> None:
         grid(tx)
         c = combatant(tx, self.combatant)
-        may_act(tx, c, self.by)
+        may_act(tx, c)
         name = name_of(table(tx), c)
         pid = tx.ask("gm", ASK.format(n=name, c=self.check), CHECK_RESUME, free=True,
                      combatant=c.id, check=self.check)

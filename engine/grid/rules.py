@@ -76,24 +76,25 @@ def owner_of(t: TableState, c: Combatant) -> tuple[str | None, list[str]]:
     return (piece.owner, list(piece.movers)) if piece is not None else (None, [])
 
 
-def may_act(tx: Tx, c: Combatant, by: str | None) -> None:
-    """GRID-MV-1 each player moves their own PC; the GM (or a bridge naming no player)
-    acts for anyone."""
-    player = tx.actor.player if tx.actor.role == "player" else by
-    if tx.actor.role == "gm" or player is None:
+def may_act(tx: Tx, c: Combatant) -> None:
+    """GRID-MV-1 each player moves their own PC (a bridge, the player it names in `by`);
+    the table (a bridge naming no player) only what no player owns; the GM anyone."""
+    actor = tx.actor
+    if actor.role == "gm":
         return
     owner, movers = owner_of(table(tx), c)
-    tx.check(c.side == "pc" and (owner == player or player in movers), Refusal(
-        "not_your_character", NOT_YOURS.format(name=name_of(table(tx), c)), rule="GRID-MV-1"))
+    ok = actor.acts_for(owner, movers) and (actor.player is None or c.side == "pc")
+    tx.check(ok, Refusal("not_your_character", NOT_YOURS.format(name=name_of(table(tx), c)),
+                         rule="GRID-MV-1"))
 
 
-def acting(tx: Tx, cid: str, by: str | None) -> tuple[GridState, Combatant]:
+def acting(tx: Tx, cid: str) -> tuple[GridState, Combatant]:
     """The grid and the character an action is for: combat on, the character known to the
     sender, and the sender allowed to act for it."""
     g = grid(tx)
     need_active(g)
     c = combatant(tx, cid)
-    may_act(tx, c, by)
+    may_act(tx, c)
     return g, c
 
 

@@ -82,7 +82,7 @@ def _user(tx: Tx, user: str | None, by: str | None) -> Combatant | None:
             return None
         raise Refusal("need_user", NEED_USER)
     c = combatant(tx, user)
-    may_act(tx, c, by)
+    may_act(tx, c)
     return c
 
 

@@ -8,6 +8,9 @@ from grid_kit import GM, P1, P2, at, do, engine, move, parse, process, refused, 
 
 from komasync.engine.grid.movement import plan
 from komasync.engine.grid.rules import board_for
+from komasync.engine.tx import Actor
+
+BRIDGE = Actor(role="bridge", label="Foundry")
 
 STRICT = {"drop_spans_steps": False}
 
@@ -118,6 +121,30 @@ A.C.
     # the GM places a piece whose process is not open freely
     do(e, GM, kind="table.move", piece="pc", to={"x": 2, "y": 1})
     assert at(e, "pc") == (2, 1)
+
+
+def test_grid_mv_1_a_bridge_acts_for_the_player_it_names_or_as_the_table() -> None:  # GRID-MV-1
+    e = engine("""
+A.C.
+....
+...e
+""", start=True)
+    # naming no player, the bridge is the table: no player's PC is its to move
+    for kind in ("grid.process.start", "grid.check.ask"):
+        extra = {"check": "回避"} if kind == "grid.check.ask" else {}
+        r = refused(e, BRIDGE, kind=kind, combatant="pa", **extra)
+        assert (r.code, r.rule) == ("not_your_character", "GRID-MV-1")
+    # naming another player, it has that player's rights only
+    r = refused(e, BRIDGE, kind="grid.process.start", combatant="pa", by="p2")
+    assert (r.code, r.rule) == ("not_your_character", "GRID-MV-1")
+    # naming the owner, it moves the PC like the player would
+    do(e, BRIDGE, kind="grid.process.start", combatant="pa", by="p1")
+    do(e, BRIDGE, kind="grid.move", combatant="pa", to={"x": 1, "y": 0}, by="p1")
+    assert at(e, "pa") == (1, 0)
+    do(e, BRIDGE, kind="grid.process.end", combatant="pa", by="p1")
+    # an enemy no player owns is the table's to run (its rights pass; the round decides)
+    do(e, BRIDGE, kind="grid.check.ask", combatant="ee", check="命中")
+    assert refused(e, BRIDGE, kind="grid.process.start", combatant="ee").code == "not_your_round"
 
 
 def test_grid_mv_1_before_combat_pieces_move_freely() -> None:  # GRID-MV-1, GRID-RND-1
