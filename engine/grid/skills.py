@@ -76,9 +76,10 @@ def _land(tx: Tx, g: GridState, who: Combatant, sq: Sq) -> None:
         raise Refusal("cannot_land", CANNOT_LAND.format(x=sq[0], y=sq[1]), rule="GRID-MV-3")
 
 
-def _user(tx: Tx, user: str | None, by: str | None) -> Combatant | None:
+def _user(tx: Tx, user: str | None) -> Combatant | None:
+    """Who uses the skill: named by everyone but the GM (the table names the enemy)."""
     if user is None:
-        if tx.actor.role == "gm" or (tx.actor.role == "bridge" and by is None):
+        if tx.actor.role == "gm":
             return None
         raise Refusal("need_user", NEED_USER)
     c = combatant(tx, user)
@@ -101,7 +102,7 @@ class ForceMove(ActionBase):
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
         need_active(g)
-        _user(tx, self.user, self.by)
+        _user(tx, self.user)
         target = combatant(tx, self.target)
         here, to = on_map(tx, target), (self.to.x, self.to.y)
         near = max(abs(here[0] - to[0]), abs(here[1] - to[1])) == 1
@@ -126,7 +127,7 @@ class Cover(ActionBase):
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
         need_active(g)
-        user = _user(tx, self.user, self.by)
+        user = _user(tx, self.user)
         assert user is not None
         target = combatant(tx, self.target)
         in_cover_range(tx, user, target)
@@ -155,7 +156,7 @@ class Geocentric(ActionBase):
         g = grid(tx)
         need_active(g)
         extra_on(tx, g, "geocentric")
-        user = _user(tx, self.user, self.by)
+        user = _user(tx, self.user)
         assert user is not None
         u = on_map(tx, user)
         t = table(tx)

@@ -145,6 +145,11 @@ A.C.
     # an enemy no player owns is the table's to run (its rights pass; the round decides)
     do(e, BRIDGE, kind="grid.check.ask", combatant="ee", check="命中")
     assert refused(e, BRIDGE, kind="grid.process.start", combatant="ee").code == "not_your_round"
+    # a skill nobody is named to use is the GM's alone (GRID-SK-3)
+    r = refused(e, BRIDGE, kind="grid.force_move", target="pc", to={"x": 2, "y": 1})
+    assert r.code == "need_user"
+    do(e, GM, kind="grid.force_move", target="pc", to={"x": 2, "y": 1})
+    assert at(e, "pc") == (2, 1)
 
 
 def test_grid_mv_1_before_combat_pieces_move_freely() -> None:  # GRID-MV-1, GRID-RND-1
