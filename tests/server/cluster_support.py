@@ -47,11 +47,11 @@ class Node:
         stop_process(self.proc)
 
 
-def start_node(redis_url: str, log: Path, lease_ms: int = LEASE_MS) -> Node:
+def start_node(redis_url: str, log: Path, lease_ms: int = LEASE_MS, *more: str) -> Node:
     env = {**os.environ, "KOMASYNC_OPERATOR_TOKEN": TOKEN}
     proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", "--store", redis_url,
                              "--lease-ms", str(lease_ms), "--snapshot-every", "25",
-                             "--rate", "100000", "--log", "json"],
+                             "--rate", "100000", "--log", "json", *more],
                             stdout=subprocess.PIPE, stderr=log.open("a"), text=True, env=env)
     assert proc.stdout is not None
     for line in proc.stdout:

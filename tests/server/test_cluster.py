@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from cluster_support import Node, Resuming, create_room, player_invite, start_node
+from cluster_support import LEASE_MS, Node, Resuming, create_room, player_invite, start_node
 from redis_support import RedisProc, needs_redis, redis_server
 from test_tower_defense_game import Table, _projection
 
@@ -216,6 +216,37 @@ async def test_a_paused_former_owner_cannot_append_after_waking(
         await b.follow(4)
         store.close()
         await b.close()
+    finally:
+        for n in nodes:
+            n.stop()
+
+
+async def test_the_owner_counts_a_relayed_client_by_its_own_address(
+        tmp_path: Path, redis_server: RedisProc) -> None:
+    """Per-address limits and throttling see the client, not the relaying process: with
+    one connection per address, clients from 127.0.0.2 and 127.0.0.3 relayed by node 1
+    both get in at the owner; a forged address header (not signed with the cluster key)
+    is ignored."""
+    create_room(redis_server.url, "r1", TALLY, SECRET, "s")
+    nodes = [start_node(redis_server.url, tmp_path / f"node{i}.log", LEASE_MS,
+                        "--connections-per-address", "1") for i in range(2)]
+    try:
+        owner = await _joined(nodes[0].ws, "r1", secret=SECRET)
+        two = await Client.connect(nodes[1].ws, local_addr=("127.0.0.2", 0))
+        three = await Client.connect(nodes[1].ws, local_addr=("127.0.0.3", 0))
+        for c in (two, three):
+            await c.auth("r1", secret=SECRET)
+            await c.expect("snapshot")
+        assert await nodes[0].owned() == ["r1"] and await nodes[1].owned() == []
+        forged = await Client.connect(nodes[0].ws, local_addr=("127.0.0.2", 0),
+                                      additional_headers={"X-Komasync-Client": "198.51.100.7",
+                                                          "X-Komasync-Relay": "0" * 64})
+        refused = await forged.expect("error")
+        assert refused["code"] == "too_many_connections"  # counted as 127.0.0.2, its real address
+        reply = await two.reply_to(await two.act(ADD, id="from-two"))
+        assert reply["type"] == "ack"
+        await owner.settle(reply["version"])
+        await three.settle(reply["version"])
     finally:
         for n in nodes:
             n.stop()
