@@ -86,6 +86,7 @@ class Cluster:
         self._watcher: asyncio.Task[None] | None = None
         self._stop = threading.Event()
         self._beat: threading.Thread | None = None
+        self.closing = False  # handing over: no room is loaded here any more
 
     @property
     def node(self) -> str:
@@ -158,6 +159,9 @@ class Cluster:
         assert self._redis is not None
         room_id = msg.room
         relayed = ws in self.inbound
+        if self.closing:
+            await self._bye(ws, peer, "room_moved", MOVED)
+            return True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.ttl_s + MARGIN_S
         while True:
@@ -323,6 +327,7 @@ class Cluster:
     async def handover(self) -> None:
         """SIGTERM: each room finishes what it was given, its lease is released, then its
         clients are told to reconnect (another process takes it on their next join)."""
+        self.closing = True
         rooms = list(self.server.rooms.items())
         self.server.rooms.clear()
         for room_id, room in rooms:
