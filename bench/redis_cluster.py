@@ -159,13 +159,14 @@ async def until(cond: object, what: str) -> None:
 async def block(sender: Peer, groups: dict[str, list[Peer]], samples: int, tag: str,
                 out: dict[str, list[float]]) -> None:
     """`samples` sequential actions; per group, send → last client of the group."""
+    everyone = [p for g in groups.values() for p in g]
     for i in range(samples):
         t0 = time.perf_counter()
-        await sender.send(f"{tag}-{i}", 1 if i % 2 == 0 else -1)
-        await until(lambda: f"{tag}-{i}" in sender.acks, "ack")
-        v = sender.acks[f"{tag}-{i}"][0]
-        everyone = [p for g in groups.values() for p in g]
-        await until(lambda: all(v in p.seen for p in everyone), "fan-out")
+        msg_id = f"{tag}-{i}"
+        await sender.send(msg_id, 1 if i % 2 == 0 else -1)
+        await until(lambda m=msg_id: m in sender.acks, "ack")  # type: ignore[misc]
+        v = sender.acks[msg_id][0]
+        await until(lambda v=v: all(v in p.seen for p in everyone), "fan-out")  # type: ignore[misc]
         for name, group in groups.items():
             out.setdefault(name, []).append(max(p.seen[v] for p in group) - t0)
 
