@@ -57,6 +57,7 @@ async def test_three_processes_play_a_tower_defense_round_and_converge(
     create_room(redis_server.url, "td", EXAMPLES / "tower_defense.yaml", SECRET, "section-v")
     tokens = {f"p{i}": player_invite(redis_server.url, "td", f"p{i}") for i in range(1, 7)}
     watch = [player_invite(redis_server.url, "td", None, "observer") for _ in range(3)]
+    bridge_token = player_invite(redis_server.url, "td", None, "bridge")
     nodes = [start_node(redis_server.url, tmp_path / f"node{i}.log") for i in range(3)]
     try:
         # The first join claims the room: player p3's, on node 2; everyone else is spread.
@@ -65,6 +66,8 @@ async def test_three_processes_play_a_tower_defense_round_and_converge(
         for i in (1, 2, 4, 5, 6):
             players[f"p{i}"] = await _joined(nodes[i % 3].ws, "td", token=tokens[f"p{i}"])
         observers = [await _joined(n.ws, "td", token=t) for n, t in zip(nodes, watch, strict=True)]
+        bridge = await _joined(nodes[1].ws, "td", token=bridge_token, platform="ccfolia")
+        assert (await bridge.expect("table.ops"))["reset"] is True  # its VTT table, relayed
         assert [await n.owned() for n in nodes] == [[], [], ["td"]]
         table = Table(None, g, players)  # type: ignore[arg-type]
         reject = await table.act(players["p1"], "td.pc.place", pc="pc2", fort="f_left")
@@ -84,6 +87,8 @@ async def test_three_processes_play_a_tower_defense_round_and_converge(
         for o in observers:
             await o.settle(g.version)
             assert o.state == json.loads(json.dumps(_table_tree(engine.state)))
+        while (await bridge.expect("table.ops"))["version"] < g.version:
+            pass  # the bridge's table ops follow the room to its last version
         gm_tree: dict[str, Any] = project(engine.state, Audience("gm"))
         assert g.state["tower_defense"] == json.loads(json.dumps(gm_tree["tower_defense"]))
         # /healthz names rooms only to the operator.
