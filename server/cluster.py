@@ -87,6 +87,7 @@ class Cluster:
         self._stop = threading.Event()
         self._beat: threading.Thread | None = None
         self.closing = False  # handing over: no room is loaded here any more
+        self._takeovers: dict[str, asyncio.Task[None]] = {}
 
     @property
     def node(self) -> str:
@@ -115,10 +116,11 @@ class Cluster:
         self._stop.set()
         if self._beat is not None:
             self._beat.join(2)
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+        for task in [self._watcher, *self._takeovers.values()]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for relays in list(self.relays.values()):
             for relay in list(relays):
                 relay.moved.set()
@@ -241,9 +243,11 @@ class Cluster:
                 del self.relays[room_id]
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(relay.upstream.close(), 0.5)
-        if owner_gone and not relay.ws.closed:
-            log.info("relay moved", extra={"room": room_id, "client": peer.address})
-            await self._bye(relay.ws, peer, "room_moved", MOVED)
+        if owner_gone:
+            self.take_over(room_id, relay.holder)
+            if not relay.ws.closed:
+                log.info("relay moved", extra={"room": room_id, "client": peer.address})
+                await self._bye(relay.ws, peer, "room_moved", MOVED)
 
     @staticmethod
     async def _downstream(relay: Relay) -> bool:
@@ -275,6 +279,26 @@ class Cluster:
             elif frame.type == WSMsgType.BINARY:
                 await relay.upstream.send_bytes(frame.data)
 
+    def take_over(self, room_id: str, gone: str) -> None:
+        """The owner `gone` vanished while we relayed to it: claim the room as soon as its
+        lease lapses (unless another process does first), without waiting for a join."""
+        if room_id not in self._takeovers and not self.closing:
+            task = asyncio.create_task(self._take_over(room_id, gone))
+            self._takeovers[room_id] = task
+            task.add_done_callback(lambda _: self._takeovers.pop(room_id, None))
+
+    async def _take_over(self, room_id: str, gone: str) -> None:
+        deadline = asyncio.get_running_loop().time() + self.ttl_s + MARGIN_S
+        with contextlib.suppress(redis.RedisError):
+            while asyncio.get_running_loop().time() < deadline and not self.closing:
+                exists, holder = await self._lease(room_id)
+                if not exists or (holder is not None and holder != gone):
+                    return  # deleted, or someone else has it
+                if holder is None:
+                    await self.server.room(room_id)
+                    return
+                await asyncio.sleep(POLL_S)
+
     # -- watching leases --------------------------------------------------------------
     async def _watch(self) -> None:
         """Every tenth of the TTL: a relay whose room changed hands, or a room of ours
@@ -297,7 +321,7 @@ class Cluster:
                     self.drop_room(room_id)
                 for relay in list(self.relays.get(room_id, ())):
                     if holder != relay.holder:
-                        relay.moved.set()
+                        relay.moved.set()  # (its end starts a takeover)
 
     def drop_room(self, room_id: str) -> None:
         """Stop serving a room this process no longer owns: its clients reconnect."""
