@@ -277,8 +277,10 @@ async def main(args: argparse.Namespace) -> None:
     for name, values in lat.items():
         print(row(name, values))
     if times:
+        each = ", ".join(f"{t * 1e3:.0f}" for t in times)
         print(f"{'failover: owner killed -> first ack':<38} | {len(times):>7} | "
-              f"{pct(times, 50) * 1e3:>8.0f} | {max(times) * 1e3:>8.0f}  (median, max)")
+              f"{pct(times, 50) * 1e3:>8.0f} | {max(times) * 1e3:>8.0f}  (median, max; each: "
+              f"{each} ms)")
 
 
 if __name__ == "__main__":
