@@ -22,6 +22,7 @@ from test_tower_defense_game import Table, _projection
 
 from conftest import EXAMPLES, ROOT, Client
 from komasync.engine.views import Audience, project
+from komasync.server.cluster import MARGIN_S
 from komasync.server.redis_store import RedisStorage
 from komasync.server.replay import rebuild
 
@@ -255,3 +256,23 @@ async def test_the_owner_counts_a_relayed_client_by_its_own_address(
     finally:
         for n in nodes:
             n.stop()
+
+
+async def test_a_join_waits_a_bounded_time_for_an_unreachable_owner(
+        tmp_path: Path, redis_server: RedisProc) -> None:
+    """The room's lease is held by a process nobody can reach (no address, lease far from
+    lapsing): the join waits at most TTL + MARGIN_S, then `bye room_unavailable`; the
+    room is not taken from its holder."""
+    create_room(redis_server.url, "r1", TALLY, SECRET, "s")
+    store = RedisStorage(redis_server.url)
+    store.client.set(store.key("r1", "lease"), "99:elsewhere/1/ghost", px=120_000)
+    node = start_node(redis_server.url, tmp_path / "node.log")
+    try:
+        c = await Client.connect(node.ws)
+        await c.send({"type": "auth", "room": "r1", "secret": SECRET})
+        bye = await c.expect("bye", timeout=LEASE_MS / 1000 + MARGIN_S + 5)
+        assert bye["code"] == "room_unavailable" and bye["reason"]["ja"] and bye["reason"]["en"]
+        assert store.holder("r1") == "99:elsewhere/1/ghost" and await node.owned() == []
+    finally:
+        node.stop()
+        store.close()
