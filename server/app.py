@@ -301,6 +301,8 @@ async def _rooms(request: web.Request) -> web.Response:
     for r in rooms:
         room = server.rooms.get(r["id"])
         r["version"] = room.version if room else None
+        if room is None and server.cluster is not None:  # owned by another process
+            r["version"] = await server.storage.call(server.cluster.store.last_version, r["id"])
     return web.json_response({"rooms": rooms})
 
 

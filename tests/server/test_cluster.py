@@ -92,8 +92,17 @@ async def test_three_processes_play_a_tower_defense_round_and_converge(
             pass  # the bridge's table ops follow the room to its last version
         gm_tree: dict[str, Any] = project(engine.state, Audience("gm"))
         assert g.state["tower_defense"] == json.loads(json.dumps(gm_tree["tower_defense"]))
-        # /healthz names rooms only to the operator.
+        # /healthz names rooms only to the operator; a non-owner answers the console's
+        # room list and an export from Redis.
         async with aiohttp.ClientSession() as http:
+            async with http.post(nodes[0].http + "/api/rooms", json={"secret": SECRET}) as r:
+                assert (await r.json())["rooms"][0]["version"] == g.version
+            async with http.post(nodes[0].http + "/api/export", json={
+                    "secret": SECRET, "room": "td", "format": "clipboard"}) as r:
+                assert r.status == 200 and (await r.json())
+            async with http.post(nodes[0].http + "/api/export", json={
+                    "secret": "wrong-secret-long-enough", "room": "td", "format": "zip"}) as r:
+                assert r.status == 403
             async with http.get(nodes[2].http + "/healthz") as r:
                 assert "td" not in await r.text()
             async with http.get(nodes[2].http + "/healthz?rooms=1") as r:
