@@ -354,13 +354,15 @@ class Cluster:
         self.closing = True
         rooms = list(self.server.rooms.items())
         self.server.rooms.clear()
-        for room_id, room in rooms:
-            await _drain(room)
-            room.task.cancel()
-            with contextlib.suppress(Exception):
-                await self.server.storage.call(self.store.release, room_id)
-            await room.stop()
-            log.info("room handed over", extra={"room": room_id})
+        await asyncio.gather(*(self._hand_over(room_id, room) for room_id, room in rooms))
+
+    async def _hand_over(self, room_id: str, room: Room) -> None:
+        await _drain(room)
+        room.task.cancel()
+        with contextlib.suppress(Exception):
+            await self.server.storage.call(self.store.release, room_id)
+        await room.stop()
+        log.info("room handed over", extra={"room": room_id})
 
 
 def _owner_gone(task: asyncio.Task[Any], which: int) -> bool:
