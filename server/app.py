@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hmac
 import logging
 import math
 import secrets
@@ -16,7 +17,7 @@ import sqlite3
 from collections import Counter
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import redis
@@ -39,6 +40,9 @@ from .session import Session
 from .storage import AsyncStorage, Storage, new_secret
 from .stores import Backend
 from .throttle import AuthThrottle
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
@@ -73,11 +77,16 @@ class Komasync:
         self.per_address: Counter[str] = Counter()
         self.throttle = AuthThrottle(self.limits.auth_failures_per_address,
                                      self.limits.auth_failures_per_room, self.limits.auth_window)
+        self.cluster: Cluster | None = None  # several processes on one Redis (cluster.py)
+        self.operator_token: str | None = None  # opens `/healthz?rooms=1`
 
     # -- rooms ------------------------------------------------------------------------
     async def recover_all(self) -> None:
         """On start: every room rebuilt from its snapshot and log, to its last version; a
-        room that cannot be is quarantined and the others start all the same."""
+        room that cannot be is quarantined and the others start all the same. In a
+        cluster rooms load on their first join instead, so they spread over the processes."""
+        if self.cluster is not None:
+            return
         for room_id in await self.storage.call(self.storage.storage.room_ids):
             await self.room(room_id)
         gc.collect()  # once, before serving: then everything loaded so far is kept
@@ -104,7 +113,11 @@ class Komasync:
             retries = await self.storage.call(_retry_window, store, room_id,
                                               self.limits.retry_window)
             gm_view = await offload(View, GM, engine.state)  # the GM's view, off the loop
-        except (sqlite3.Error, redis.RedisError, LeaseHeld):  # the store, not the log: try again later
+        except LeaseHeld as e:  # another process owns it (cluster.py relays to it)
+            log.info("room owned elsewhere", extra={"room": room_id, "holder": e.holder})
+            self._loading.pop(room_id, None)
+            return None
+        except (sqlite3.Error, redis.RedisError):  # the store, not the log: try again later
             log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
             return None
@@ -150,9 +163,10 @@ class Komasync:
 
     # -- auth -------------------------------------------------------------------------
     async def authenticate(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
-                           ) -> tuple[Room, Connection] | dict[str, Any]:
+                           ) -> tuple[Room, Connection] | dict[str, Any] | None:
         """The room and connection `msg` opens, or the error frame; failures count
-        against the address and the room, and past their limit nothing is looked up."""
+        against the address and the room, and past their limit nothing is looked up.
+        None: the socket was relayed to the room's owner process (and is closed now)."""
         wait = self.throttle.wait(peer.address, msg.room)
         if wait > 0:
             # Answered after a pause: a guessing socket gets one answer a second, so
@@ -161,6 +175,8 @@ class Komasync:
             seconds = math.ceil(wait)
             return error_frame("auth_throttled", E_THROTTLED.format(s=seconds),
                                retry_after=seconds)
+        if self.cluster is not None and await self.cluster.route(ws, msg, peer):
+            return None  # the owner authenticated (and throttled) it, by the real address
         result = await self._check(ws, msg, peer)
         if not isinstance(result, dict):
             self.throttle.succeeded(peer.address, msg.room)
@@ -212,7 +228,8 @@ class Komasync:
     async def ws_handler(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_frame * 4)
         await ws.prepare(request)
-        peer = Peer(request.remote or "?", request.transport)
+        relayed = self.cluster.relayed_from(request) if self.cluster is not None else None
+        peer = Peer(relayed or request.remote or "?", request.transport)
         limit = self.limits.connections_per_address
         if limit and self.per_address[peer.address] >= limit:  # 0: no limit
             await close_socket(ws, peer.transport, "too_many_connections", dumps(error_frame(
@@ -221,10 +238,14 @@ class Komasync:
         session = Session(self, ws, peer)
         self.sockets.add(ws)
         self.per_address[peer.address] += 1
+        if relayed is not None and self.cluster is not None:
+            self.cluster.inbound[ws] = relayed
         try:
             await session.run()
         finally:
             self.sockets.discard(ws)
+            if self.cluster is not None:
+                self.cluster.inbound.pop(ws, None)
             self.per_address[peer.address] -= 1
             if not self.per_address[peer.address]:
                 del self.per_address[peer.address]
@@ -232,7 +253,10 @@ class Komasync:
         return ws
 
     async def shutdown(self) -> None:
-        """Tell every client the server is going away, then close their sockets."""
+        """Tell every client the server is going away, then close their sockets. In a
+        cluster each room is handed over first (committed, its lease released)."""
+        if self.cluster is not None:
+            await self.cluster.handover()
         bye = orjson.dumps({"type": "bye", "code": "server_shutdown", "reason": {
             "ja": "サーバーを停止します。", "en": "The server is shutting down."}}).decode()
         for ws in list(self.sockets):
@@ -247,10 +271,21 @@ SERVER_KEY = web.AppKey("komasync", Komasync)
 
 async def _healthz(request: web.Request) -> web.Response:
     """Liveness for the operator, without auth: counts only, never a room id (those of
-    quarantined rooms are in the server log)."""
+    quarantined rooms are in the server log). `?rooms=1` with the operator token
+    (`Authorization: Bearer …`) also names the rooms this process owns."""
     server = request.app[SERVER_KEY]
-    return web.json_response({"ok": True, "protocol": PROTOCOL_VERSION, "rooms": {
-        "loaded": len(server.rooms), "quarantined": len(server.quarantined)}})
+    health: dict[str, Any] = {"ok": True, "protocol": PROTOCOL_VERSION, "rooms": {
+        "loaded": len(server.rooms), "quarantined": len(server.quarantined)}}
+    if request.query.get("rooms"):
+        given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        token = server.operator_token
+        if not token or not hmac.compare_digest(given.encode(), token.encode()):
+            return web.json_response(error_frame("auth_failed", E_AUTH), status=403)
+        cluster = server.cluster
+        health["owned"] = cluster.owned() if cluster is not None else sorted(server.rooms)
+        if cluster is not None:
+            health["node"] = cluster.store.owner
+    return web.json_response(health)
 
 
 async def _rooms(request: web.Request) -> web.Response:
@@ -266,6 +301,8 @@ async def _rooms(request: web.Request) -> web.Response:
     for r in rooms:
         room = server.rooms.get(r["id"])
         r["version"] = room.version if room else None
+        if room is None and server.cluster is not None:  # owned by another process
+            r["version"] = await server.storage.call(server.cluster.store.last_version, r["id"])
     return web.json_response({"rooms": rooms})
 
 
@@ -281,16 +318,14 @@ async def _export(request: web.Request) -> web.Response:
         return web.json_response(error_frame("bad_message", E_SHAPE.format(
             detail="need {secret, room, format}")), status=400)
     row = await server.storage.call(server.storage.storage.room, room_id)
-    room = await server.room(room_id) if row is not None and row.gm_secret_ok(secret) else None
-    if room is None or fmt not in ("zip", "clipboard"):
+    allowed = row is not None and row.gm_secret_ok(secret) and fmt in ("zip", "clipboard")
+    room = await server.room(room_id) if allowed else None
+    if room is None and allowed and server.cluster is not None:
+        tree = await server.cluster.table_tree(room_id)  # owned by another process
+    elif room is None:
         return web.json_response(error_frame("auth_failed", E_AUTH), status=403)
-
-    async def table_tree() -> dict[str, Any]:
-        return (await room.audiences.view(Audience("table"))).tree
-
-    call = Call(table_tree)  # in the room's order: after every change before it is durable
-    await room.inbox.put(call)
-    tree = await call.done
+    else:
+        tree = await _table_tree(room)
     # The console warns when the room has no Ccfolia calibration (issue 14).
     calibrated = {"X-Komasync-Calibrated": "yes" if exports.export_notice(tree)["calibrated"]
                   else "no"}
@@ -298,6 +333,17 @@ async def _export(request: web.Request) -> web.Response:
         return web.json_response(exports.clipboard_document(tree), headers=calibrated)
     return web.Response(body=exports.room_zip(tree), content_type="application/zip", headers={
         "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"', **calibrated})
+
+
+async def _table_tree(room: Room) -> dict[str, Any]:
+    """The table's view, in the room's order: after every change before it is durable."""
+
+    async def table_tree() -> dict[str, Any]:
+        return (await room.audiences.view(Audience("table"))).tree
+
+    call = Call(table_tree)
+    await room.inbox.put(call)
+    return await call.done  # type: ignore[no-any-return]
 
 
 def _console_dir() -> Path:
@@ -341,6 +387,8 @@ def make_app(server: Komasync) -> web.Application:
         await server.shutdown()
 
     async def on_cleanup(app: web.Application) -> None:
+        if server.cluster is not None:
+            await server.cluster.stop()
         await server.close()
 
     app.on_startup.append(on_startup)

@@ -37,6 +37,9 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                                    "SQLite if left out)")
     s.add_argument("--lease-ms", type=int,
                    help="Redisでのルーム所有期間（ミリ秒、既定10000）/ room lease on Redis (ms; 10000)")
+    s.add_argument("--cluster-url",
+                   help="他のサーバープロセスからの接続先（Redis、既定 ws://ホスト:ポート/ws）/ "
+                        "where the other processes reach this one (Redis; ws://HOST:PORT/ws)")
     s.add_argument("--public-url", help="プレイヤーが開くURL（招待リンク用）/ "
                                         "URL players open (used in invite links)")
     s.add_argument("--demo", action="store_true",

@@ -16,8 +16,10 @@ from ..engine.scenario import build_room
 from . import distribution
 from .app import Komasync, make_app
 from .cli_common import CliError, read_scenario
+from .cluster import Cluster
 from .connection import Limits
 from .logs import setup_logging
+from .redis_store import RedisStorage
 from .settings import Settings, load_settings
 from .storage import new_secret
 from .stores import Backend, open_backend
@@ -57,7 +59,7 @@ def _ensure_demo(store: Backend, scenario_file: str | None) -> str:
 
 def serve(args: argparse.Namespace) -> int:
     settings = load_settings(host=args.host, port=args.port, db=args.db, store=args.store,
-                             lease_ms=args.lease_ms,
+                             lease_ms=args.lease_ms, cluster_url=getattr(args, "cluster_url", None),
                              public_url=args.public_url,
                              durability=args.durability, snapshot_every=args.snapshot_every,
                              max_frame=args.max_frame, rate=args.rate, log=args.log,
@@ -77,9 +79,11 @@ def serve(args: argparse.Namespace) -> int:
                     connections_per_address=settings.connections_per_address,
                     auth_failures_per_address=settings.auth_failures_per_address,
                     auth_failures_per_room=settings.auth_failures_per_room)
-    server = Komasync(settings.db, limits, settings.durability,
-                      storage=open_backend(settings.store, settings.db, settings.durability,
-                                           settings.lease_ms))
+    backend = open_backend(settings.store, settings.db, settings.durability, settings.lease_ms)
+    server = Komasync(settings.db, limits, settings.durability, storage=backend)
+    server.operator_token = settings.operator_token
+    if isinstance(backend, RedisStorage):  # every process on one Redis serves every room
+        server.cluster = Cluster(server, backend)
     asyncio.run(_run(server, settings, demo_secret))
     return 0
 
@@ -100,9 +104,13 @@ async def _run(server: Komasync, settings: Settings, demo_secret: str | None) ->
     app = make_app(server)
     distribution.configure(app, settings.public_url)
     runner = web.AppRunner(app, access_log=None)
+    if server.cluster is not None:
+        await server.cluster.start()
     await runner.setup()
     settings.port = await _bind(runner, settings)
     local = settings.model_copy(update={"public_url": None}).base_url()
+    if server.cluster is not None:
+        server.cluster.announce(settings.cluster_url or local.replace("http", "ws", 1) + "/ws")
     print(f"komasync: {local}/  (GMコンソール / GM console)", flush=True)
     print(f"komasync: {local.replace('http', 'ws', 1)}/ws", flush=True)
     if settings.public_url:

@@ -182,6 +182,8 @@ class Session:
             await self.send(error_frame("auth_required", E_AUTH_FIRST, getattr(msg, "id", None)))
             return
         result = await self.server.authenticate(self.ws, msg, self.peer)
+        if result is None:  # relayed to the room's owner process; the socket is closed
+            return
         if isinstance(result, dict):
             await self.send(result)
             return

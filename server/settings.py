@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     db: str = DEFAULT_DB
     store: str | None = None  # redis://HOST:PORT/DB selects the Redis log instead of `db`
     lease_ms: int = Field(10_000, ge=500)  # how long a room stays owned without renewal (Redis)
+    cluster_url: str | None = None  # ws://… the other processes reach this one at (Redis)
+    operator_token: str | None = None  # opens /healthz?rooms=1 (KOMASYNC_OPERATOR_TOKEN only)
     public_url: str | None = None
     durability: Literal["full", "normal"] = "full"
     snapshot_every: int = Field(200, ge=1)
