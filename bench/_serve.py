@@ -128,12 +128,34 @@ async def _stats(request: web.Request) -> web.Response:
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL("libc.so.6").malloc_trim(0)  # freed memory back to the OS
     data: dict[str, float] = {"cpu": time.process_time(), "rss": rss_bytes()}
+    if request.query.get("trace"):
+        data["trace"] = _trace(request.query["trace"])  # type: ignore[assignment]
     monitor = request.app.get(MONITOR)
     if monitor is not None:
         data.update(monitor.stats())
         if request.query.get("reset"):
             monitor.reset()
     return web.json_response(data)
+
+
+_TRACE_MARK: list[object] = []
+
+
+def _trace(what: str) -> list[str]:
+    """`mark`: remember the traced allocations now; `top`: the 40 allocation sites that grew
+    most since the mark (needs `--tracemalloc`)."""
+    import tracemalloc
+
+    if not tracemalloc.is_tracing():
+        return ["tracemalloc is off: start the server with --tracemalloc"]
+    snap = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(False, tracemalloc.__file__)])
+    if what == "mark" or not _TRACE_MARK:
+        _TRACE_MARK[:] = [snap]
+        return []
+    stats = snap.compare_to(_TRACE_MARK[0], "lineno")  # type: ignore[arg-type]
+    total = sum(s.size_diff for s in stats)
+    return [f"traced total {total / 1024:+.0f} KiB", *(str(s) for s in stats[:40])]
 
 
 def raise_nofile() -> None:
@@ -217,9 +239,15 @@ def main() -> None:
     p.add_argument("--lifetime", type=float, default=600.0)
     p.add_argument("--lazy", action="store_true", help="do not load every room at start")
     p.add_argument("--loop-monitor", action="store_true")
+    p.add_argument("--tracemalloc", action="store_true",
+                   help="trace allocations (slow); /_bench/stats?trace=mark|top reads them")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE")
     args = p.parse_args()
     raise_nofile()
+    if args.tracemalloc:
+        import tracemalloc
+
+        tracemalloc.start(1)
     if args.kind == "komasync":
         extra = dict(x.split("=", 1) for x in args.limit)
         app = komasync_app(args.db, args.durability, args.snapshot_every, args.lazy, extra)

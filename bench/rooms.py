@@ -108,14 +108,17 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
                 cpu0, mine0, wall0 = ((await srv.stats(session))["cpu"], time.process_time(),
                                       time.perf_counter())
                 samples: list[tuple[float, float]] = []
+                print("  actions start", flush=True)
                 start = time.perf_counter() + 0.5
                 sent = sum(await asyncio.gather(*(
                     drive(h, i / rooms, start, seconds, samples) for i, h in enumerate(hubs))))
                 deadline = time.perf_counter() + TIMEOUT
                 while len(samples) < sent and time.perf_counter() < deadline:
                     await asyncio.sleep(0.05)
-                busy = ((await srv.stats(session))["cpu"] - cpu0) / (time.perf_counter() - wall0)
-                mine = (time.process_time() - mine0) / (time.perf_counter() - wall0)
+                server_cpu = (await srv.stats(session))["cpu"] - cpu0
+                client_cpu = time.process_time() - mine0
+                busy = server_cpu / (time.perf_counter() - wall0)
+                mine = client_cpu / (time.perf_counter() - wall0)
                 rss = (await srv.stats(session, gc=True))["rss"]
                 await asyncio.gather(*(h.close() for h in hubs))
     lat = [x for _t, x in samples]
@@ -129,7 +132,8 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
     print(f"  latency p50 {p50 * 1e3:.2f} ms  p99 {p99 * 1e3:.2f} ms  max {worst * 1e3:.1f} ms; "
           f"p50 first third {pct(early, 50) * 1e3:.2f} ms, last third {pct(late, 50) * 1e3:.2f} ms")
     print(f"  CPU during the run: server {busy:.0%} of a core, bench client {mine:.0%} "
-          f"(2 cores in all)")
+          f"(2 cores in all); per action: server {server_cpu / max(1, len(samples)) * 1e6:.0f} µs, "
+          f"bench client {client_cpu / max(1, len(samples)) * 1e6:.0f} µs")
     print(f"  server RSS with {rooms} rooms and {rooms * PER_ROOM} clients: idle "
           f"{rss_idle / MIB:.0f} MiB, after the run {rss / MIB:.0f} MiB "
           f"({rss / rooms / 1024:.0f} KiB per room incl. the process itself)")
