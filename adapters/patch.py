@@ -58,7 +58,10 @@ class Rendered:
             return []
         squares = []
         if before is not None:
-            self.squares[before[0]].pop(oid, None)
+            square = self.squares[before[0]]
+            square.pop(oid, None)
+            if not square:  # kept only for squares with something on them
+                del self.squares[before[0]]
             squares.append(before[0])
         if after is not None:
             self.squares.setdefault(after[0], {})[oid] = after[1]

@@ -81,6 +81,8 @@ def test_patched_updates_equal_whole_redraws(scenario: str, platforms: Any,
         log = [{"ja": x.ja, "en": x.en} for x in outcome.log if x.chat]
         assert patched.update(room.tree, ops, log) == whole.update(room.tree, ops, log)
         assert patched.shown == whole.shown
+        assert patched._rendered is not None
+        assert all(patched._rendered.squares.values())  # no empty squares kept
     if scenario == "demo_table.yaml":
         assert sum(used) > 100  # most changes were patched, not drawn whole
     else:  # engagement and grid combat read the pieces: always drawn whole
