@@ -13,10 +13,12 @@ waits longer than 1 s.
 
 Memory: `--mem-rooms` rooms (default 6), each with the same 5 clients, take 10,000
 actions each (their GMs pipelining; the other clients only drain their sockets). The
-server starts without loading any room; RSS is read (after `gc.collect()` and glibc's
-`malloc_trim`, so freed memory is not counted) before the first join and after the last
-action: (after − before) ÷ rooms is everything an active room keeps: its state, views,
-history, retry window, connections and their buffers.
+server starts without loading any room; one more room first takes as many actions, so
+what the process keeps once however many rooms it has (SQLite's page cache, allocator
+pools) is in the first reading. RSS is read (after `gc.collect()` and glibc's
+`malloc_trim`, so freed memory is not counted) before the measured rooms join and after
+their last action: (after − before) ÷ rooms is everything an active room keeps: its
+state, views, history, retry window, platform adapter, connections and their buffers.
 
     python bench/rooms.py [--rooms 1000] [--seconds 15] [--mem-rooms 6] [--mem-actions 10000]
 """
