@@ -13,6 +13,7 @@ from adapter_support import GM, Room
 
 from komasync.adapters.ccfolia import CcfoliaAdapter
 from komasync.adapters.patch import Patch
+from komasync.adapters.render import render
 from komasync.engine.errors import Refusal
 from komasync.engine.registry import parse_action
 
@@ -27,6 +28,9 @@ def _actions(rng: random.Random, room: Room) -> dict[str, Any]:
     table = room.engine.state.table
     pieces = sorted(table.pieces) if table else []
     cell = {"x": rng.randrange(3), "y": rng.randrange(2)}  # few squares: stacking
+    taken = [o["cell"] for o in render(room.tree).values() if o.get("cell")]
+    if taken and rng.random() < 0.5:  # onto another subsystem's thing (a fort, a group)
+        cell = dict(rng.choice(taken))
     roll = rng.random()
     if pieces and roll < 0.55:
         return {"kind": "table.move", "piece": rng.choice(pieces), "to": cell}
@@ -54,8 +58,8 @@ def _actions(rng: random.Random, room: Room) -> dict[str, Any]:
             "value": {"ccfolia": {"units": rng.choice(["cell", "px"]), "cell_size": size}}}
 
 
-@pytest.mark.parametrize("scenario", ["demo_table.yaml", "engagement.yaml",
-                                      "seamless_combat.yaml"])
+@pytest.mark.parametrize("scenario", ["demo_table.yaml", "tower_defense.yaml",
+                                      "engagement.yaml", "seamless_combat.yaml"])
 @pytest.mark.parametrize("platforms", [None, {"ccfolia": {"units": "px", "cell_size": 48}}])
 def test_patched_updates_equal_whole_redraws(scenario: str, platforms: Any,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,7 +87,7 @@ def test_patched_updates_equal_whole_redraws(scenario: str, platforms: Any,
         assert patched.shown == whole.shown
         assert patched._rendered is not None
         assert all(patched._rendered.squares.values())  # no empty squares kept
-    if scenario == "demo_table.yaml":
+    if scenario in ("demo_table.yaml", "tower_defense.yaml"):
         assert sum(used) > 100  # most changes were patched, not drawn whole
     else:  # engagement and grid combat read the pieces: always drawn whole
         assert not any(used)
