@@ -14,10 +14,12 @@ from typing import Any
 
 from ..engine.errors import Text
 from .base import EventResult
-from .diff import Diff, PlatformObject, PObjects, diff
+from .board import BOARD_ID
+from .diff import Diff, PlatformObject, PObjects, changed_fields, diff
 from .events import translate_event, user_id
 from .geometry import AdapterSettings, Geometry
-from .objects import Objects
+from .objects import Objects, TableObject
+from .patch import Patch, Rendered
 from .projection import grid_of
 from .render import render
 from .replies import refusal_line
@@ -34,9 +36,12 @@ class TableAdapter:
     Subclasses say how settings, objects and operations look on their platform
     (`_settings`, `_objects`, `_ops`, `_chat_ops`, `_snap_ops`). The adapter keeps the
     platform objects it last sent (`self.shown`), never a reference into the projection.
+    A platform that can draw one object on its own (`_object`, `_board_object`) redraws
+    only what a change touched (patch.py); the operations are the same either way.
     """
 
     platform = "?"
+    patches = False  # True: `_object` and `_board_object` draw one object on their own
     settings: AdapterSettings
     geometry: Geometry
     grid: tuple[int, int]
@@ -44,6 +49,8 @@ class TableAdapter:
     def __init__(self, tree: Mapping[str, Any]) -> None:
         self.shown: PObjects = {}
         self.problems: list[str] = []
+        self._rendered: Rendered | None = None  # the neutral objects behind `shown`
+        self._order: dict[str, int] = {}  # platform id → its place in `shown`
         self._configure(tree)
 
     @classmethod
@@ -66,6 +73,15 @@ class TableAdapter:
     def _ops(self, change: Diff, reset: bool) -> list[dict[str, Any]]:
         raise NotImplementedError
 
+    def _object(self, oid: str, o: TableObject) -> PObjects:
+        """This platform's objects for one neutral object (when `patches`)."""
+        raise NotImplementedError
+
+    def _board_object(self, objs: Objects) -> PlatformObject | None:
+        """The board's platform object for `objs`, None when there is no board (when
+        `patches`)."""
+        raise NotImplementedError
+
     def _chat_ops(self, lines: list[tuple[str, str]], to: str | None = None,
                   kind: str = "log") -> list[dict[str, Any]]:
         raise NotImplementedError
@@ -83,8 +99,8 @@ class TableAdapter:
 
     def reset(self, tree: dict[str, Any]) -> list[dict[str, Any]]:
         """Operations that build the whole table, plus a line if the settings were invalid."""
-        _objs, new = self.draw(tree)
-        self.shown = new
+        objs, new = self.draw(tree)
+        self._keep(objs, new)
         ops = self._ops(Diff(created=list(new.items())), reset=True)
         if self.problems:
             why = "; ".join(self.problems)[:300]
@@ -95,11 +111,50 @@ class TableAdapter:
     def update(self, tree: dict[str, Any], ops: list[dict[str, Any]],
                log: list[dict[str, str]]) -> list[dict[str, Any]]:
         """Operations for what changed since the last draw, then the public log lines."""
-        _objs, new = self.draw(tree)
-        change = diff(self.shown, new)
-        self.shown = new
+        change = self._patched(tree, ops)
+        if change is None:
+            objs, new = self.draw(tree)
+            change = diff(self.shown, new)
+            self._keep(objs, new)
         lines = [(str(x.get("ja", "")), str(x.get("en", ""))) for x in log]
         return self._ops(change, reset=False) + (self._chat_ops(lines) if lines else [])
+
+    def _keep(self, objs: Objects, shown: PObjects) -> None:
+        """What was drawn whole: `shown`, and what a later patch starts from."""
+        self.shown = shown
+        if self.patches:
+            self._rendered = Rendered(objs)
+            self._order = {pid: i for i, pid in enumerate(shown)}
+
+    def _patched(self, tree: dict[str, Any], ops: list[dict[str, Any]]) -> Diff | None:
+        """The difference from redrawing only what `ops` touched (None: draw it all).
+
+        Nothing is kept until every redrawn object is known to keep its platform ids and
+        types, so a None leaves `shown` as it was for the whole draw."""
+        if self._rendered is None or (patch := Patch.of(self._rendered, tree, ops)) is None:
+            return None
+        fresh: list[tuple[str, PlatformObject]] = []
+        for oid in patch.redraw:
+            drawn = self._object(oid, self._rendered.objs[oid])
+            before = self._object(oid, patch.old[oid]) if oid in patch.old else drawn
+            if drawn.keys() != before.keys() or any(
+                    pid not in self.shown or self.shown[pid].type != obj.type
+                    for pid, obj in drawn.items()):
+                return None
+            fresh += drawn.items()
+        if patch.board:
+            board = self._board_object(self._rendered.objs)
+            if (board is None) != (BOARD_ID not in self.shown):
+                return None
+            if board is not None:
+                fresh.append((BOARD_ID, board))
+        change = Diff()
+        for pid, obj in sorted(fresh, key=lambda item: self._order[item[0]]):
+            before_obj = self.shown[pid]
+            if changes := changed_fields(before_obj, obj):
+                change.updated.append((pid, obj, changes, before_obj))
+            self.shown[pid] = obj
+        return change
 
     def event(self, event: dict[str, Any], tree: dict[str, Any]) -> EventResult:
         """A platform event as an engine action, or why it is ignored."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Diff", "PObjects", "PlatformObject", "diff"]
+__all__ = ["Diff", "PObjects", "PlatformObject", "changed_fields", "diff"]
 
 
 @dataclass
@@ -55,8 +55,12 @@ def diff(old: PObjects, new: PObjects) -> Diff:
         if before is None or before.type != obj.type:
             out.created.append((oid, obj))
             continue
-        # a sentinel, not None: a field that appears with the value None is still a change
-        changes = {k: v for k, v in obj.data.items() if before.data.get(k, _MISSING) != v}
-        if changes:
+        if changes := changed_fields(before, obj):
             out.updated.append((oid, obj, changes, before))
     return out
+
+
+def changed_fields(before: PlatformObject, obj: PlatformObject) -> dict[str, Any]:
+    """The top-level fields of `obj` that differ from `before` (new values)."""
+    # a sentinel, not None: a field that appears with the value None is still a change
+    return {k: v for k, v in obj.data.items() if before.data.get(k, _MISSING) != v}

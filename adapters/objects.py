@@ -19,6 +19,7 @@ from typing import Any
 from ..engine.errors import Text
 from .base import EventResult
 from .geometry import AdapterSettings, Geometry
+from .projection import as_dict, entries
 
 __all__ = [
     "MARKER",
@@ -26,6 +27,7 @@ __all__ = [
     "Board",
     "Chat",
     "Drop",
+    "Entries",
     "Legal",
     "Objects",
     "TableObject",
@@ -146,6 +148,25 @@ class Legal:
 
 
 Render = Callable[[Mapping[str, Any], Objects], None]
+EntryRender = Callable[[str, dict[str, Any]], TableObject]
+
+
+@dataclass(frozen=True)
+class Entries:
+    """A collection of the projection (`part`, `collection`, e.g. table → pieces) whose
+    every entry is one table object with id `object_id(prefix, entry id)`, made by `make`
+    from that entry alone: a change inside one entry redraws that object only (patch.py)."""
+
+    part: str
+    collection: str
+    prefix: str
+    make: EntryRender
+
+    def render(self, tree: Mapping[str, Any], objs: Objects) -> None:
+        """Every entry's object, in the collection's order."""
+        for eid, entry in entries(as_dict(tree.get(self.part)), self.collection):
+            objs[object_id(self.prefix, eid)] = self.make(eid, entry)
+
 BoardHook = Callable[[Objects, Board], None]
 MoveHook = Callable[[Drop], EventResult]
 ChatHook = Callable[[Chat], EventResult | None]
@@ -162,6 +183,11 @@ class TableSubsystem:
     whose object it is; `board` adds lines to the komasync board; `moves` maps a kind a
     player may drop by hand to the action the drop makes; `chat` makes an action of a
     chat line (None: not its business); `legal` says where an object may be dropped.
+    `entries` lists its collections whose entries are objects made from the entry alone
+    (redrawn one by one when only they change); `reads` names other parts of the
+    projection its render reads or whose objects it alters (when it has a part in the
+    room, changes to those parts are drawn whole); `board_kinds` the kinds its `board`
+    hook reads.
     """
 
     name: str
@@ -173,3 +199,6 @@ class TableSubsystem:
     moves: Mapping[str, MoveHook] = field(default_factory=dict)
     chat: ChatHook | None = None
     legal: LegalHook | None = None
+    entries: tuple[Entries, ...] = ()
+    reads: frozenset[str] = frozenset()
+    board_kinds: frozenset[str] = frozenset()

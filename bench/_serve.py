@@ -122,18 +122,56 @@ def rss_bytes(pid: int | str = "self") -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def rss_parts() -> dict[str, float]:
+    """RSS split as the kernel counts it: anonymous (the heap), file-backed, shared memory
+    (SQLite's WAL index is a mapped file)."""
+    parts = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key = line.split(":", 1)[0]
+        if key in ("RssAnon", "RssFile", "RssShmem"):
+            parts[key.lower()] = float(int(line.split()[1]) * 1024)
+    return parts
+
+
 async def _stats(request: web.Request) -> web.Response:
     if request.query.get("gc"):
         gc.collect()  # only for memory readings: a full collection stalls the loop itself
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL("libc.so.6").malloc_trim(0)  # freed memory back to the OS
-    data: dict[str, float] = {"cpu": time.process_time(), "rss": rss_bytes()}
+    data: dict[str, float] = {"cpu": time.process_time(), "rss": rss_bytes(),
+                              **rss_parts()}
+    if request.query.get("trace"):
+        data["trace"] = _trace(request.query["trace"])  # type: ignore[assignment]
     monitor = request.app.get(MONITOR)
     if monitor is not None:
         data.update(monitor.stats())
         if request.query.get("reset"):
             monitor.reset()
     return web.json_response(data)
+
+
+_TRACE_MARK: list[object] = []
+
+
+def _trace(what: str) -> list[str]:
+    """`mark`: remember the traced allocations now; `top`: the 40 allocation sites that grew
+    most since the mark (needs `--tracemalloc`)."""
+    import tracemalloc
+
+    if not tracemalloc.is_tracing():
+        return ["tracemalloc is off: start the server with --tracemalloc"]
+    snap = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(False, tracemalloc.__file__)])
+    if what == "mark" or not _TRACE_MARK:
+        _TRACE_MARK[:] = [snap]
+        return []
+    stats = snap.compare_to(_TRACE_MARK[0], "lineno")  # type: ignore[arg-type]
+    total = sum(s.size_diff for s in stats)
+    lines = [f"traced total {total / 1024:+.0f} KiB", *(str(s) for s in stats[:40])]
+    if tracemalloc.get_traceback_limit() > 1:  # where the largest growth was made from
+        for s in snap.compare_to(_TRACE_MARK[0], "traceback")[:12]:  # type: ignore[arg-type]
+            lines += [f"-- {s}", *s.traceback.format()]
+    return lines
 
 
 def raise_nofile() -> None:
@@ -217,9 +255,16 @@ def main() -> None:
     p.add_argument("--lifetime", type=float, default=600.0)
     p.add_argument("--lazy", action="store_true", help="do not load every room at start")
     p.add_argument("--loop-monitor", action="store_true")
+    p.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES",
+                   help="trace allocations with FRAMES frames (slow); "
+                        "/_bench/stats?trace=mark|top reads them")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE")
     args = p.parse_args()
     raise_nofile()
+    if args.tracemalloc:
+        import tracemalloc
+
+        tracemalloc.start(args.tracemalloc)
     if args.kind == "komasync":
         extra = dict(x.split("=", 1) for x in args.limit)
         app = komasync_app(args.db, args.durability, args.snapshot_every, args.lazy, extra)

@@ -13,10 +13,12 @@ waits longer than 1 s.
 
 Memory: `--mem-rooms` rooms (default 6), each with the same 5 clients, take 10,000
 actions each (their GMs pipelining; the other clients only drain their sockets). The
-server starts without loading any room; RSS is read (after `gc.collect()` and glibc's
-`malloc_trim`, so freed memory is not counted) before the first join and after the last
-action: (after − before) ÷ rooms is everything an active room keeps: its state, views,
-history, retry window, connections and their buffers.
+server starts without loading any room; one more room first takes as many actions, so
+what the process keeps once however many rooms it has (SQLite's page cache, allocator
+pools) is in the first reading. RSS is read (after `gc.collect()` and glibc's
+`malloc_trim`, so freed memory is not counted) before the measured rooms join and after
+their last action: (after − before) ÷ rooms is everything an active room keeps: its
+state, views, history, retry window, platform adapter, connections and their buffers.
 
     python bench/rooms.py [--rooms 1000] [--seconds 15] [--mem-rooms 6] [--mem-actions 10000]
 """
@@ -108,14 +110,17 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
                 cpu0, mine0, wall0 = ((await srv.stats(session))["cpu"], time.process_time(),
                                       time.perf_counter())
                 samples: list[tuple[float, float]] = []
+                print("  actions start", flush=True)
                 start = time.perf_counter() + 0.5
                 sent = sum(await asyncio.gather(*(
                     drive(h, i / rooms, start, seconds, samples) for i, h in enumerate(hubs))))
                 deadline = time.perf_counter() + TIMEOUT
                 while len(samples) < sent and time.perf_counter() < deadline:
                     await asyncio.sleep(0.05)
-                busy = ((await srv.stats(session))["cpu"] - cpu0) / (time.perf_counter() - wall0)
-                mine = (time.process_time() - mine0) / (time.perf_counter() - wall0)
+                server_cpu = (await srv.stats(session))["cpu"] - cpu0
+                client_cpu = time.process_time() - mine0
+                busy = server_cpu / (time.perf_counter() - wall0)
+                mine = client_cpu / (time.perf_counter() - wall0)
                 rss = (await srv.stats(session, gc=True))["rss"]
                 await asyncio.gather(*(h.close() for h in hubs))
     lat = [x for _t, x in samples]
@@ -129,7 +134,8 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
     print(f"  latency p50 {p50 * 1e3:.2f} ms  p99 {p99 * 1e3:.2f} ms  max {worst * 1e3:.1f} ms; "
           f"p50 first third {pct(early, 50) * 1e3:.2f} ms, last third {pct(late, 50) * 1e3:.2f} ms")
     print(f"  CPU during the run: server {busy:.0%} of a core, bench client {mine:.0%} "
-          f"(2 cores in all)")
+          f"(2 cores in all); per action: server {server_cpu / max(1, len(samples)) * 1e6:.0f} µs, "
+          f"bench client {client_cpu / max(1, len(samples)) * 1e6:.0f} µs")
     print(f"  server RSS with {rooms} rooms and {rooms * PER_ROOM} clients: idle "
           f"{rss_idle / MIB:.0f} MiB, after the run {rss / MIB:.0f} MiB "
           f"({rss / rooms / 1024:.0f} KiB per room incl. the process itself)")
@@ -151,8 +157,11 @@ async def memory(rooms: int, actions: int, window: int = 50) -> list[Goal]:
             setups = prepare_rooms(db, [f"m{i}" for i in range(rooms + 1)], PIECES, players=2,
                                    observers=1, bridges=1)
             with ServerProc("komasync", "--db", str(db), "--lazy") as srv:
-                warm = await open_rooms(session, srv.url, setups[:1])  # code paths, caches
-                await pipelined(warm[0], 300, window)
+                # One room first takes as many actions as each measured room will, so what
+                # the process keeps once whatever the room count (SQLite's page cache,
+                # allocator pools, code paths) is in `before`, not divided among the rooms.
+                warm = await open_rooms(session, srv.url, setups[:1])
+                await run_actions(warm[0], actions, window)
                 await settle(warm[0])
                 before = (await srv.stats(session, gc=True))["rss"]
                 hubs = await open_rooms(session, srv.url, setups[1:], passive_from=1)

@@ -364,6 +364,8 @@ class Audiences:
         if cached is None or cached[0] != self.version:
             state = await self._work(dumps_sliced, view.tree)
             frame = b'{"type":"snapshot","version":%d,"state":%b}' % (self.version, state)
+            # other audiences' snapshots of older versions are never sent again: not kept
+            self.snapshots = {k: c for k, c in self.snapshots.items() if c[0] == self.version}
             cached = self.snapshots[key] = (self.version, frame)
         return cached[1]
 

@@ -134,7 +134,7 @@ class Limits:
     burst: int = 80
     outbox_bytes: int = 4 * 1024 * 1024
     history: int = 2000  # versions kept for `since` resumes…
-    history_bytes: int = 64 * 1024  # …and at most this many bytes of their frames
+    history_bytes: int = 32 * 1024  # …and at most this many bytes of their frames
     retry_window: int = 512  # action ids remembered per client identity (retries.py)
     snapshot_every: int = 200
     auth_timeout: float = 10.0

@@ -119,6 +119,7 @@ class Room:
             except Exception:
                 log.exception("room loop error", extra={"room": self.id})
                 self._abandon(batch)
+            del batch  # an idle room keeps nothing of its last batch while it waits
 
     async def _process(self, batch: list[Item]) -> None:
         """Every item is answered: an action that fails in any way is refused on its own,

@@ -158,63 +158,73 @@ def character_objects(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
     """Every Ccfolia object for the neutral objects: room, characters, markers, dice."""
     out: PObjects = {ROOM_ID: PlatformObject("room", {"fieldWidth": grid[0],
                                                       "fieldHeight": grid[1]})}
-    forts_status = settings.forts_as in ("status", "both") or not with_dice
-    forts_dice = settings.forts_as in ("dice", "both") and with_dice
     for oid, o, cell in placed(objs):
-        pos = geo.pos(cell, o["slot"])
-        kind = o["kind"]
-        data: dict[str, Any] | None = None
-        if kind == "piece":
-            params = [{"label": k, "value": v} for k, v in o["labels"].items()]
-            data = _character(o["name"], pos, o["size"], params=params,
-                              memo=f"komasync {o['ref']}", color=o["color"] or COLORS["piece"])
-        elif kind == "pc":
-            data = _pc(o, pos)
-        elif kind == "group":  # TD-MAP-2 enemy groups as characters, 個体数 (TD-REIN-1)
-            data = _character(
-                o["name"], pos, status=[{"label": "個体数", "value": o["count"], "max": o["max"]}],
-                params=[{"label": "状態", "value": _group_state(o)}], color=COLORS["group"],
-                memo=bi(f"ID: {o['ref']}（攻撃のときに書く）", f"ID: {o['ref']} (write it to attack)"))
-        elif kind == "individual":  # TD-OPT-2
-            status = [{"label": "HP", "value": o["hp"], "max": o["hp"]}] if o["hp"] else []
-            data = _character(o["name"], pos, status=status, color=COLORS["individual"],
-                              params=[{"label": "特異個体",
-                                       "value": bi(o["special_ja"], o["special_en"])}],
-                              memo=f"ID: {o['ref']}")
-        elif kind == "fort":
-            if forts_status:
-                params = [{"label": "段", "value": str(o["tier"])}]
-                if o["final"]:
-                    params.append({"label": "最終砦", "value": bi("はい", "final")})
-                data = _character(
-                    o["name"], pos, params=params, color=COLORS["fort"], memo=f"ID: {o['ref']}",
-                    status=[{"label": "耐久力", "value": o["durability"], "max": o["max"]}])
-            if forts_dice:
-                out.update(_fort_dice(oid, o, settings, geo))
-        elif kind == "marker":
-            out[oid] = PlatformObject("marker", _marker(o["text"], pos, o["width"], o["height"]),
-                                      _ref(o))
-            continue
-        elif kind in ("trap", "direction", "link"):  # TD-MAP-2 traps; ENG-1 engaged pairs
-            out[oid] = PlatformObject("marker", _marker(o["text"], pos), _ref(o))
-            continue
-        elif o.get("draw") == "token":  # objects.TOKEN: any subsystem's piece with bars
-            data = _character(o["name"], pos, o.get("size", 1), status=o.get("bars"),
-                              params=o.get("params"), memo=str(o.get("memo", "")),
-                              color=str(o.get("color") or COLORS["piece"]))
-        elif o.get("draw") == "marker":  # objects.MARKER: a subsystem's text panel
-            out[oid] = PlatformObject("marker", _marker(o["text"], pos, o.get("width", 1),
-                                                        o.get("height", 1)), _ref(o))
-            continue
-        if data is not None:
-            out[oid] = PlatformObject("character", data, _ref(o))
-    b = board(objs)
-    if b:
-        pos = geo.pos(board_cell(grid))
-        out[BOARD_ID] = PlatformObject("character", _character(
-            settings.chat_name, pos, status=b.bars, params=b.params, memo="\n".join(b.memo),
-            color=COLORS["board"]), {"kind": "board", "id": "board"})
+        out.update(_drawn(oid, o, cell, settings, geo, with_dice))
+    if (b := _board(objs, settings, geo, grid)) is not None:
+        out[BOARD_ID] = b
     return _sized(out, geo.unit)
+
+
+def _drawn(oid: str, o: TableObject, cell: dict[str, int], settings: CcfoliaSettings,
+           geo: Geometry, with_dice: bool = True) -> PObjects:
+    """The Ccfolia objects of one neutral object standing on `cell` (before `_sized`)."""
+    out: PObjects = {}
+    pos = geo.pos(cell, o["slot"])
+    kind = o["kind"]
+    data: dict[str, Any] | None = None
+    if kind == "piece":
+        params = [{"label": k, "value": v} for k, v in o["labels"].items()]
+        data = _character(o["name"], pos, o["size"], params=params,
+                          memo=f"komasync {o['ref']}", color=o["color"] or COLORS["piece"])
+    elif kind == "pc":
+        data = _pc(o, pos)
+    elif kind == "group":  # TD-MAP-2 enemy groups as characters, 個体数 (TD-REIN-1)
+        data = _character(
+            o["name"], pos, status=[{"label": "個体数", "value": o["count"], "max": o["max"]}],
+            params=[{"label": "状態", "value": _group_state(o)}], color=COLORS["group"],
+            memo=bi(f"ID: {o['ref']}（攻撃のときに書く）", f"ID: {o['ref']} (write it to attack)"))
+    elif kind == "individual":  # TD-OPT-2
+        status = [{"label": "HP", "value": o["hp"], "max": o["hp"]}] if o["hp"] else []
+        data = _character(o["name"], pos, status=status, color=COLORS["individual"],
+                          params=[{"label": "特異個体",
+                                   "value": bi(o["special_ja"], o["special_en"])}],
+                          memo=f"ID: {o['ref']}")
+    elif kind == "fort":
+        if settings.forts_as in ("status", "both") or not with_dice:
+            params = [{"label": "段", "value": str(o["tier"])}]
+            if o["final"]:
+                params.append({"label": "最終砦", "value": bi("はい", "final")})
+            data = _character(
+                o["name"], pos, params=params, color=COLORS["fort"], memo=f"ID: {o['ref']}",
+                status=[{"label": "耐久力", "value": o["durability"], "max": o["max"]}])
+        if settings.forts_as in ("dice", "both") and with_dice:
+            out.update(_fort_dice(oid, o, settings, geo))
+    elif kind == "marker":
+        return {oid: PlatformObject("marker", _marker(o["text"], pos, o["width"], o["height"]),
+                                    _ref(o))}
+    elif kind in ("trap", "direction", "link"):  # TD-MAP-2 traps; ENG-1 engaged pairs
+        return {oid: PlatformObject("marker", _marker(o["text"], pos), _ref(o))}
+    elif o.get("draw") == "token":  # objects.TOKEN: any subsystem's piece with bars
+        data = _character(o["name"], pos, o.get("size", 1), status=o.get("bars"),
+                          params=o.get("params"), memo=str(o.get("memo", "")),
+                          color=str(o.get("color") or COLORS["piece"]))
+    elif o.get("draw") == "marker":  # objects.MARKER: a subsystem's text panel
+        return {oid: PlatformObject("marker", _marker(o["text"], pos, o.get("width", 1),
+                                                      o.get("height", 1)), _ref(o))}
+    if data is not None:
+        out[oid] = PlatformObject("character", data, _ref(o))
+    return out
+
+
+def _board(objs: Objects, settings: CcfoliaSettings, geo: Geometry,
+           grid: tuple[int, int]) -> PlatformObject | None:
+    """The 'komasync' board character (None when no subsystem has a line for it)."""
+    b = board(objs)
+    if not b:
+        return None
+    return PlatformObject("character", _character(
+        settings.chat_name, geo.pos(board_cell(grid)), status=b.bars, params=b.params,
+        memo="\n".join(b.memo), color=COLORS["board"]), {"kind": "board", "id": "board"})
 
 
 def _sized(objs: PObjects, unit: float) -> PObjects:
@@ -251,6 +261,7 @@ class CcfoliaAdapter(TableAdapter):
     """Ccfolia: table projection → character/marker/dice/chat operations; events → actions."""
 
     platform = "ccfolia"
+    patches = True
     settings: CcfoliaSettings
 
     def _settings(self, tree: Mapping[str, Any]) -> tuple[CcfoliaSettings, Geometry, list[str]]:
@@ -258,6 +269,15 @@ class CcfoliaAdapter(TableAdapter):
 
     def _objects(self, objs: Objects, tree: Mapping[str, Any]) -> PObjects:
         return character_objects(objs, self.settings, self.geometry, self.grid)
+
+    def _object(self, oid: str, o: TableObject) -> PObjects:
+        cell = o.get("cell")
+        drawn = {} if cell is None else _drawn(oid, o, cell, self.settings, self.geometry)
+        return _sized(drawn, self.geometry.unit)
+
+    def _board_object(self, objs: Objects) -> PlatformObject | None:
+        b = _board(objs, self.settings, self.geometry, self.grid)
+        return None if b is None else _sized({BOARD_ID: b}, self.geometry.unit)[BOARD_ID]
 
     def _ops(self, change: Diff, reset: bool) -> list[dict[str, Any]]:
         ops: list[dict[str, Any]] = []

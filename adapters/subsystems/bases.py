@@ -70,4 +70,5 @@ def board(objs: Objects, b: Board) -> None:
         b.params.append({"label": o["name"], "value": bi(o["state_ja"], o["state_en"]) + gp})
 
 
-SUBSYSTEM = TableSubsystem(name="bases", render=render, board=board)
+SUBSYSTEM = TableSubsystem(name="bases", render=render, board=board,
+                           board_kinds=frozenset({"bases", "base"}))

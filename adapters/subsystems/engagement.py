@@ -136,4 +136,6 @@ SUBSYSTEM = TableSubsystem(
     prefixes={"link": "eng"},
     board=board,
     chat=chat,
+    board_kinds=frozenset({"engagement"}),
+    reads=frozenset({"table"}),  # it reads the generic table's pieces and alters them
 )

@@ -196,4 +196,6 @@ SUBSYSTEM = TableSubsystem(
     prefixes={},
     board=board,
     legal=legal,
+    board_kinds=frozenset({"grid"}),
+    reads=frozenset({"table"}),  # it reads the generic table's pieces and alters them
 )

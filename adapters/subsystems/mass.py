@@ -180,4 +180,5 @@ SUBSYSTEM = TableSubsystem(
     board=board,
     moves={"mass_unit": move_unit},
     legal=legal,
+    board_kinds=frozenset({"mass"}),
 )

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import EventResult
-from ..objects import Board, Drop, Objects, TableObject, TableSubsystem, each, object_id
-from ..projection import as_cell, as_dict, as_int, entries
+from ..objects import Board, Drop, Entries, Objects, TableObject, TableSubsystem, each
+from ..projection import as_cell, as_dict, as_int
 from ..replies import accepted
 
 __all__ = ["SUBSYSTEM"]
@@ -19,13 +19,8 @@ __all__ = ["SUBSYSTEM"]
 
 def render(tree: Mapping[str, Any], objs: Objects) -> None:
     """Generic pieces, counters and markers, in that order."""
-    table = as_dict(tree.get("table"))
-    for pid, p in entries(table, "pieces"):
-        objs[object_id("piece", pid)] = _piece(pid, p)
-    for cid, c in entries(table, "counters"):
-        objs[object_id("counter", cid)] = _counter(cid, c)
-    for mid, m in entries(table, "markers"):
-        objs[object_id("marker", mid)] = _marker(mid, m)
+    for collection in ENTRIES:
+        collection.render(tree, objs)
 
 
 def _piece(pid: str, p: dict[str, Any]) -> TableObject:
@@ -53,6 +48,11 @@ def _marker(mid: str, m: dict[str, Any]) -> TableObject:
     }
 
 
+ENTRIES = (Entries("table", "pieces", "piece", _piece),
+           Entries("table", "counters", "counter", _counter),
+           Entries("table", "markers", "marker", _marker))
+
+
 def board(objs: Objects, b: Board) -> None:
     """Each counter is a bar on the board (its max, or its value when it has none)."""
     for _oid, o in each(objs, "counter"):
@@ -75,4 +75,6 @@ SUBSYSTEM = TableSubsystem(
     owners={"piece": "owner"},
     board=board,
     moves={"piece": move_piece},
+    entries=ENTRIES,
+    board_kinds=frozenset({"counter"}),
 )

@@ -437,6 +437,7 @@ SUBSYSTEM = TableSubsystem(
     moves={"pc": move_pc},
     chat=chat,
     legal=legal,
+    board_kinds=frozenset({"td"}),
 )
 
 

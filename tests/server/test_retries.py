@@ -61,3 +61,15 @@ def test_the_window_keeps_each_identitys_newest_ids() -> None:
     assert w.version("gm", "x8") is None and w.version("gm", "x10") == 10
     assert len(w) == 4
     assert principal_of("inv:i1:a:b") == ("inv:i1", "a:b")
+
+
+def test_a_full_window_keeps_exactly_the_newest_ids() -> None:
+    w = RetryWindow(512)
+    for n in range(2000):
+        assert w.version("gm", f"a{n}") is None
+        w.add("gm", f"a{n}", n + 1)
+    assert [w.version("gm", f"a{n}") for n in (1487, 1488, 1999)] == [None, 1489, 2000]
+    assert all(w.version("gm", f"a{n}") == n + 1 for n in range(1488, 2000))
+    assert w.version("inv:i1", "a1999") is None and len(w) == 512
+    unbounded = RetryWindow.from_log(0, [(f"gm:b{n}", n) for n in range(1000, 0, -1)])
+    assert len(unbounded) == 1000 and unbounded.version("gm", "b1") == 1
