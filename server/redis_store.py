@@ -16,6 +16,7 @@ import socket
 import threading
 import time
 from typing import Any, Literal, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 import redis
@@ -23,7 +24,7 @@ import redis
 from .redis_lease import Lease, LeaseHeld, LeaseLost, Scripts, as_text, refusal
 from .storage import ActionRecord, ActionRow, InviteRow, RoomRow, RoomSummary, hash_secret, new_secret
 
-__all__ = ["DEFAULT_TTL_MS", "RedisStorage", "RoomExists"]
+__all__ = ["DEFAULT_TTL_MS", "RedisStorage", "RoomExists", "redacted"]
 
 DEFAULT_TTL_MS = 10_000
 ROOM_PARTS = ("meta", "log", "keys", "snapv", "snaps", "invites", "tokens")
@@ -38,7 +39,7 @@ class RedisStorage:
 
     def __init__(self, url: str, prefix: str = "komasync", owner: str | None = None,
                  ttl_ms: int = DEFAULT_TTL_MS) -> None:
-        self.path = url  # what messages name as "the database"
+        self.path = redacted(url)  # what messages name as "the database" (no password)
         self.prefix = prefix
         self.client: redis.Redis = redis.Redis.from_url(url, socket_timeout=10)
         self.client.ping()
@@ -312,6 +313,16 @@ class RedisStorage:
     def invites_raw(self, room_id: str) -> list[dict[str, Any]]:
         raw = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "invites")))
         return [orjson.loads(v) for v in raw.values()]
+
+
+def redacted(url: str) -> str:
+    """The URL as messages may show it: a password in it becomes `***`."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _json(state: dict[str, Any] | bytes) -> bytes:
