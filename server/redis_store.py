@@ -22,7 +22,16 @@ import orjson
 import redis
 
 from .redis_lease import Lease, LeaseHeld, LeaseLost, Scripts, as_text, refusal
-from .storage import ActionRecord, ActionRow, InviteRow, RoomRow, RoomSummary, hash_secret, new_secret
+from .storage import (
+    ActionRecord,
+    ActionRow,
+    Batch,
+    InviteRow,
+    RoomRow,
+    RoomSummary,
+    hash_secret,
+    new_secret,
+)
 
 __all__ = ["DEFAULT_TTL_MS", "RedisStorage", "RoomExists", "redacted"]
 
@@ -213,6 +222,43 @@ class RedisStorage:
         """Append a batch (and maybe a snapshot) if this process holds the room's lease and
         the batch starts at the next version; returns the new last version. Raises LeaseLost
         or LogConflict, having written nothing."""
+        keys, args = self._append_call(room_id, rows, snapshot)
+        try:
+            return int(self.scripts.append(keys=keys, args=args))
+        except redis.ResponseError as e:
+            raise refusal(e) from e
+
+    def append_group(self, batches: list[Batch]) -> list[BaseException | None]:
+        """Several rooms' batches in one round trip: their fenced appends pipelined, which
+        Redis runs in one event-loop turn and so covers with one AOF fsync (the group
+        commit). Per batch, what kept it out (each append is all or nothing) or None."""
+        if len(batches) == 1:
+            try:
+                self.append(*batches[0])
+                return [None]
+            except Exception as e:
+                return [e]
+        results: list[BaseException | None] = [None] * len(batches)
+        pipe = self.client.pipeline(transaction=False)
+        queued = []
+        for i, (room_id, rows, snapshot) in enumerate(batches):
+            try:
+                keys, args = self._append_call(room_id, rows, snapshot)
+            except Exception as e:
+                results[i] = e
+                continue
+            self.scripts.append(keys=keys, args=args, client=pipe)
+            queued.append(i)
+        for i, reply in zip(queued, pipe.execute(raise_on_error=False), strict=True):
+            if isinstance(reply, redis.ResponseError):
+                results[i] = refusal(reply)
+            elif isinstance(reply, BaseException):
+                results[i] = reply
+        return results
+
+    def _append_call(self, room_id: str, rows: list[ActionRow],
+                     snapshot: tuple[int, dict[str, Any] | bytes] | None) -> tuple[list[str], list[Any]]:
+        """The append script's keys and arguments (LeaseLost if the room is not ours)."""
         lease = self.leases.get(room_id)
         if lease is None:
             raise LeaseLost(f"room {room_id} is not owned by {self.owner}")
@@ -223,10 +269,7 @@ class RedisStorage:
                 raise ValueError("rows must carry consecutive versions")
             args.extend([row[1] or "", *row[2:8], repr(row[8])])
         args.extend(["", ""] if snapshot is None else [snapshot[0], _json(snapshot[1])])
-        try:
-            return int(self.scripts.append(keys=self._log_keys(room_id), args=args))
-        except redis.ResponseError as e:
-            raise refusal(e) from e
+        return self._log_keys(room_id), args
 
     def put_snapshot(self, room_id: str, version: int, state: bytes | dict[str, Any]) -> None:
         """A snapshot at the log's current last version (fenced like an append)."""
