@@ -291,6 +291,8 @@ def _reaches_starter(value: Any, seen: set[int]) -> bool:
 
 
 def _code_reaches(code: Any, names: dict[str, Any], seen: set[int]) -> bool:
+    if "conftest" in code.co_names:  # `from conftest import …` inside the function
+        names = {**globals(), **names}
     for name in code.co_names:
         value = names.get(name)
         if _is_starter(value) or _reaches_starter(value, seen):
