@@ -183,11 +183,10 @@ class SessionRedis:
     def flush_used(self) -> None:
         if not self.used:
             return
-        client = redis.Redis(port=self.server.port, socket_timeout=10)
         for number in self.used:
-            client.execute_command("SELECT", number)
+            client = redis.Redis(port=self.server.port, db=number, socket_timeout=10)
             client.flushdb(asynchronous=True)
-        client.close()
+            client.close()
         self.used.clear()
 
 
