@@ -134,15 +134,18 @@ class RedisStorage:
                  scenario_name: str | None) -> None:
         """Store a room as given (RoomExists if the id is taken); migrate uses it directly."""
         meta = self.key(room_id, "meta")
-        fields = {"name": name, "gm": secret_hash, "state": state, "created": repr(created_at),
-                  "scenario": scenario_name or ""}
-        if not self.client.hsetnx(meta, "id", room_id):
-            raise RoomExists(room_id)
-        pipe = self.client.pipeline()
-        pipe.hset(meta, mapping=fields)  # type: ignore[arg-type]
-        pipe.zadd(f"{self.prefix}:rooms", {room_id: created_at})
-        pipe.sadd(f"{self.prefix}:gm:{secret_hash}", room_id)
-        pipe.execute()
+        fields = {"id": room_id, "name": name, "gm": secret_hash, "state": state,
+                  "created": repr(created_at), "scenario": scenario_name or ""}
+
+        def put(pipe: Any) -> None:  # all or nothing: no half-made room after a crash
+            if pipe.exists(meta):
+                raise RoomExists(room_id)
+            pipe.multi()
+            pipe.hset(meta, mapping=fields)
+            pipe.zadd(f"{self.prefix}:rooms", {room_id: created_at})
+            pipe.sadd(f"{self.prefix}:gm:{secret_hash}", room_id)
+
+        self.client.transaction(put, meta)
 
     def set_gm_secret(self, room_id: str, secret: str) -> None:
         meta = self.key(room_id, "meta")
