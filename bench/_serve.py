@@ -2,6 +2,7 @@
 
     python bench/_serve.py komasync --db FILE [--durability full|normal] [--snapshot-every N]
                                         [--lazy] [--loop-monitor] [--limit NAME=VALUE ...]
+                                        [--store redis://HOST:PORT/DB]
     python bench/_serve.py relay [--loop-monitor]
 
 Prints one JSON line `{"port": …, "pid": …}` once listening on 127.0.0.1 (random port),
@@ -207,11 +208,14 @@ def relay_app() -> web.Application:
 
 
 def komasync_app(db: str, durability: str, snapshot_every: int, lazy: bool,
-                 extra: dict[str, str]) -> web.Application:
-    """The real komasync app; imported here so that the relay process never loads it."""
+                 extra: dict[str, str], store: str | None = None) -> web.Application:
+    """The real komasync app; imported here so that the relay process never loads it.
+    `store`: the log in Redis (as `komasync serve --store`) instead of the SQLite file."""
     from komasync.server.app import Komasync, make_app
+    from komasync.server.stores import open_backend
 
-    app = make_app(Komasync(db, bench_limits(snapshot_every, extra), durability))
+    backend = open_backend(store, db, durability)  # type: ignore[arg-type]
+    app = make_app(Komasync(db, bench_limits(snapshot_every, extra), durability, backend))
     if lazy:
         app.on_startup.clear()  # only the recovery of every room is registered there
     app.router.add_get("/_bench/stats", _stats)
@@ -259,6 +263,7 @@ def main() -> None:
                    help="trace allocations with FRAMES frames (slow); "
                         "/_bench/stats?trace=mark|top reads them")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--store", default=None, help="redis://… (default: the SQLite file --db)")
     args = p.parse_args()
     raise_nofile()
     if args.tracemalloc:
@@ -267,7 +272,8 @@ def main() -> None:
         tracemalloc.start(args.tracemalloc)
     if args.kind == "komasync":
         extra = dict(x.split("=", 1) for x in args.limit)
-        app = komasync_app(args.db, args.durability, args.snapshot_every, args.lazy, extra)
+        app = komasync_app(args.db, args.durability, args.snapshot_every, args.lazy, extra,
+                           args.store)
     else:
         app = relay_app()
     if args.loop_monitor:

@@ -12,6 +12,9 @@ Goals (each measured beside its baseline in this run; see bench/README.md):
 4. no event-loop stall > 5 ms from snapshots or joins on a 5,000-piece room;
 5. server CPU per action flat (±10 %) from 10 to 1,000 pieces, snapshots included.
 
+Then issue 17's information lines, under their own heading: the Redis log beside SQLite
+in the same run (bench/redis_log.py; needs Debian's redis-server).
+
 `--quick` is a smoke run (fewer blocks, 200 rooms, shorter runs): its figures are noisier
 and its goal lines are not the goals' configurations.
 """
@@ -28,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu
 import grid
 import latency
+import redis_log
 import rooms
 import stalls
 import throughput
@@ -70,13 +74,24 @@ def main() -> None:
     a = p.parse_args()
     t0 = time.perf_counter()
     goals = run(a.quick)
+    redis_lines = issue17(a.quick)
     print("\n== Summary: the goals of issue 16, measured in this run ==")
     print(machine_note())
     print(LIMITS_NOTE)
     print(goal_table(goals))
     held = sum(1 for g in goals if g.holds)
     judged = sum(1 for g in goals if g.holds is not None)
-    print(f"{held} of {judged} goal lines hold; total bench time {time.perf_counter() - t0:.0f} s")
+    print(f"{held} of {judged} goal lines hold")
+    print("\n== issue 17: the Redis log beside SQLite, same run (information lines) ==")
+    print(goal_table(redis_lines))
+    print(f"total bench time {time.perf_counter() - t0:.0f} s")
+
+
+def issue17(quick: bool) -> list[Goal]:
+    """bench/redis_log.py: durable actions/s and action → last client, Redis vs SQLite."""
+    if quick:
+        return asyncio.run(redis_log.run(nblocks=2, actions=1000, samples=30))
+    return asyncio.run(redis_log.run())
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ __all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "main"]
 Command = Callable[[argparse.Namespace], int]
 DB_HELP = ("SQLiteファイル（既定: KOMASYNC_DB か komasync.sqlite3）/ "
            "SQLite file (default: KOMASYNC_DB or komasync.sqlite3)")
+STORE_HELP = ("保存先 redis://ホスト:ポート/番号（既定: KOMASYNC_STORE、省略時は --db のSQLite）/ "
+              "store redis://HOST:PORT/DB (default: KOMASYNC_STORE; else the SQLite file of --db)")
 BAD_SETTING = Text("設定 {name} の値が正しくありません: {why}", "Setting {name} is not valid: {why}")
 
 
@@ -95,6 +97,7 @@ def _room_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     for p in (rc, ls, *rsub.choices.values()):
         if not any(a.dest == "db" for a in p._actions):
             p.add_argument("--db", help=DB_HELP)
+            p.add_argument("--store", help=STORE_HELP)
 
 
 def _export_args(ex: argparse.ArgumentParser) -> None:
@@ -144,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
                                         "base URL of the link (default: KOMASYNC_PUBLIC_URL)")
     i.add_argument("--json", action="store_true", help="JSONで出力 / print JSON")
     i.add_argument("--db", help=DB_HELP)
+    i.add_argument("--store", help=STORE_HELP)
 
     _store_parsers(sub)
 
@@ -159,6 +163,7 @@ def _parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="room export と同じ / same as `room export`")
     _export_args(ex)
     ex.add_argument("--db", help=DB_HELP)
+    ex.add_argument("--store", help=STORE_HELP)
     sub.add_parser("schema", help="プロトコルのJSON Schemaを出力 / print the protocol's JSON Schema"
                    ).set_defaults(run=_protocol_schema)
     return p

@@ -1,4 +1,4 @@
-"""What every `komasync` command shares: one-line ja/en errors and opening the database."""
+"""What every `komasync` command shares: one-line ja/en errors and opening the store."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from ..engine.errors import Text
 from ..engine.scenario import Scenario, load_scenario_file
 from .settings import load_settings
 from .storage import Storage
+from .stores import Backend, is_redis, open_redis, sqlite_path
 
 __all__ = ["CliError", "open_db", "open_room", "read_scenario", "say_error"]
 
@@ -39,15 +40,19 @@ def db_path(args: argparse.Namespace) -> str:
     return load_settings(db=getattr(args, "db", None)).db
 
 
-def open_db(args: argparse.Namespace, must_exist: bool = True) -> Storage:
-    """The database named by --db or KOMASYNC_DB (StorageError if it is not ours)."""
-    db = db_path(args)
+def open_db(args: argparse.Namespace, must_exist: bool = True) -> Backend:
+    """The store named by --store or KOMASYNC_STORE (Redis, or `sqlite:PATH`), else the
+    SQLite file named by --db or KOMASYNC_DB (StorageError if it is not ours)."""
+    settings = load_settings(db=getattr(args, "db", None), store=getattr(args, "store", None))
+    if is_redis(settings.store):
+        return open_redis(str(settings.store), owner="komasync-cli")
+    db = sqlite_path(settings.store, settings.db)
     if must_exist and not Path(db).exists():
         raise CliError(NO_DB.format(db=db))
     return Storage(db)
 
 
-def open_room(args: argparse.Namespace) -> Storage:
+def open_room(args: argparse.Namespace) -> Backend:
     """The database, which must hold `args.room`."""
     store = open_db(args)
     if store.room(args.room) is None:

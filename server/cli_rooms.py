@@ -1,4 +1,5 @@
-"""`komasync room create | list | delete | reset | export` and `komasync invite`."""
+"""`komasync room create | list | delete | reset | export` and `komasync invite`, on the
+SQLite file (`--db`) or on Redis (`--store redis://…`)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,18 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..engine.errors import Text
 from ..engine.scenario import build_room
 from .cli_common import CliError, open_db, open_room, read_scenario
+from .redis_lease import LeaseHeld
+from .redis_store import RedisStorage, RoomExists
 from .settings import invite_link, load_settings
 from .storage import new_secret
+from .stores import Backend
 
 __all__ = ["MIN_SECRET", "create", "delete", "export", "invite", "listing", "reset"]
 
@@ -26,6 +32,10 @@ SHORT_SECRET = Text("GM秘密鍵は{n}文字以上にしてください（省略
 NO_PLAYER = Text("ルーム「{room}」にプレイヤー「{player}」はいません（いるのは: {known}）。",
                  "Room '{room}' has no player '{player}' (it has: {known}).")
 NEED_PLAYER = Text("player の招待には --player が必要です。", "A player invite needs --player.")
+IN_USE = Text("ルーム「{room}」は今サーバー（{holder}）が使っています。そのサーバーを止めてから"
+               "（止めると手放します。強制終了した場合は数秒待って）もう一度実行してください。",
+               "Room '{room}' is in use by a server ({holder}); stop that server (a graceful stop "
+               "lets go of the room; after a kill wait a few seconds) and run this again.")
 NOT_CONFIRMED = Text("ルーム「{room}」の全記録を消します。よければ --yes を付けて実行してください。",
                      "This erases everything of room '{room}'; run again with --yes to go ahead.")
 
@@ -40,7 +50,10 @@ def create(args: argparse.Namespace) -> int:
         raise CliError(TAKEN.format(room=room_id))
     secret = args.secret or new_secret()
     state = build_room(scenario, seed=new_secret()).model_dump(mode="json")
-    store.create_room(room_id, scenario.room.name, secret, state, Path(args.file).name)
+    try:
+        store.create_room(room_id, scenario.room.name, secret, state, Path(args.file).name)
+    except RoomExists:  # Redis: created meanwhile by someone else
+        raise CliError(TAKEN.format(room=room_id)) from None
     print(f"room: {room_id}\nGM secret / GM秘密鍵: {secret}")
     return 0
 
@@ -63,10 +76,28 @@ def _confirmed(args: argparse.Namespace) -> None:
         raise CliError(NOT_CONFIRMED.format(room=args.room), code=2)
 
 
+@contextmanager
+def _owned(store: Backend, room_id: str) -> Iterator[None]:
+    """On Redis, hold the room's lease while it is changed, so no server appends to it
+    meanwhile (and refuse, saying who, while a server owns it). SQLite: nothing to own."""
+    if not isinstance(store, RedisStorage):
+        yield
+        return
+    try:
+        store.claim(room_id)
+    except LeaseHeld as e:
+        raise CliError(IN_USE.format(room=room_id, holder=e.holder.split(":", 1)[-1])) from None
+    try:
+        yield
+    finally:
+        store.release(room_id)
+
+
 def delete(args: argparse.Namespace) -> int:
     store = open_room(args)
     _confirmed(args)
-    store.delete_room(args.room)
+    with _owned(store, args.room):
+        store.delete_room(args.room)
     print(f"ルーム {args.room} を削除しました / room {args.room} deleted")
     return 0
 
@@ -74,7 +105,8 @@ def delete(args: argparse.Namespace) -> int:
 def reset(args: argparse.Namespace) -> int:
     store = open_room(args)
     _confirmed(args)
-    gone = store.reset_room(args.room)
+    with _owned(store, args.room):
+        gone = store.reset_room(args.room)
     print(f"ルーム {args.room} を初期状態に戻しました（{gone}件の操作を削除）/ "
           f"room {args.room} is back to its start ({gone} actions removed)")
     return 0

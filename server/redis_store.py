@@ -16,14 +16,24 @@ import socket
 import threading
 import time
 from typing import Any, Literal, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 import redis
 
 from .redis_lease import Lease, LeaseHeld, LeaseLost, Scripts, as_text, refusal
-from .storage import ActionRecord, ActionRow, InviteRow, RoomRow, RoomSummary, hash_secret, new_secret
+from .storage import (
+    ActionRecord,
+    ActionRow,
+    Batch,
+    InviteRow,
+    RoomRow,
+    RoomSummary,
+    hash_secret,
+    new_secret,
+)
 
-__all__ = ["DEFAULT_TTL_MS", "RedisStorage", "RoomExists"]
+__all__ = ["DEFAULT_TTL_MS", "RedisStorage", "RoomExists", "redacted"]
 
 DEFAULT_TTL_MS = 10_000
 ROOM_PARTS = ("meta", "log", "keys", "snapv", "snaps", "invites", "tokens")
@@ -38,7 +48,7 @@ class RedisStorage:
 
     def __init__(self, url: str, prefix: str = "komasync", owner: str | None = None,
                  ttl_ms: int = DEFAULT_TTL_MS) -> None:
-        self.path = url  # what messages name as "the database"
+        self.path = redacted(url)  # what messages name as "the database" (no password)
         self.prefix = prefix
         self.client: redis.Redis = redis.Redis.from_url(url, socket_timeout=10)
         self.client.ping()
@@ -124,15 +134,18 @@ class RedisStorage:
                  scenario_name: str | None) -> None:
         """Store a room as given (RoomExists if the id is taken); migrate uses it directly."""
         meta = self.key(room_id, "meta")
-        fields = {"name": name, "gm": secret_hash, "state": state, "created": repr(created_at),
-                  "scenario": scenario_name or ""}
-        if not self.client.hsetnx(meta, "id", room_id):
-            raise RoomExists(room_id)
-        pipe = self.client.pipeline()
-        pipe.hset(meta, mapping=fields)  # type: ignore[arg-type]
-        pipe.zadd(f"{self.prefix}:rooms", {room_id: created_at})
-        pipe.sadd(f"{self.prefix}:gm:{secret_hash}", room_id)
-        pipe.execute()
+        fields = {"id": room_id, "name": name, "gm": secret_hash, "state": state,
+                  "created": repr(created_at), "scenario": scenario_name or ""}
+
+        def put(pipe: Any) -> None:  # all or nothing: no half-made room after a crash
+            if pipe.exists(meta):
+                raise RoomExists(room_id)
+            pipe.multi()
+            pipe.hset(meta, mapping=fields)
+            pipe.zadd(f"{self.prefix}:rooms", {room_id: created_at})
+            pipe.sadd(f"{self.prefix}:gm:{secret_hash}", room_id)
+
+        self.client.transaction(put, meta)
 
     def set_gm_secret(self, room_id: str, secret: str) -> None:
         meta = self.key(room_id, "meta")
@@ -212,6 +225,43 @@ class RedisStorage:
         """Append a batch (and maybe a snapshot) if this process holds the room's lease and
         the batch starts at the next version; returns the new last version. Raises LeaseLost
         or LogConflict, having written nothing."""
+        keys, args = self._append_call(room_id, rows, snapshot)
+        try:
+            return int(self.scripts.append(keys=keys, args=args))
+        except redis.ResponseError as e:
+            raise refusal(e) from e
+
+    def append_group(self, batches: list[Batch]) -> list[BaseException | None]:
+        """Several rooms' batches in one round trip: their fenced appends pipelined, which
+        Redis runs in one event-loop turn and so covers with one AOF fsync (the group
+        commit). Per batch, what kept it out (each append is all or nothing) or None."""
+        if len(batches) == 1:
+            try:
+                self.append(*batches[0])
+                return [None]
+            except Exception as e:
+                return [e]
+        results: list[BaseException | None] = [None] * len(batches)
+        pipe = self.client.pipeline(transaction=False)
+        queued = []
+        for i, (room_id, rows, snapshot) in enumerate(batches):
+            try:
+                keys, args = self._append_call(room_id, rows, snapshot)
+            except Exception as e:
+                results[i] = e
+                continue
+            self.scripts.append(keys=keys, args=args, client=pipe)
+            queued.append(i)
+        for i, reply in zip(queued, pipe.execute(raise_on_error=False), strict=True):
+            if isinstance(reply, redis.ResponseError):
+                results[i] = refusal(reply)
+            elif isinstance(reply, BaseException):
+                results[i] = reply
+        return results
+
+    def _append_call(self, room_id: str, rows: list[ActionRow],
+                     snapshot: tuple[int, dict[str, Any] | bytes] | None) -> tuple[list[str], list[Any]]:
+        """The append script's keys and arguments (LeaseLost if the room is not ours)."""
         lease = self.leases.get(room_id)
         if lease is None:
             raise LeaseLost(f"room {room_id} is not owned by {self.owner}")
@@ -222,10 +272,7 @@ class RedisStorage:
                 raise ValueError("rows must carry consecutive versions")
             args.extend([row[1] or "", *row[2:8], repr(row[8])])
         args.extend(["", ""] if snapshot is None else [snapshot[0], _json(snapshot[1])])
-        try:
-            return int(self.scripts.append(keys=self._log_keys(room_id), args=args))
-        except redis.ResponseError as e:
-            raise refusal(e) from e
+        return self._log_keys(room_id), args
 
     def put_snapshot(self, room_id: str, version: int, state: bytes | dict[str, Any]) -> None:
         """A snapshot at the log's current last version (fenced like an append)."""
@@ -312,6 +359,16 @@ class RedisStorage:
     def invites_raw(self, room_id: str) -> list[dict[str, Any]]:
         raw = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "invites")))
         return [orjson.loads(v) for v in raw.values()]
+
+
+def redacted(url: str) -> str:
+    """The URL as messages may show it: a password in it becomes `***`."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _json(state: dict[str, Any] | bytes) -> bytes:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine.actions import ActionBase
 from ..engine.control import Restore
@@ -10,9 +10,21 @@ from ..engine.core import Engine
 from ..engine.registry import parse_action
 from ..engine.state import RoomState
 from ..engine.tx import Actor
-from .storage import ActionRecord, Storage
+from .storage import ActionRecord, RoomRow
 
-__all__ = ["logged_action", "rebuild", "state_at"]
+__all__ = ["LogReader", "logged_action", "rebuild", "state_at"]
+
+
+class LogReader(Protocol):
+    """What rebuilding needs of a store (the SQLite `Storage` and the Redis log both)."""
+
+    def room(self, room_id: str) -> RoomRow | None: ...
+
+    def latest_snapshot(self, room_id: str, upto: int | None = None
+                        ) -> tuple[int, dict[str, Any]] | None: ...
+
+    def actions(self, room_id: str, after: int, upto: int | None = None,
+                limit: int | None = None) -> list[ActionRecord]: ...
 
 
 def logged_action(data: dict[str, Any]) -> ActionBase:
@@ -31,7 +43,7 @@ def replay(engine: Engine, records: list[ActionRecord]) -> Engine:
     return engine
 
 
-def rebuild(storage: Storage, room_id: str, upto: int | None = None) -> Engine:
+def rebuild(storage: LogReader, room_id: str, upto: int | None = None) -> Engine:
     """The room's engine at version `upto` (default: the last logged one)."""
     row = storage.room(room_id)
     if row is None:
@@ -44,6 +56,6 @@ def rebuild(storage: Storage, room_id: str, upto: int | None = None) -> Engine:
     return replay(engine, storage.actions(room_id, engine.version, upto))
 
 
-def state_at(storage: Storage, room_id: str, version: int) -> dict[str, Any]:
+def state_at(storage: LogReader, room_id: str, version: int) -> dict[str, Any]:
     """The full state JSON at `version`, for undo."""
     return rebuild(storage, room_id, version).state.model_dump(mode="json")

@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, stop_process
+from conftest import CHROMIUM, CHROMIUM_ARGS, stop_process, store_args
 
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTERS = ROOT / "adapters"
@@ -80,8 +80,8 @@ class Server:
         self.public = f"http://localhost:{self.port}" if public else ""
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
-        self.cli("room", "create", str(ROOT / "examples" / "tower_defense.yaml"), "--db",
-                 str(self.db), "--id", ROOM, "--secret", self.secret)
+        self.cli("room", "create", str(ROOT / "examples" / "tower_defense.yaml"),
+                 *store_args(self.db), "--id", ROOM, "--secret", self.secret)
 
     @staticmethod
     def cli(*args: str) -> str:
@@ -91,7 +91,7 @@ class Server:
     def start(self) -> None:
         extra = ["--public-url", self.public] if self.public else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", ENTRY, "serve", "--port", str(self.port), "--db", str(self.db),
+            [sys.executable, "-c", ENTRY, "serve", "--port", str(self.port), *store_args(self.db),
              "--log", "text", *extra], cwd=ROOT, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True)
         lines: queue.Queue[str] = queue.Queue()
@@ -118,7 +118,7 @@ class Server:
         raise AssertionError("the server did not print its URL")
 
     def invite(self) -> str:
-        out = self.cli("invite", ROOM, "bridge", "--db", str(self.db))
+        out = self.cli("invite", ROOM, "bridge", *store_args(self.db))
         m = re.search(r"token[^:]*:\s*(\S+)", out)
         assert m, out
         return m.group(1)

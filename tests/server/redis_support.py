@@ -1,4 +1,5 @@
-"""A real `redis-server` for the Redis backend's tests, started with komasync's own settings.
+"""A real `redis-server` for the Redis backend's tests, started with komasync's own settings
+(`RedisProc` in conftest, which the Redis pass of the whole suite shares).
 
 Each test gets its own server on a free loopback port with its data in the test's temp dir;
 `kill9()` and `start()` restart it on the same append-only file. Tests that need it are
@@ -8,72 +9,16 @@ installs it).
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 
-from conftest import EXAMPLES, Client, gm, start_server
+from conftest import EXAMPLES, REDIS_SERVER, Client, RedisProc, gm, start_server
 from komasync.server.connection import Limits
-from komasync.server.redis_conf import redis_conf
 
-REDIS_SERVER = shutil.which("redis-server")
 needs_redis = pytest.mark.skipif(
     REDIS_SERVER is None, reason="redis-server is not installed (scripts/setup.sh installs Debian's)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class RedisProc:
-    """One redis-server process on loopback, its AOF under `directory`."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        assert REDIS_SERVER is not None
-        self.proc = subprocess.Popen([REDIS_SERVER, "-"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(redis_conf(self.directory, self.port).encode())
-        self.proc.stdin.close()
-        client = redis.Redis(port=self.port, socket_timeout=2)
-        for _ in range(500):  # loading a long AOF may take a while
-            try:
-                if client.ping():
-                    client.close()
-                    return
-            except (redis.ConnectionError, redis.BusyLoadingError):
-                time.sleep(0.02)
-        raise RuntimeError(f"redis-server did not start on port {self.port}")
-
-    def kill9(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill9()
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import EXAMPLES, Client, Demo, Running
+from conftest import EXAMPLES, Client, Demo, Running, store_args
 
 KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 
@@ -36,24 +36,24 @@ def test_scenario_check_names_file_line_and_problem(tmp_path: Path) -> None:
 
 def test_room_create_and_invite(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
-    created = run("room", "create", str(EXAMPLES / "demo_table.yaml"), "--db", str(db),
+    created = run("room", "create", str(EXAMPLES / "demo_table.yaml"), *store_args(db),
                   "--id", "r9", "--secret", "a-long-enough-gm-secret")
     assert created.returncode == 0 and "room: r9" in created.stdout
-    inv = run("invite", "r9", "player", "--player", "alice", "--db", str(db))
+    inv = run("invite", "r9", "player", "--player", "alice", *store_args(db))
     assert inv.returncode == 0 and "token" in inv.stdout
-    missing = run("invite", "nope", "observer", "--db", str(db))
+    missing = run("invite", "nope", "observer", *store_args(db))
     assert missing.returncode == 1 and "no room" in missing.stderr
 
 
 def test_room_create_refuses_a_short_secret(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     for weak in ("abc", "x" * 15, " " * 20):
-        result = run("room", "create", str(EXAMPLES / "demo_table.yaml"), "--db", str(db),
+        result = run("room", "create", str(EXAMPLES / "demo_table.yaml"), *store_args(db),
                      "--id", "weak", "--secret", weak)
         assert result.returncode == 2, (weak, result.stdout)
         assert "16" in result.stderr and "秘密鍵" in result.stderr and "secret" in result.stderr
         assert "room:" not in result.stdout
-    assert not db.exists() or run("invite", "weak", "observer", "--db", str(db)).returncode == 1
+    assert not db.exists() or run("invite", "weak", "observer", *store_args(db)).returncode == 1
 
 
 def test_schema_is_json_schema_for_both_directions() -> None:
@@ -94,9 +94,9 @@ def test_export_writes_a_ccfolia_room_zip_and_clipboard_json(tmp_path: Path) -> 
     import zipfile
 
     db = tmp_path / "k.sqlite3"
-    run("room", "create", str(EXAMPLES / "tower_defense.yaml"), "--db", str(db), "--id", "td")
+    run("room", "create", str(EXAMPLES / "tower_defense.yaml"), *store_args(db), "--id", "td")
     out = tmp_path / "room.zip"
-    result = run("export", "td", "--db", str(db), "--out", str(out))
+    result = run("export", "td", *store_args(db), "--out", str(out))
     assert result.returncode == 0, result.stderr
     with zipfile.ZipFile(out) as zf:
         data = json.loads(zf.read("__data.json"))
@@ -106,7 +106,7 @@ def test_export_writes_a_ccfolia_room_zip_and_clipboard_json(tmp_path: Path) -> 
     # issue 14: without calibration, the export says so (stderr) and in its own output
     assert "キャリブレーションがありません" in result.stderr
     assert "no Ccfolia calibration" in result.stderr
-    clipped = run("export", "td", "--db", str(db), "--format", "clipboard")
+    clipped = run("export", "td", *store_args(db), "--format", "clipboard")
     clip = clipped.stdout.splitlines()
     head, *pieces = [json.loads(line) for line in clip]
     assert head["komasync"]["calibrated"] is False and head["komasync"]["warning"]["ja"]

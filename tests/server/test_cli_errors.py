@@ -17,7 +17,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from conftest import EXAMPLES, Running, gm
+from conftest import EXAMPLES, Running, gm, store_args, store_url
 
 KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 SECRET = "a-long-enough-gm-secret"
@@ -42,7 +42,7 @@ def one_line(result: subprocess.CompletedProcess[str], code: int, *words: str) -
 
 
 def create(db: Path, room: str = "r1", example: str = "demo_table.yaml") -> None:
-    made = run("room", "create", str(EXAMPLES / example), "--db", str(db), "--id", room,
+    made = run("room", "create", str(EXAMPLES / example), *store_args(db), "--id", room,
                "--secret", SECRET)
     assert made.returncode == 0, made.stderr
 
@@ -59,7 +59,7 @@ def test_port_in_use_is_one_line(tmp_path: Path) -> None:
 def test_duplicate_room_id_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     create(db)
-    again = run("room", "create", str(EXAMPLES / "demo_table.yaml"), "--db", str(db), "--id", "r1")
+    again = run("room", "create", str(EXAMPLES / "demo_table.yaml"), *store_args(db), "--id", "r1")
     one_line(again, 1, "「r1」は既に使われています", "Room id 'r1' is taken", "room delete r1")
 
 
@@ -96,15 +96,15 @@ def test_missing_scenario_file(tmp_path: Path) -> None:
 def test_unknown_room(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     create(db)
-    one_line(run("invite", "nope", "observer", "--db", str(db)), 1, "「nope」", "no room 'nope'")
+    one_line(run("invite", "nope", "observer", *store_args(db)), 1, "「nope」", "no room 'nope'")
 
 
 def test_player_invite_for_a_player_that_does_not_exist(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     create(db, example="tower_defense.yaml")
-    one_line(run("invite", "r1", "player", "--player", "p99", "--db", str(db)), 1,
+    one_line(run("invite", "r1", "player", "--player", "p99", *store_args(db)), 1,
              "「p99」はいません", "no player 'p99'", "p1")
-    ok = run("invite", "r1", "player", "--player", "p1", "--db", str(db))
+    ok = run("invite", "r1", "player", "--player", "p1", *store_args(db))
     assert ok.returncode == 0, ok.stderr
 
 
@@ -122,12 +122,12 @@ def test_bad_setting_from_the_environment(tmp_path: Path) -> None:
 def test_invite_prints_the_full_link_and_json(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     create(db, example="tower_defense.yaml")
-    text = run("invite", "r1", "player", "--player", "p1", "--db", str(db),
+    text = run("invite", "r1", "player", "--player", "p1", *store_args(db),
                "--public-url", "https://table.example.org/")
     assert text.returncode == 0, text.stderr
     token = text.stdout.split("token / トークン: ")[1].split()[0]
     assert f"link / リンク: https://table.example.org/#room=r1&invite={token}" in text.stdout
-    as_json = run("invite", "r1", "observer", "--db", str(db), "--json",
+    as_json = run("invite", "r1", "observer", *store_args(db), "--json",
                   env={"KOMASYNC_PUBLIC_URL": "http://10.0.0.5:8750"})
     data = json.loads(as_json.stdout)
     assert data["role"] == "observer" and data["room"] == "r1"
@@ -135,7 +135,9 @@ def test_invite_prints_the_full_link_and_json(tmp_path: Path) -> None:
 
 
 def test_room_list_delete_reset_export_with_db_from_the_environment(tmp_path: Path) -> None:
-    env = {"KOMASYNC_DB": str(tmp_path / "env.sqlite3")}
+    db = tmp_path / "env.sqlite3"
+    url = store_url(db)  # the Redis pass names its store the same way: KOMASYNC_STORE
+    env = {"KOMASYNC_DB": str(db), **({"KOMASYNC_STORE": url} if url else {})}
     for room in ("a1", "b2"):
         made = run("room", "create", str(EXAMPLES / "tower_defense.yaml"), "--id", room, env=env)
         assert made.returncode == 0, made.stderr

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from conftest import ROOT, Client
+from conftest import ON_REDIS, ROOT, Client, store_args
 
 KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
+# On Redis the killed server's lease on the room must lapse before a new one may take it.
+LEASE = ["--lease-ms", "1500"] if ON_REDIS else []
 
 
 def start(db: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", "--db", str(db),
+    proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", *store_args(db), *LEASE,
                              "--snapshot-every", "25", "--rate", "100000"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
@@ -27,10 +31,26 @@ def start(db: Path) -> tuple[subprocess.Popen[str], str]:
     raise RuntimeError("server did not start")
 
 
+async def rejoin(url: str, room: str, secret: str) -> tuple[Client, dict[str, Any]]:
+    """The GM back after the crash: at once on SQLite; on Redis once the dead server's
+    lease on the room has lapsed (until then the room is refused)."""
+    for _ in range(200):
+        g = await Client.connect(url)
+        await g.send({"type": "auth", "room": room, "secret": secret})
+        with contextlib.suppress(Exception):  # refused (auth_failed) or closed meanwhile
+            while (msg := await g.recv())["type"] not in ("snapshot", "error"):
+                pass
+            if msg["type"] == "snapshot":
+                return g, msg
+        await g.close()
+        await asyncio.sleep(0.05)
+    raise AssertionError("the room never came back")
+
+
 async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
     db = tmp_path / "crash.sqlite3"
     subprocess.run([*KOMASYNC, "room", "create", str(ROOT / "tests/data/counters.yaml"),
-                    "--db", str(db), "--id", "r1", "--secret", "s3cret-for-the-crash-test"], check=True,
+                    *store_args(db), "--id", "r1", "--secret", "s3cret-for-the-crash-test"], check=True,
                    capture_output=True)
     proc, url = start(db)
     acked: dict[str, int] = {}
@@ -67,9 +87,7 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
 
     proc, url = start(db)
     try:
-        g = await Client.connect(url)
-        await g.auth("r1", secret="s3cret-for-the-crash-test")
-        snap = await g.expect("snapshot")
+        g, snap = await rejoin(url, "r1", "s3cret-for-the-crash-test")
         version = snap["version"]
         assert version >= max(acked.values())
         # Each applied action added exactly one: the tally equals the version.

@@ -16,9 +16,9 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from conftest import ROOT, Running
+from conftest import ROOT, Running, make_server
 from komasync.server import distribution
-from komasync.server.app import Komasync, make_app
+from komasync.server.app import make_app
 
 PUBLIC = "https://komasync.example.test/tables"
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
@@ -39,8 +39,7 @@ def header(text: str) -> dict[str, list[str]]:
 async def public(tmp_path: Path) -> AsyncIterator[str]:
     """A server told its public address (as `komasync serve --public-url` does); returns the
     loopback address the test reaches it at."""
-    server = Komasync(tmp_path / "k.sqlite3", durability="normal")
-    app = make_app(server)
+    app = make_app(make_server(tmp_path / "k.sqlite3"))
     distribution.configure(app, PUBLIC + "/")
     runner = web.AppRunner(app)
     await runner.setup()

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from conftest import EXAMPLES, Running, apply_ops, start_server
+from conftest import EXAMPLES, Running, apply_ops, logged_versions, start_server
 from komasync.engine.bounds import MAX_NUMBER
 from komasync.engine.registry import ACTIONS
 from komasync.server.connection import Limits
@@ -236,12 +235,6 @@ def _has_nan(msg: dict[str, Any]) -> bool:
     except ValueError:
         return True
     return False
-
-
-def logged_versions(db: Path, room: str) -> list[int]:
-    with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT version FROM actions WHERE room=? ORDER BY version", (room,))
-        return [int(v) for (v,) in rows]
 
 
 def _invite(gm: Peer, player: str) -> str:

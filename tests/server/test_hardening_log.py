@@ -8,26 +8,19 @@ log cannot be replayed is quarantined without stopping the server or the other r
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
+from conftest import EXAMPLES, Client, Running, drop_logged, gm, invite, join, logged_versions, start_server
 from komasync.engine.bounds import MAX_NUMBER
 from komasync.engine.scenario import load_scenario_file
 from komasync.server import room as room_module
 from komasync.server.connection import Limits
 
 U64 = 2**64 - 1
-
-
-def logged_versions(db: Path, room: str) -> list[int]:
-    with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT version FROM actions WHERE room=? ORDER BY version", (room,))
-        return [int(v) for (v,) in rows]
 
 
 def gapless(versions: list[int]) -> bool:
@@ -179,8 +172,7 @@ async def test_an_unreplayable_room_is_quarantined_and_the_rest_start(tmp_path: 
             await b.reply_to(await b.act({"kind": "table.counter.add", "counter": "clock",
                                           "delta": 1}, id=f"x{i}"))
         await r.runner.cleanup()
-        with sqlite3.connect(db) as con:
-            con.execute("DELETE FROM actions WHERE room='broken' AND version=2")
+        drop_logged(db, "broken", 2)
         r = await start_server(db, EXAMPLES / "demo_table.yaml")
         g = await gm(r)
         assert (await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "clock",
