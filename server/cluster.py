@@ -338,7 +338,7 @@ class Cluster:
         snapshot + stream (everything acked is there)."""
 
         def read() -> dict[str, Any]:
-            engine = rebuild(self.store, room_id)  # type: ignore[arg-type]  # same methods
+            engine = rebuild(self.store, room_id)
             return View(Audience("table"), engine.state).tree
 
         return await asyncio.to_thread(read)
