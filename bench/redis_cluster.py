@@ -35,7 +35,7 @@ import aiohttp
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _lib import machine_note, pct
+from _lib import Goal, machine_note, pct
 
 from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.server.redis_conf import redis_conf
@@ -244,7 +244,8 @@ def row(name: str, values: list[float]) -> str:
             f"{pct(values, 99) * 1e3:>8.3f}")
 
 
-async def main(args: argparse.Namespace) -> None:
+async def measure(args: argparse.Namespace) -> tuple[dict[str, list[float]], list[float]]:
+    """Latency per group (seconds) and each failover's time (seconds), in one run."""
     tmp = Path(tempfile.mkdtemp(prefix="komasync-cluster-"))
     (tmp / "redis").mkdir()
     red, url = start_redis(tmp / "redis")
@@ -267,10 +268,43 @@ async def main(args: argparse.Namespace) -> None:
         red.kill()
         red.wait()
         shutil.rmtree(tmp, ignore_errors=True)
+    return lat, times
+
+
+def setup_note(args: argparse.Namespace) -> str:
+    return (f"{args.clients} clients per group, GM sender on the owner; {args.blocks} blocks × "
+            f"{args.samples} actions, alternating; lease TTL {args.lease_ms} ms; Redis AOF "
+            f"appendfsync always, SQLite synchronous=FULL")
+
+
+def goal_lines(args: argparse.Namespace, lat: dict[str, list[float]],
+               times: list[float]) -> list[Goal]:
+    """The figures as information lines of bench/run_all.py's table."""
+    lines = [Goal("17 cluster (info)", f"action -> last of {args.clients}, {name}",
+                  f"p50 {pct(v, 50) * 1e3:.2f} / p99 {pct(v, 99) * 1e3:.2f} ms", "-", None)
+             for name, v in lat.items()]
+    if times:
+        each = ", ".join(f"{t * 1e3:.0f}" for t in times)
+        lines.append(Goal("17 cluster (info)",
+                          f"failover, owner killed -> first ack (lease {args.lease_ms} ms)",
+                          f"median {pct(times, 50) * 1e3:.0f} ms (each {each})", "-", None))
+    return lines
+
+
+def options(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--blocks", type=int, default=4)
+    parser.add_argument("--samples", type=int, default=60)
+    parser.add_argument("--clients", type=int, default=5)
+    parser.add_argument("--failovers", type=int, default=2)
+    parser.add_argument("--lease-ms", type=int, default=1500)
+    return parser.parse_args(argv)
+
+
+async def main(args: argparse.Namespace) -> None:
+    lat, times = await measure(args)
     print(machine_note())
-    print(f"{args.clients} clients per group, GM sender on the owner; {args.blocks} blocks × "
-          f"{args.samples} actions, alternating; lease TTL {args.lease_ms} ms; Redis AOF "
-          f"appendfsync always, SQLite synchronous=FULL")
+    print(setup_note(args))
     print(f"{'action -> last client of the group':<38} | {'actions':>7} | {'p50 ms':>8} | "
           f"{'p99 ms':>8}")
     print("-" * 70)
@@ -284,10 +318,4 @@ async def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--blocks", type=int, default=4)
-    parser.add_argument("--samples", type=int, default=60)
-    parser.add_argument("--clients", type=int, default=5)
-    parser.add_argument("--failovers", type=int, default=2)
-    parser.add_argument("--lease-ms", type=int, default=1500)
-    asyncio.run(main(parser.parse_args()))
+    asyncio.run(main(options()))

@@ -13,7 +13,8 @@ Goals (each measured beside its baseline in this run; see bench/README.md):
 5. server CPU per action flat (±10 %) from 10 to 1,000 pieces, snapshots included.
 
 Then issue 17's information lines, under their own heading: the Redis log beside SQLite
-in the same run (bench/redis_log.py; needs Debian's redis-server).
+in the same run (bench/redis_log.py; needs Debian's redis-server), and two processes on one
+Redis: clients on the owner vs on another process, failover time (bench/redis_cluster.py).
 
 `--quick` is a smoke run (fewer blocks, 200 rooms, shorter runs): its figures are noisier
 and its goal lines are not the goals' configurations.
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu
 import grid
 import latency
+import redis_cluster
 import redis_log
 import rooms
 import stalls
@@ -75,6 +77,9 @@ def main() -> None:
     t0 = time.perf_counter()
     goals = run(a.quick)
     redis_lines = issue17(a.quick)
+    cluster_args = redis_cluster.options(["--blocks", "2", "--samples", "30"] if a.quick else [])
+    cluster_lines = redis_cluster.goal_lines(cluster_args,
+                                             *asyncio.run(redis_cluster.measure(cluster_args)))
     print("\n== Summary: the goals of issue 16, measured in this run ==")
     print(machine_note())
     print(LIMITS_NOTE)
@@ -84,6 +89,9 @@ def main() -> None:
     print(f"{held} of {judged} goal lines hold")
     print("\n== issue 17: the Redis log beside SQLite, same run (information lines) ==")
     print(goal_table(redis_lines))
+    print(f"\n== issue 17: two processes on one Redis ({redis_cluster.setup_note(cluster_args)})"
+          " beside one SQLite process, same run (information lines) ==")
+    print(goal_table(cluster_lines))
     print(f"total bench time {time.perf_counter() - t0:.0f} s")
 
 
