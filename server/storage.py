@@ -149,6 +149,15 @@ def encode(record: ActionRecord) -> ActionRow:
             _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
 
 
+ROWS_PER_INSERT = 64
+"""Actions written by one INSERT statement: one statement, one step (the thread takes the
+GIL back once per step, not once per row, while the event loop is busy)."""
+
+
+def _insert_sql(rows: int) -> str:
+    return "INSERT INTO actions VALUES " + ",".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
+
+
 class Storage:
     """Blocking SQLite access; one instance per thread that uses it."""
 
@@ -225,8 +234,10 @@ class Storage:
         """Write a batch of actions (and maybe a snapshot, as a dict or its JSON) in one
         transaction, or under a savepoint of the group commit's transaction."""
         with self._tx():
-            self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                [(room_id, *row) for row in rows])
+            for at in range(0, len(rows), ROWS_PER_INSERT):
+                chunk = rows[at:at + ROWS_PER_INSERT]
+                self.db.execute(_insert_sql(len(chunk)),
+                                [v for row in chunk for v in (room_id, *row)])
             if snapshot is not None:
                 state = snapshot[1]
                 self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
@@ -236,6 +247,10 @@ class Storage:
     def append_group(self, batches: list[Batch]) -> list[BaseException | None]:
         """Several rooms' batches in one transaction and one commit; per batch, the
         exception that kept it out (its savepoint rolled back) or None."""
+        if len(batches) == 1:  # nothing to keep apart: no savepoint
+            room_id, rows, snapshot = batches[0]
+            self.append(room_id, rows, snapshot)
+            return [None]
         results: list[BaseException | None] = []
         with self._tx():
             for room_id, rows, snapshot in batches:
