@@ -387,6 +387,17 @@ def _append_group(storage: Any, batches: list[Batch]) -> list[BaseException | No
     return results
 
 
+def _quiet(loop: asyncio.AbstractEventLoop) -> bool:
+    """Nothing else for the loop to do now: no callback ready, no socket readable (a peek:
+    epoll is level-triggered, the loop still sees every event). False on loops without
+    these internals (e.g. uvloop): they always use the storage thread."""
+    ready = getattr(loop, "_ready", None)
+    selector = getattr(loop, "_selector", None)
+    if ready is None or selector is None or ready:
+        return False
+    return not selector.select(0)
+
+
 def _wake(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
     for fut, error in done:
         if fut.done():
@@ -398,12 +409,18 @@ def _wake(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None
 
 
 class AsyncStorage:
-    """Runs every `Storage` call on one thread, so the event loop never blocks on disk.
+    """Runs `Storage` calls on one thread, so the event loop does not block on disk.
 
     `commit` is the group commit: a room's batch joins whatever the other rooms have
     waiting; the thread writes them all in one transaction and wakes every waiting room
     with one call back into the loop. While it commits, new batches gather for the next
-    group, so a busy process pays one fsync per group, not per room or per action."""
+    group, so a busy process pays one fsync per group, not per room or per action.
+
+    A quiet process (SQLite, the storage thread idle, nothing else ready on the loop: no
+    callback due, no socket readable) commits on the loop thread instead: the same
+    transaction and fsync, without the two thread hops (~100 µs on a 2-core VM) that
+    nothing else could have used. Whatever arrives meanwhile waits at most that one
+    commit, as it would have waited for the group in flight."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
@@ -411,18 +428,35 @@ class AsyncStorage:
         self._lock = threading.Lock()
         self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
         self._scheduled = False
+        self._calls = 0  # `call`s handed to the thread and not finished
+        self.inline = isinstance(storage, Storage)
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, fn, *args)
+        with self._lock:
+            self._calls += 1
+        return await loop.run_in_executor(self._pool, self._counted, fn, args)
+
+    def _counted(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        try:
+            return fn(*args)
+        finally:
+            with self._lock:
+                self._calls -= 1
 
     async def commit(self, room_id: str, rows: list[ActionRow],
                      snapshot: tuple[int, bytes] | None = None) -> None:
         """Durably log one room's batch (with the next group); raises if it failed."""
         loop = asyncio.get_running_loop()
+        batch = (room_id, rows, snapshot)
+        if self.inline and not self._scheduled and not self._calls and _quiet(loop):
+            error = _append_group(self.storage, [batch])[0]
+            if error is not None:
+                raise error
+            return
         done: asyncio.Future[None] = loop.create_future()
         with self._lock:
-            self._waiting.append(((room_id, rows, snapshot), done))
+            self._waiting.append((batch, done))
             start, self._scheduled = not self._scheduled, True
         if start:
             self._pool.submit(self._group, loop)
