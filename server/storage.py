@@ -30,6 +30,7 @@ from typing import Any, Literal, TypeVar
 import orjson
 
 from ..engine.errors import Text
+from .offload import FAST_SWITCH
 
 __all__ = ["ActionRecord", "ActionRow", "AsyncStorage", "InviteRow", "RoomRow", "RoomSummary",
            "Storage", "StorageError", "encode", "hash_secret", "new_secret"]
@@ -459,6 +460,7 @@ class AsyncStorage:
             self._waiting.append((batch, done))
             start, self._scheduled = not self._scheduled, True
         if start:
+            FAST_SWITCH.enter()  # the thread takes the GIL back often (every sqlite3 call)
             self._pool.submit(self._group, loop)
         await done
 
@@ -475,6 +477,7 @@ class AsyncStorage:
                 self._pool.submit(self._group, loop)
             else:
                 self._scheduled = False
+                FAST_SWITCH.exit()
         loop.call_soon_threadsafe(_wake, [(done, r) for (_, done), r in zip(group, results,
                                                                              strict=True)])
 
