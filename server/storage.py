@@ -448,21 +448,29 @@ class AsyncStorage:
     async def commit(self, room_id: str, rows: list[ActionRow],
                      snapshot: tuple[int, bytes] | None = None) -> None:
         """Durably log one room's batch (with the next group); raises if it failed."""
+        await self.submit(room_id, rows, snapshot)
+
+    def submit(self, room_id: str, rows: list[ActionRow],
+               snapshot: tuple[int, bytes] | None = None) -> asyncio.Future[None]:
+        """Hand one room's batch to the next group now; the future is done once it is
+        durable (at once when committed on the loop thread) or failed."""
         loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
         batch = (room_id, rows, snapshot)
         if self.inline and not self._scheduled and not self._calls and _quiet(loop):
-            error = _append_group(self.storage, [batch])[0]
-            if error is not None:
-                raise error
-            return
-        done: asyncio.Future[None] = loop.create_future()
+            try:
+                error = _append_group(self.storage, [batch])[0]
+            except Exception as e:
+                error = e
+            _wake([(done, error)])
+            return done
         with self._lock:
             self._waiting.append((batch, done))
             start, self._scheduled = not self._scheduled, True
         if start:
             FAST_SWITCH.enter()  # the thread takes the GIL back often (every sqlite3 call)
             self._pool.submit(self._group, loop)
-        await done
+        return done
 
     def _group(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the storage thread: commit everything waiting as one group."""
