@@ -297,11 +297,8 @@ class Room:
 
     async def _answer(self, applied: list[_Applied]) -> None:
         """Acks, rejects and fan-out of a durable batch, then the bridges' table."""
-        # Several actions: every frame of the batch to a socket goes out in one write. One
-        # action: each socket is written as soon as its frame is ready (the first readers
-        # start while the rest are written; only the sender has two frames).
-        conns = list(self.audiences.conns) if len(applied) > 1 else []
-        for c in conns:
+        conns = list(self.audiences.conns)
+        for c in conns:  # every frame of this batch to a socket goes out in one write
             c.hold()
         try:
             for a in applied:
