@@ -266,7 +266,7 @@ class Audiences:
         framed once for all the sockets it goes to)."""
         wires = Wires()
         for c in list(self.conns):
-            frame = frames.get(c.audience.key)
+            frame = frames.get(c.key)
             if frame is not None:
                 c.send(frame, wires=wires)
 

@@ -87,6 +87,9 @@ class Gathered:
         if self.parts is None:
             self.parts = []
 
+    def is_closing(self) -> bool:  # asked before every frame: not through __getattr__
+        return self.transport.is_closing()
+
     def release(self) -> None:
         parts, self.parts = self.parts, None
         if parts and not self.transport.is_closing():
@@ -229,27 +232,17 @@ class Connection:
         self.gathered = gathered(ws)
         self.later: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
-        self._seen: tuple[Role, str | None, str, Actor, Audience] | None = None
-
-    def _who(self) -> tuple[Role, str | None, str, Actor, Audience]:
-        """The actor and audience, made once (per action and per frame they are asked for)."""
-        seen = self._seen
-        if seen is None or seen[:3] != (self.role, self.player, self.label):
-            audience = (Audience("gm") if self.role == "gm" else
-                        Audience("player", self.player) if self.role == "player" else
-                        Audience("table"))
-            actor = Actor(role=self.role, player=self.player, label=self.label)
-            seen = self._seen = (self.role, self.player, self.label, actor, audience)
-        return seen
+        # Who it is never changes for a connection's lifetime: its actor and audience are
+        # made once (they are asked for per action and per frame).
+        self.audience = (Audience("gm") if role == "gm" else
+                         Audience("player", player) if role == "player" else Audience("table"))
+        self.key = self.audience.key
+        self._actor = Actor(role=role, player=player, label=self.label)
 
     @property
     def actor(self) -> Actor:
         """Who this connection acts as (one object, never changed: `bind` makes new ones)."""
-        return self._who()[3]
-
-    @property
-    def audience(self) -> Audience:
-        return self._who()[4]
+        return self._actor
 
     def hold(self) -> None:
         """Gather this connection's frames until `release` (one room batch's replies)."""
