@@ -293,7 +293,10 @@ class Room:
             log.exception("commit failed; room stops", extra={"room": self.id})
             self._fail(inflight.applied)
             raise
-        await self._answer(inflight.applied)
+        try:
+            await self._answer(inflight.applied)
+        except Exception:  # durable already: never mistaken for a failure of what follows
+            log.exception("answering a committed batch failed", extra={"room": self.id})
 
     async def _answer(self, applied: list[_Applied]) -> None:
         """Acks, rejects and fan-out of a durable batch, then the bridges' table."""
