@@ -7,10 +7,11 @@ transaction (group commit), and only then acks, rejects and fans out — so nobo
 sees a change that a crash could lose. Joins, undos, pings and queries are barriers: the
 batches before them are committed and answered first.
 
-Pipelined: while one batch's commit is in flight, the next batch is applied and
-projected (CPU that would otherwise wait for the disk); its commit is handed over only
-once the previous one is durable and answered, so commits (and replies) stay in order
-and a failed commit never leaves a later batch in the log.
+Pipelined: when actions are already waiting as a batch's commit is handed over, they
+are applied and projected while it commits (CPU that would otherwise wait for the disk);
+their commit is handed over only once the previous one is durable and answered, so
+commits (and replies) stay in order and a failed commit never leaves a later batch in
+the log. A commit already done (made on the loop thread) is answered at once.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ class Room:
     # -- the loop ---------------------------------------------------------------------
     async def _run(self) -> None:
         while True:
-            if self.inflight is not None and self.inbox.empty():
+            if self.inflight is not None and (self.inbox.empty() or self.inflight.done.done()):
                 try:
                     await self._flush()
                 except Exception:

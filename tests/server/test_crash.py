@@ -40,7 +40,9 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
         await g.expect("snapshot")
 
         async def stream() -> None:
-            for i in range(2000):
+            # At most 800: the retry of the newest acked id below (>= 300) stays within
+            # the 512-id retry window however far the server ran ahead of the reader.
+            for i in range(800):
                 await g.act({"kind": "table.counter.add", "counter": "tally", "delta": 1},
                             id=f"x{i}")
                 if i % 20 == 0:
@@ -81,7 +83,7 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
             entries += (await g.expect("history"))["entries"]
         assert [e["version"] for e in entries] == list(range(1, version + 1))
         # A retry of an acknowledged id after the crash is still applied once.
-        some_id = next(iter(acked))
+        some_id = max(acked, key=lambda k: acked[k])
         reply = await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "tally",
                                               "delta": 1}, id=some_id))
         assert reply == {"type": "ack", "id": some_id, "version": acked[some_id],
