@@ -419,11 +419,12 @@ class AsyncStorage:
 
     A quiet process commits on the loop thread instead: the same transaction and fsync,
     without the two thread hops (~100 µs on a 2-core VM) that nothing else could have
-    used. Quiet: SQLite, the storage thread idle, nothing else ready on the loop (no
-    callback due, no socket readable), and no commit for at least as long as the last
-    commits took (so at most about half of the loop's time goes to commits made on it,
-    and a steady stream of actions from many rooms still shares one fsync per group on
-    the thread instead of paying one each on the loop)."""
+    used. Never with a snapshot (a large room's is megabytes to write). Quiet: SQLite,
+    the storage thread idle, nothing else ready on the loop (no callback due, no socket
+    readable), and no commit for at least as long as the last commits took (so at most
+    about half of the loop's time goes to commits made on it, and a steady stream of
+    actions from many rooms still shares one fsync per group on the thread instead of
+    paying one each on the loop)."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
@@ -461,7 +462,7 @@ class AsyncStorage:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         batch = (room_id, rows, snapshot)
-        if (self.inline and not self._scheduled and not self._calls
+        if (self.inline and snapshot is None and not self._scheduled and not self._calls
                 and time.monotonic() - self._last >= self._cost and _quiet(loop)):
             try:
                 error = self._append([batch])[0]
