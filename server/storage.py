@@ -21,6 +21,7 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -421,7 +422,7 @@ class AsyncStorage:
     without the two thread hops (~100 µs on a 2-core VM) that nothing else could have
     used. Never with a snapshot (a large room's is megabytes to write). Quiet: SQLite,
     the storage thread idle, nothing else ready on the loop (no callback due, no socket
-    readable), and no commit for at least as long as the last commits took (so at most
+    readable), and no commit for at least as long as a commit usually takes (so at most
     about half of the loop's time goes to commits made on it, and a steady stream of
     actions from many rooms still shares one fsync per group on the thread instead of
     paying one each on the loop)."""
@@ -434,7 +435,7 @@ class AsyncStorage:
         self._scheduled = False
         self._calls = 0  # `call`s handed to the thread and not finished
         self.inline = isinstance(storage, Storage)
-        self._cost = 0.0  # how long a commit takes (moving average, seconds)
+        self._took: deque[float] = deque(maxlen=16)  # the last commits' durations (s)
         self._last = 0.0  # when the last commit ended (time.monotonic)
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -463,7 +464,7 @@ class AsyncStorage:
         done: asyncio.Future[None] = loop.create_future()
         batch = (room_id, rows, snapshot)
         if (self.inline and snapshot is None and not self._scheduled and not self._calls
-                and time.monotonic() - self._last >= self._cost and _quiet(loop)):
+                and time.monotonic() - self._last >= self._typical() and _quiet(loop)):
             try:
                 error = self._append([batch])[0]
             except Exception as e:
@@ -485,7 +486,13 @@ class AsyncStorage:
             return _append_group(self.storage, batches)
         finally:
             self._last = time.monotonic()
-            self._cost += (self._last - start - self._cost) * 0.2
+            self._took.append(self._last - start)
+
+    def _typical(self) -> float:
+        """How long a commit usually takes: the median of the last few (a rare slow
+        fsync, e.g. a checkpoint, does not make every following commit look slow)."""
+        took = sorted(self._took)
+        return took[len(took) // 2] if took else 0.0
 
     def _group(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the storage thread: commit everything waiting as one group."""
