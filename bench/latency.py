@@ -9,18 +9,27 @@ time; the blocks alternate (K R, R K, K R, …) so drift in machine load hits bo
 Between blocks the bench commits action-sized rows to SQLite (WAL, the server's
 durability) in the server's directory: the one cost a durable server cannot remove.
 
-    python bench/latency.py [--blocks 8] [--samples 80] [--clients 10 50 200]
+    python bench/latency.py [--blocks 8] [--samples 80] [--clients 10 50 200] [--stages]
+
+`--stages`: the komasync server is started through `_stages.py`, which times each
+one-action batch's stages (receive, engine, record, projection, commit hand-over,
+commit, the way back, fan-out, redraw) and the medians are printed per client count.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import aiohttp
+import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _lib import (
@@ -53,6 +62,7 @@ class Blocks:
     relay: list[list[float]] = field(default_factory=list)
     commit: list[list[float]] = field(default_factory=list)
     frame: int = 0
+    stages: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
     def flat(blocks: list[list[float]]) -> list[float]:
@@ -60,13 +70,15 @@ class Blocks:
 
 
 async def one_config(session: aiohttp.ClientSession, clients: int, blocks: int,
-                     samples: int, durability: str) -> Blocks:
+                     samples: int, durability: str, stages: bool = False) -> Blocks:
     out = Blocks()
     with tmpdir() as d:
         db = Path(d) / "lat.sqlite3"
         setup = prepare_room(db, pieces=10, players=4, observers=clients, bridges=1)
         probe = CommitProbe(d, durability)
-        with ServerProc("komasync", "--db", str(db), "--durability", durability) as ksrv, \
+        staged = Path(d) / "stages.json"
+        with _staged(staged if stages else None), \
+                ServerProc("komasync", "--db", str(db), "--durability", durability) as ksrv, \
                 ServerProc("relay") as rsrv:
             khub = await KomasyncTarget(ksrv.url, session, setup, pieces=10).open(
                 clients, players=4, bridges=1)
@@ -84,7 +96,28 @@ async def one_config(session: aiohttp.ClientSession, clients: int, blocks: int,
             await khub.close()
             await rhub.close()
         probe.close()
+        if stages and staged.exists():
+            out.stages = orjson.loads(staged.read_bytes())
     return out
+
+
+@contextlib.contextmanager
+def _staged(path: Path | None) -> Iterator[None]:
+    """Start the servers through `_stages.py` (komasync's stages timed) when asked."""
+    if path is None:
+        yield
+        return
+    saved = {k: os.environ.get(k) for k in ("KOMASYNC_BENCH_SERVE", "KOMASYNC_STAGES_OUT")}
+    os.environ["KOMASYNC_BENCH_SERVE"] = str(Path(__file__).resolve().parent / "_stages.py")
+    os.environ["KOMASYNC_STAGES_OUT"] = str(path)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def report(clients: int, res: Blocks) -> list[Goal]:
@@ -100,6 +133,9 @@ def report(clients: int, res: Blocks) -> list[Goal]:
     ratio = kp / rp
     added = kp - rp
     print(f"  added p50 {added * 1e3:.3f} ms, ratio {ratio:.2f}x, one commit p50 {cp * 1e3:.3f} ms")
+    if res.stages.get("us"):
+        print(f"  komasync stages, µs (p50 of {res.stages['n']} one-action batches): "
+              + ", ".join(f"{k} {v}" for k, v in res.stages["us"].items()))
     cfg = f"{clients} clients, block p50 k {spread(res.komasync)} / r {spread(res.relay)} ms"
     if clients == 10:
         return [Goal("1 latency", cfg,
@@ -110,7 +146,7 @@ def report(clients: int, res: Blocks) -> list[Goal]:
 
 
 async def run(blocks: int = 8, samples: int = 80, clients: tuple[int, ...] = (10, 50, 200),
-              durability: str = "full") -> list[Goal]:
+              durability: str = "full", stages: bool = False) -> list[Goal]:
     print("== Goal 1: action -> last client latency (alternating blocks) ==")
     print(LIMITS_NOTE)
     print(f"durability={durability}; {blocks} blocks of {samples} sequential actions per server "
@@ -119,7 +155,7 @@ async def run(blocks: int = 8, samples: int = 80, clients: tuple[int, ...] = (10
     async with client_session() as session:
         for n in clients:
             per = max(20, samples * 10 // max(n, 10)) if n > 50 else samples
-            goals += report(n, await one_config(session, n, blocks, per, durability))
+            goals += report(n, await one_config(session, n, blocks, per, durability, stages))
     return goals
 
 
@@ -129,8 +165,10 @@ def main() -> None:
     p.add_argument("--samples", type=int, default=80)
     p.add_argument("--clients", type=int, nargs="+", default=[10, 50, 200])
     p.add_argument("--durability", choices=["full", "normal"], default="full")
+    p.add_argument("--stages", action="store_true",
+                   help="time komasync's stages per action (bench/_stages.py)")
     a = p.parse_args()
-    goals = asyncio.run(run(a.blocks, a.samples, tuple(a.clients), a.durability))
+    goals = asyncio.run(run(a.blocks, a.samples, tuple(a.clients), a.durability, a.stages))
     print()
     print(goal_table(goals))
 

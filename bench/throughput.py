@@ -17,7 +17,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _lib import (
@@ -42,13 +46,31 @@ GOAL = 10_000.0
 FRAME = 150  # bytes the relay pads its frames to (komasync's change frame here is ~150 B)
 
 
-async def blocks(hub: Hub, n: int, per_block: int, window: int) -> list[float]:
-    rates = []
-    for _ in range(n):
-        rate, _p50 = await ack_rate(hub, SENDERS, per_block // SENDERS, window)
-        await settle(hub)
-        rates.append(rate)
-    return rates
+@dataclass
+class Side:
+    """One server's blocks: rates, and CPU per action of the server and of the bench."""
+
+    rates: list[float] = field(default_factory=list)
+    server_cpu: list[float] = field(default_factory=list)  # µs per action, all threads
+    client_cpu: list[float] = field(default_factory=list)  # µs per action, this process
+
+    def line(self, name: str, unit: str) -> str:
+        return (f"  {name:8} {pct(self.rates, 50):8,.0f} {unit} (blocks {min(self.rates):,.0f}-"
+                f"{max(self.rates):,.0f}); CPU per action: server "
+                f"{pct(self.server_cpu, 50):.0f} µs, bench client {pct(self.client_cpu, 50):.0f} µs")
+
+
+async def block(hub: Hub, server: ServerProc, session: aiohttp.ClientSession, actions: int,
+                window: int, out: Side) -> None:
+    """One block; the server's and this process's CPU time are read around it (settling
+    included: the fan-out of the block's last actions is part of its cost)."""
+    s0, c0 = (await server.stats(session))["cpu"], time.process_time()
+    rate, _p50 = await ack_rate(hub, SENDERS, actions // SENDERS, window)
+    await settle(hub)
+    s1, c1 = (await server.stats(session))["cpu"], time.process_time()
+    out.rates.append(rate)
+    out.server_cpu.append((s1 - s0) / actions * 1e6)
+    out.client_cpu.append((c1 - c0) / actions * 1e6)
 
 
 async def run(nblocks: int = 6, actions: int = 3000, window: int = 50, pieces: int = 10,
@@ -58,8 +80,7 @@ async def run(nblocks: int = 6, actions: int = 3000, window: int = 50, pieces: i
     print(f"komasync: {SENDERS} GM senders x window {window}, + 4 players, 1 Ccfolia bridge, "
           f"3 observers; {pieces} pieces; durability={durability}. relay: {SENDERS} senders, "
           f"{CLIENTS} clients. {nblocks} blocks of {actions} actions per server.")
-    k_rates: list[float] = []
-    r_rates: list[float] = []
+    k_side, r_side = Side(), Side()
     async with client_session() as session:
         with tmpdir() as d:
             db = Path(d) / "tp.sqlite3"
@@ -74,18 +95,21 @@ async def run(nblocks: int = 6, actions: int = 3000, window: int = 50, pieces: i
                     await ack_rate(hub, SENDERS, 200, window)
                     await settle(hub)
                 for b in range(nblocks):
-                    order = ((khub, k_rates), (rhub, r_rates))
-                    for hub, out in order if b % 2 == 0 else order[::-1]:
-                        out += await blocks(hub, 1, actions, window)
+                    order = ((khub, ks, k_side), (rhub, rs, r_side))
+                    for hub, server, out in order if b % 2 == 0 else order[::-1]:
+                        await block(hub, server, session, actions, window, out)
                 await khub.close()
                 await rhub.close()
+    k_rates, r_rates = k_side.rates, r_side.rates
     k, r = pct(k_rates, 50), pct(r_rates, 50)
-    print(f"  komasync {k:8,.0f} acks/s (blocks {min(k_rates):,.0f}-{max(k_rates):,.0f})")
-    print(f"  relay    {r:8,.0f} echo/s (blocks {min(r_rates):,.0f}-{max(r_rates):,.0f})"
-          f"   ratio {k / r:.2f}x")
+    print(k_side.line("komasync", "acks/s"))
+    print(r_side.line("relay", "echo/s") + f"   ratio {k / r:.2f}x")
+    print(f"  one core's worth: komasync server {1e6 / pct(k_side.server_cpu, 50):,.0f} actions/s, "
+          f"bench client beside it {1e6 / pct(k_side.client_cpu, 50):,.0f}/s")
+    k_cpu, c_cpu = pct(k_side.server_cpu, 50), pct(k_side.client_cpu, 50)
     return [Goal("2 throughput",
                  f"1 room, 10 clients (gm, 4 players, bridge), {pieces} pieces, {durability}; "
-                 f"relay {r:,.0f}/s",
+                 f"relay {r:,.0f}/s; CPU/action server {k_cpu:.0f} µs, bench {c_cpu:.0f} µs",
                  f"{k:,.0f} actions/s (blocks {min(k_rates):,.0f}-{max(k_rates):,.0f})",
                  f">= {GOAL:,.0f}/s", k >= GOAL)]
 

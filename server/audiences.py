@@ -38,7 +38,7 @@ from ..engine.views import (
     project_unit,
     refusal_for,
 )
-from .connection import Connection, Limits, dumps
+from .connection import Connection, Limits, Wires, dumps
 from .errors import E_REVOKED as REVOKED
 from .offload import BIG, dumps_sliced, keep, offload, units
 from .storage import ActionRecord
@@ -262,11 +262,13 @@ class Audiences:
         self.drop_all("internal_error", text)
 
     def send(self, frames: Frames) -> None:
-        """Fan a durable change out to every connection, by audience."""
+        """Fan a durable change out to every connection, by audience (each distinct frame
+        framed once for all the sockets it goes to)."""
+        wires = Wires()
         for c in list(self.conns):
-            frame = frames.get(c.audience.key)
+            frame = frames.get(c.key)
             if frame is not None:
-                c.send(frame)
+                c.send(frame, wires=wires)
 
     def send_platform(self, frames: dict[str, bytes]) -> None:
         for c in list(self.conns):

@@ -23,7 +23,8 @@ from aiohttp.http import WebSocketWriter
 from ..engine.tx import Actor, Role
 from ..engine.views import Audience
 
-__all__ = ["Connection", "Limits", "Peer", "TokenBucket", "close_socket", "dumps"]
+__all__ = ["Connection", "Limits", "Peer", "TokenBucket", "Wires", "close_socket", "dumps",
+           "wire"]
 
 
 def dumps(msg: dict[str, Any]) -> bytes:
@@ -37,6 +38,34 @@ def dumps(msg: dict[str, Any]) -> bytes:
 _SYNC_FRAME = hasattr(WebSocketWriter, "_write_websocket_frame")
 _SYNC_DEFLATE = hasattr(WebSocketWriter, "_send_compressed_frame_sync")
 DEFLATE_INLINE = 16 * 1024  # aiohttp's own limit for compressing on the loop
+
+
+def wire(frame: bytes) -> bytes:
+    """A text frame as a server writes it uncompressed (RFC 6455: FIN, opcode 1, no mask):
+    the same bytes for every socket, so a frame shared by many is framed once."""
+    n = len(frame)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 65536:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return head + frame
+
+
+class Wires:
+    """Framed bytes by frame, for one fan-out (a frame shared by audiences is framed once)."""
+
+    __slots__ = ("made",)
+
+    def __init__(self) -> None:
+        self.made: dict[int, tuple[bytes, bytes]] = {}
+
+    def __call__(self, frame: bytes) -> bytes:
+        got = self.made.get(id(frame))
+        if got is None or got[0] is not frame:
+            got = self.made[id(frame)] = (frame, wire(frame))
+        return got[1]
 
 
 class Gathered:
@@ -58,6 +87,9 @@ class Gathered:
         if self.parts is None:
             self.parts = []
 
+    def is_closing(self) -> bool:  # asked before every frame: not through __getattr__
+        return self.transport.is_closing()
+
     def release(self) -> None:
         parts, self.parts = self.parts, None
         if parts and not self.transport.is_closing():
@@ -77,14 +109,22 @@ def gathered(ws: web.WebSocketResponse) -> Gathered | None:
     return writer.transport
 
 
-def write_now(ws: web.WebSocketResponse, data: bytes) -> bool:
+def write_now(ws: web.WebSocketResponse, data: bytes, wires: Wires | None = None) -> bool:
     """Write one text frame (its UTF-8 bytes) to the socket's transport at once, as
-    aiohttp would; False when only the async path may send it (then nothing was written)."""
+    aiohttp would; False when only the async path may send it (then nothing was written).
+    `wires`: an uncompressed frame is framed once for every socket it goes to."""
     writer = getattr(ws, "_writer", None)
     if writer is None or not _SYNC_FRAME:
         return False
     if not writer.compress:
-        writer._write_websocket_frame(data, WSMsgType.TEXT, 0)
+        if wires is None:
+            writer._write_websocket_frame(data, WSMsgType.TEXT, 0)
+            return True
+        if writer.transport.is_closing():
+            raise ConnectionResetError("Cannot write to closing transport")
+        framed = wires(data)
+        writer.transport.write(framed)
+        writer._output_size += len(framed)
         return True
     if not _SYNC_DEFLATE or len(data) > DEFLATE_INLINE or writer._send_lock.locked():
         return False
@@ -192,18 +232,17 @@ class Connection:
         self.gathered = gathered(ws)
         self.later: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
+        # Who it is never changes for a connection's lifetime: its actor and audience are
+        # made once (they are asked for per action and per frame).
+        self.audience = (Audience("gm") if role == "gm" else
+                         Audience("player", player) if role == "player" else Audience("table"))
+        self.key = self.audience.key
+        self._actor = Actor(role=role, player=player, label=self.label)
 
     @property
     def actor(self) -> Actor:
-        return Actor(role=self.role, player=self.player, label=self.label)
-
-    @property
-    def audience(self) -> Audience:
-        if self.role == "gm":
-            return Audience("gm")
-        if self.role == "player":
-            return Audience("player", self.player)
-        return Audience("table")
+        """Who this connection acts as (one object, never changed: `bind` makes new ones)."""
+        return self._actor
 
     def hold(self) -> None:
         """Gather this connection's frames until `release` (one room batch's replies)."""
@@ -223,16 +262,17 @@ class Connection:
         """Whether `size` more bytes may be sent at once (a resume, rather than a snapshot)."""
         return self.behind() + size <= self.outbox_bytes
 
-    def send(self, frame: bytes, burst: bool = False) -> None:
+    def send(self, frame: bytes, burst: bool = False, wires: Wires | None = None) -> None:
         """Write a frame now; a client already more than its outbox behind is dropped,
-        never waited for. `burst`: part of a join, sent whatever the backlog."""
+        never waited for. `burst`: part of a join, sent whatever the backlog. `wires`:
+        shared framing for a frame that goes to many sockets."""
         if self.closed:
             return
         if not burst and self.behind() > self.outbox_bytes:
             self.drop("slow_consumer", "受信が追いつかないため切断しました。",
                       "Disconnected: this client could not keep up with the room.")
             return
-        if self.waiting or not self._write(frame):
+        if self.waiting or not self._write(frame, wires):
             self.waiting.append(frame)
             self.waiting_bytes += len(frame)
             if self.later is None:
@@ -241,11 +281,11 @@ class Connection:
     def send_msg(self, msg: dict[str, Any], burst: bool = False) -> None:
         self.send(dumps(msg), burst)
 
-    def _write(self, frame: bytes) -> bool:
+    def _write(self, frame: bytes, wires: Wires | None = None) -> bool:
         """Hand the frame to the transport now; False if it must go through aiohttp's
         async path (a large frame to a compressing client)."""
         try:
-            return write_now(self.ws, frame)
+            return write_now(self.ws, frame, wires)
         except (ConnectionResetError, RuntimeError):
             self.closed = True
             return True

@@ -25,13 +25,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import orjson
 
-__all__ = ["BIG", "dumps_sliced", "keep", "offload", "units"]
+__all__ = ["BIG", "FAST_SWITCH", "dumps_sliced", "keep", "offload", "units"]
 
 T = TypeVar("T")
 
@@ -47,13 +48,40 @@ async def offload(fn: Callable[..., T], *args: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(_POOL, _run, fn, args)
 
 
+class FastSwitch:
+    """The interpreter's switch interval is `SWITCH` while any worker (this module's, or
+    the storage thread with a commit to do) has work: a thread waiting for the GIL gets
+    it within about that long, even while the event loop is busy. Counted, so workers
+    that overlap never restore each other's setting early."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._users = 0
+        self._before = sys.getswitchinterval()
+
+    def enter(self) -> None:
+        with self._lock:
+            if self._users == 0:
+                self._before = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._before, SWITCH))
+            self._users += 1
+
+    def exit(self) -> None:
+        with self._lock:
+            self._users -= 1
+            if self._users == 0:
+                sys.setswitchinterval(self._before)
+
+
+FAST_SWITCH = FastSwitch()
+
+
 def _run(fn: Callable[..., T], args: tuple[Any, ...]) -> T:
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(min(before, SWITCH))
+    FAST_SWITCH.enter()
     try:
         return fn(*args)
     finally:
-        sys.setswitchinterval(before)
+        FAST_SWITCH.exit()
 
 
 def keep() -> None:

@@ -4,8 +4,14 @@ How this works: connections put `Submit`/`Join`/`Call` items in the room's inbox
 takes what is waiting (up to `max_batch`), applies each action to the engine at once
 and projects its changes per audience (audiences.py), then commits the whole batch to SQLite in one
 transaction (group commit), and only then acks, rejects and fans out — so nobody ever
-sees a change that a crash could lose. Joins and undos are barriers: the batch before
-them is committed first.
+sees a change that a crash could lose. Joins, undos, pings and queries are barriers: the
+batches before them are committed and answered first.
+
+Pipelined: when actions are already waiting as a batch's commit is handed over, they
+are applied and projected while it commits (CPU that would otherwise wait for the disk);
+their commit is handed over only once the previous one is durable and answered, so
+commits (and replies) stay in order and a failed commit never leaves a later batch in
+the log. A commit already done (made on the loop thread) is answered at once.
 """
 
 from __future__ import annotations
@@ -73,6 +79,14 @@ class Call:
 
 
 @dataclass
+class _InFlight:
+    """A batch whose commit was handed to storage; answered once it is durable."""
+
+    done: asyncio.Future[None]
+    applied: list[_Applied]
+
+
+@dataclass
 class _Applied:
     sub: Submit
     outcome: Outcome | None = None
@@ -102,6 +116,7 @@ class Room:
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.last_snapshot = engine.version
         self.on_fail = on_fail
+        self.inflight: _InFlight | None = None
         self.task = asyncio.create_task(self._run(), name=f"room:{room_id}")
 
     @property
@@ -111,6 +126,12 @@ class Room:
     # -- the loop ---------------------------------------------------------------------
     async def _run(self) -> None:
         while True:
+            if self.inflight is not None and (self.inbox.empty() or self.inflight.done.done()):
+                try:
+                    await self._flush()
+                except Exception:
+                    log.exception("room loop error", extra={"room": self.id})
+                    continue
             batch = [await self.inbox.get()]
             while len(batch) < self.limits.max_batch and not self.inbox.empty():
                 batch.append(self.inbox.get_nowait())
@@ -140,7 +161,7 @@ class Room:
                     item.done.set_exception(e)
             else:
                 await self._commit([await self._undo(item)])
-        await self._commit(pending)
+        await self._commit(pending, pipelined=True)
 
     async def _join(self, join: Join) -> None:
         try:
@@ -246,21 +267,41 @@ class Room:
         restore = Restore(to_version=to, reason=sub.action.reason, target=target)
         return self._apply(Submit(sub.conn, sub.msg_id, restore, sub.base_version))
 
-    async def _commit(self, applied: list[_Applied]) -> None:
+    async def _commit(self, applied: list[_Applied], pipelined: bool = False) -> None:
+        """Answer the batch in flight, then commit this one and answer it — or, `pipelined`,
+        leave this one in flight (answered by `_flush` before anything else is)."""
+        await self._flush()
         records = [a.row for a in applied if a.row is not None]
-        if records:
-            snapshot = None
-            if self.version - self.last_snapshot >= self.limits.snapshot_every:
-                rng = self.engine.state.rng.model_dump(mode="json")
-                snapshot = (self.version, await self.audiences.state_json(rng))
-            try:
-                await self.store.commit(self.id, records, snapshot)
-            except Exception:
-                log.exception("commit failed; room stops", extra={"room": self.id})
-                self._fail(applied)
-                raise
-            if snapshot is not None:
-                self.last_snapshot = snapshot[0]
+        if not records:
+            await self._answer(applied)
+            return
+        snapshot = None
+        if self.version - self.last_snapshot >= self.limits.snapshot_every:
+            rng = self.engine.state.rng.model_dump(mode="json")
+            snapshot = (self.version, await self.audiences.state_json(rng))
+            self.last_snapshot = self.version  # a failed commit stops the room anyway
+        self.inflight = _InFlight(self.store.submit(self.id, records, snapshot), applied)
+        if not pipelined:
+            await self._flush()
+
+    async def _flush(self) -> None:
+        """The batch in flight: durable, then answered (a failed commit stops the room)."""
+        inflight, self.inflight = self.inflight, None
+        if inflight is None:
+            return
+        try:
+            await inflight.done
+        except Exception:
+            log.exception("commit failed; room stops", extra={"room": self.id})
+            self._fail(inflight.applied)
+            raise
+        try:
+            await self._answer(inflight.applied)
+        except Exception:  # durable already: never mistaken for a failure of what follows
+            log.exception("answering a committed batch failed", extra={"room": self.id})
+
+    async def _answer(self, applied: list[_Applied]) -> None:
+        """Acks, rejects and fan-out of a durable batch, then the bridges' table."""
         conns = list(self.audiences.conns)
         for c in conns:  # every frame of this batch to a socket goes out in one write
             c.hold()
@@ -273,8 +314,8 @@ class Room:
         finally:
             for c in conns:
                 c.release()
-        if records:  # then the bridges' table, drawn once for the whole batch (a bridge's
-            # change is not kept waiting for the redraw)
+        if any(a.row is not None for a in applied):  # then the bridges' table, drawn once
+            # for the whole batch (a bridge's change is not kept waiting for the redraw)
             logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
                     for a in applied if a.outcome is not None]
             self.audiences.send_platform(await self.audiences.platform_frames(logs))

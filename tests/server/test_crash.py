@@ -60,7 +60,9 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
         await g.expect("snapshot")
 
         async def stream() -> None:
-            for i in range(2000):
+            # At most 800: the retry of the newest acked id below (>= 300) stays within
+            # the 512-id retry window however far the server ran ahead of the reader.
+            for i in range(800):
                 await g.act({"kind": "table.counter.add", "counter": "tally", "delta": 1},
                             id=f"x{i}")
                 if i % 20 == 0:

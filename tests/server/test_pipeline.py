@@ -1,0 +1,137 @@
+"""The room's pipeline (issue 16): a batch waiting behind one that commits is applied
+meanwhile, yet nothing is acknowledged before it is durable, replies keep their order,
+and a failed commit never lets a later batch into the log. Both commit paths (the storage thread,
+and the loop thread when the process is quiet) log the same thing."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from conftest import ROOT, Client, gm, start_server
+from komasync.server.connection import Limits
+
+FAST = Limits(rate=10_000, burst=10_000)
+COUNTERS = ROOT / "tests/data/counters.yaml"
+ADD = {"kind": "table.counter.add", "counter": "tally", "delta": 1}
+
+
+def logged(db: Path, room: str) -> list[int]:
+    with sqlite3.connect(db) as con:
+        return [v for (v,) in con.execute(
+            "SELECT version FROM actions WHERE room=? ORDER BY version", (room,))]
+
+
+async def frames_until_quiet(client: Client, timeout: float = 2.0) -> list[dict[str, Any]]:
+    got = []
+    try:
+        while True:
+            got.append(await client.recv(timeout=timeout))
+    except Exception:  # quiet (or closed): everything that was coming has come
+        pass
+    return got
+
+
+async def test_pipelined_actions_are_acked_in_order_after_a_slow_commit(tmp_path: Path) -> None:
+    """Actions sent while a slow commit is in flight are acked only after it, in the
+    order sent, versions consecutive; a ping after them is answered after every one of
+    them (a barrier)."""
+    db = tmp_path / "p.sqlite3"
+    r = await start_server(db, COUNTERS, FAST)
+    try:
+        g = await gm(r)
+        storage = r.server.storage
+        storage.inline = False  # the storage thread, so a slow commit is really in flight
+        real = storage.storage.append
+        slow_once = threading.Event()
+
+        def slow(*args: Any) -> None:
+            if not slow_once.is_set():
+                slow_once.set()
+                time.sleep(0.3)
+            real(*args)
+
+        storage.storage.append = slow  # type: ignore[method-assign]
+        first = await g.act(ADD, id="first")
+        await asyncio.sleep(0.05)  # the first batch is committing now
+        ids = [await g.act(ADD, id=f"next{i}") for i in range(8)]
+        await asyncio.sleep(0.1)
+        assert slow_once.is_set()  # the first commit is still in flight
+        await g.send({"type": "ping", "t": "after"})
+        frames = await frames_until_quiet(g)
+        replies = [f for f in frames if f["type"] in ("ack", "reject", "pong")]
+        assert [f.get("id", "pong") for f in replies] == [first, *ids, "pong"]
+        assert [f["version"] for f in replies[:-1]] == list(range(1, 10))
+        assert replies[-1]["version"] == 9
+        assert logged(db, r.room) == list(range(1, 10))
+        assert g.version == 9 and g.state["table"]["counters"]["tally"]["value"] == 9
+    finally:
+        await r.runner.cleanup()
+
+
+async def test_a_failed_commit_while_the_next_batch_waits_logs_and_acks_neither(
+        tmp_path: Path) -> None:
+    """The commit in flight fails after the next batch was applied: neither batch is
+    acknowledged or logged, the next one's commit was never handed over, and the room
+    comes back from the log as it was."""
+    db = tmp_path / "f.sqlite3"
+    r = await start_server(db, COUNTERS, FAST)
+    try:
+        g = await gm(r)
+        ok = await g.reply_to(await g.act(ADD))
+        assert ok["type"] == "ack" and ok["version"] == 1
+        storage = r.server.storage
+        storage.inline = False
+        real = storage.storage.append
+        calls: list[Any] = []
+
+        def slow_then_broken(*args: Any) -> None:
+            calls.append(args)
+            time.sleep(0.3)
+            raise OSError("disk full")
+
+        storage.storage.append = slow_then_broken  # type: ignore[method-assign]
+        await g.act(ADD, id="lost")
+        await asyncio.sleep(0.05)
+        for i in range(5):
+            await g.act(ADD, id=f"waiting{i}")
+        frames = await frames_until_quiet(g)
+        assert not any(f["type"] == "ack" for f in frames)
+        assert any(f["type"] == "bye" and f["code"] == "storage_error" for f in frames)
+        assert len(calls) == 1  # the applied-but-waiting batch never reached storage
+        storage.storage.append = real  # type: ignore[method-assign]
+        storage.inline = True
+        assert logged(db, r.room) == [1]
+        back = await gm(r)  # a fresh room, rebuilt from the log
+        assert back.version == 1
+        assert back.state["table"]["counters"]["tally"]["value"] == 1
+    finally:
+        await r.runner.cleanup()
+
+
+async def test_both_commit_paths_log_the_same(tmp_path: Path) -> None:
+    """Actions committed on the storage thread and on the loop thread (quiet process)
+    are logged alike and survive a restart."""
+    db = tmp_path / "b.sqlite3"
+    r = await start_server(db, COUNTERS, FAST)
+    try:
+        g = await gm(r)
+        for inline in (True, False, True):
+            r.server.storage.inline = inline
+            for _ in range(3):
+                reply = await g.reply_to(await g.act(ADD))
+                assert reply["type"] == "ack"
+        assert logged(db, r.room) == list(range(1, 10))
+    finally:
+        await r.runner.cleanup()
+    r = await start_server(db, COUNTERS, FAST)
+    try:
+        back = await gm(r)
+        assert back.version == 9
+        assert back.state["table"]["counters"]["tally"]["value"] == 9
+    finally:
+        await r.runner.cleanup()
