@@ -6,24 +6,17 @@ and the loop thread when the process is quiet) log the same thing."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from conftest import ROOT, Client, gm, start_server
+from conftest import ROOT, Client, gm, logged_versions, start_server
 from komasync.server.connection import Limits
 
 FAST = Limits(rate=10_000, burst=10_000)
 COUNTERS = ROOT / "tests/data/counters.yaml"
 ADD = {"kind": "table.counter.add", "counter": "tally", "delta": 1}
-
-
-def logged(db: Path, room: str) -> list[int]:
-    with sqlite3.connect(db) as con:
-        return [v for (v,) in con.execute(
-            "SELECT version FROM actions WHERE room=? ORDER BY version", (room,))]
 
 
 async def frames_until_quiet(client: Client, timeout: float = 2.0) -> list[dict[str, Any]]:
@@ -67,7 +60,7 @@ async def test_pipelined_actions_are_acked_in_order_after_a_slow_commit(tmp_path
         assert [f.get("id", "pong") for f in replies] == [first, *ids, "pong"]
         assert [f["version"] for f in replies[:-1]] == list(range(1, 10))
         assert replies[-1]["version"] == 9
-        assert logged(db, r.room) == list(range(1, 10))
+        assert logged_versions(db, r.room) == list(range(1, 10))
         assert g.version == 9 and g.state["table"]["counters"]["tally"]["value"] == 9
     finally:
         await r.runner.cleanup()
@@ -105,7 +98,7 @@ async def test_a_failed_commit_while_the_next_batch_waits_logs_and_acks_neither(
         assert len(calls) == 1  # the applied-but-waiting batch never reached storage
         storage.storage.append = real  # type: ignore[method-assign]
         storage.inline = True
-        assert logged(db, r.room) == [1]
+        assert logged_versions(db, r.room) == [1]
         back = await gm(r)  # a fresh room, rebuilt from the log
         assert back.version == 1
         assert back.state["table"]["counters"]["tally"]["value"] == 1
@@ -125,7 +118,7 @@ async def test_both_commit_paths_log_the_same(tmp_path: Path) -> None:
             for _ in range(3):
                 reply = await g.reply_to(await g.act(ADD))
                 assert reply["type"] == "ack"
-        assert logged(db, r.room) == list(range(1, 10))
+        assert logged_versions(db, r.room) == list(range(1, 10))
     finally:
         await r.runner.cleanup()
     r = await start_server(db, COUNTERS, FAST)
