@@ -10,7 +10,6 @@ loopback addresses (127.0.0.x).
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 import websockets
 
-from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
+from conftest import EXAMPLES, Client, Running, gm, invite, join, stalled_reader, start_server, until
 from komasync.server.connection import Limits
 from komasync.server.room import Call
 
@@ -93,7 +92,7 @@ async def test_an_invite_revoked_while_its_socket_authenticates_never_joins(
     await room.inbox.put(Call(hold))
     late = await Client.connect(running.url)
     await late.send({"type": "auth", "room": running.room, "token": token})
-    await _until(lambda: room.inbox.qsize() == 1, "the join is queued")
+    await until(lambda: room.inbox.qsize() == 1, "the join is queued")
     await g.send({"type": "invite.revoke", "id": "rv",
                   "invite": await _invite_id(g, "late-tab")})
     await g.expect("invites", id="rv")
@@ -191,46 +190,17 @@ async def test_connections_per_address_are_capped(limited: Running) -> None:
     # Another address is not affected; a freed slot can be used again.
     await (await _from(r, "127.0.0.2")).auth(r.room, secret=r.secret)
     await open_[1].close()
-    await _until(lambda: len(r.server.sockets) == 3, "the closed socket is gone")
+    await until(lambda: len(r.server.sockets) == 3, "the closed socket is gone")
     await gm(r)
 
 
 # -- finding 6: slow consumers, by bytes --------------------------------------------------
-async def _until(cond: Any, what: str, timeout: float = 10.0) -> None:
-    async def poll() -> None:
-        while not cond():
-            await asyncio.sleep(0.02)
-    try:
-        await asyncio.wait_for(poll(), timeout)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for: {what}") from None
-
-
-async def _stalled_reader(r: Running, token: str) -> Client:
-    """A client that authenticates, reads its snapshot, then stops reading its socket.
-    Small kernel buffers on both ends (as on a slow link) and no compression, so the
-    bytes the room sends pile up on the server after a few hundred KiB, not megabytes."""
-    host, port = r.url.split("//")[1].split("/")[0].split(":")
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect((host, int(port)))
-    c = await Client.connect(r.url, sock=sock, compression=None)
-    await c.auth(r.room, token=token)
-    await c.expect("snapshot")
-    conn = next(x for x in r.server.rooms[r.room].audiences.conns if x.principal.startswith("inv:"))
-    assert conn.transport is not None
-    conn.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
-                                                         16 * 1024)
-    c.ws.transport.pause_reading()
-    return c
-
-
 @pytest.mark.parametrize("limited", [dict(outbox_bytes=32 * 1024, rate=10_000,
                                           burst=10_000)], indirect=True)
 async def test_a_slow_reader_is_dropped_by_bytes_and_its_socket_closed(limited: Running) -> None:
     r = limited
     g = await gm(r)
-    slow = await _stalled_reader(r, await invite(g, "observer"))
+    slow = await stalled_reader(r, await invite(g, "observer"))
     room = r.server.rooms[r.room]
     conn = next(c for c in room.audiences.conns if c.role == "observer")
     healthy = await join(r, await invite(g, "player", "alice"))
@@ -240,7 +210,7 @@ async def test_a_slow_reader_is_dropped_by_bytes_and_its_socket_closed(limited: 
             "id": f"m{i}", "text": note, "cell": {"x": i % 12, "y": 7}}}))
         assert reply["type"] == "ack"
     assert conn.closed and conn.close_reason == "slow_consumer"
-    await _until(lambda: conn not in room.audiences.conns and conn.ws not in r.server.sockets,
+    await until(lambda: conn not in room.audiences.conns and conn.ws not in r.server.sockets,
                  "the dropped reader's socket is closed")
     # The room went on for everyone else.
     assert room.version == 250
