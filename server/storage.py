@@ -374,21 +374,6 @@ Batch = tuple[str, list[ActionRow], tuple[int, Any] | None]
 """One room's part of a group commit: (room id, rows, snapshot or None)."""
 
 
-def _append_group(storage: Any, batches: list[Batch]) -> list[BaseException | None]:
-    """One transaction for the group where the backend has them (SQLite); else (the Redis
-    log, whose appends are fenced scripts) one append per room."""
-    if hasattr(storage, "append_group"):
-        return storage.append_group(batches)  # type: ignore[no-any-return]
-    results: list[BaseException | None] = []
-    for room_id, rows, snapshot in batches:
-        try:
-            storage.append(room_id, rows, snapshot)
-            results.append(None)
-        except Exception as e:
-            results.append(e)
-    return results
-
-
 def _quiet(loop: asyncio.AbstractEventLoop) -> bool:
     """Nothing else for the loop to do now: no callback ready, no socket readable (a peek:
     epoll is level-triggered, the loop still sees every event). False on loops without
@@ -483,7 +468,7 @@ class AsyncStorage:
         """The group's transaction, timed (either thread)."""
         start = time.monotonic()
         try:
-            return _append_group(self.storage, batches)
+            return self.storage.append_group(batches)
         finally:
             self._last = time.monotonic()
             self._took.append(self._last - start)
