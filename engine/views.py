@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .errors import Refusal, Text
-from .paths import MISSING, Path, get
+from .paths import MISSING, Path, _child, get
 
 __all__ = ["HIDDEN", "NOT_AVAILABLE", "Audience", "Entity", "Memo", "NonGmProbe", "Op", "View",
            "project", "project_unit", "refusal_for", "shows", "unit_of", "unit_ops"]
@@ -115,31 +115,59 @@ class Entity(BaseModel):
         return data
 
 
+# Values a projection returns as they are (exact types: a subclass, e.g. an enum that is
+# also a str, still goes through `project`).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+# Per model class: its fields less those it keeps secret (`__secret__` is a ClassVar).
+_SHOWN: dict[type, tuple[str, ...]] = {}
+
+
+def _shown_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    names = _SHOWN.get(cls)
+    if names is None:
+        secret = cls.__secret__ if issubclass(cls, Entity) else frozenset()
+        names = _SHOWN[cls] = tuple(n for n in cls.model_fields if n not in secret)
+    return names
+
+
 def project(value: Any, audience: Audience) -> Any:
     """JSON-ready projection of `value` for `audience`, or HIDDEN."""
+    # Hot path (every change, every distinct view): scalars are skipped before the call.
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, BaseModel):
         if audience.is_gm:
             return value.model_dump(mode="json")
-        if isinstance(value, Entity) and not value.visible_to(audience):
+        entity = value if isinstance(value, Entity) else None
+        if entity is not None and not entity.visible_to(audience):
             return HIDDEN
-        secret = value.__secret__ if isinstance(value, Entity) else frozenset()
         data: dict[str, Any] = {}
-        for name in type(value).model_fields:
-            if name in secret:
-                continue
-            item = project(getattr(value, name), audience)
-            if item is not HIDDEN:
-                data[name] = item
-        return value.redact(audience, data) if isinstance(value, Entity) else data
+        for name in _shown_fields(type(value)):
+            item = getattr(value, name)
+            if type(item) not in _SCALARS:
+                item = project(item, audience)
+                if item is HIDDEN:
+                    continue
+            data[name] = item
+        return entity.redact(audience, data) if entity is not None else data
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
-            item = project(v, audience)
-            if item is not HIDDEN:
-                out[k] = item
+            if type(v) not in _SCALARS:
+                v = project(v, audience)
+                if v is HIDDEN:
+                    continue
+            out[k] = v
         return out
     if isinstance(value, list | tuple):
-        return [i for i in (project(v, audience) for v in value) if i is not HIDDEN]
+        items = []
+        for v in value:
+            if type(v) not in _SCALARS:
+                v = project(v, audience)
+                if v is HIDDEN:
+                    continue
+            items.append(v)
+        return items
     if isinstance(value, enum.Enum):
         return value.value
     return value
@@ -211,11 +239,22 @@ def _reachable(root: Any, unit: Path, audience: Audience) -> bool:
 
 
 def project_unit(root: BaseModel, unit: Path, audience: Audience) -> Any:
-    """The projection of one unit for `audience` (HIDDEN if it is absent or hidden)."""
-    current = get(root, unit)
-    if current is MISSING or not _reachable(root, unit, audience):
-        return HIDDEN
-    return project(current, audience)
+    """The projection of one unit for `audience` (HIDDEN if it is absent or hidden).
+
+    One walk down `unit` does what `get` and `_reachable` would do in two (this runs for
+    every touched unit of every change): each ancestor entity is asked whether it shows
+    itself and that branch, the unit's parent only whether it keeps the unit secret."""
+    gm = audience.is_gm
+    obj: Any = root
+    last = len(unit) - 1
+    for i, seg in enumerate(unit):
+        if not gm and isinstance(obj, Entity) and (
+                seg in obj.__secret__ or (i < last and not obj.visible_to(audience))):
+            return HIDDEN
+        obj = _child(obj, seg)
+        if obj is MISSING:
+            return HIDDEN
+    return project(obj, audience)
 
 
 def _json_get(tree: Any, path: Path) -> Any:
@@ -269,8 +308,12 @@ class View:
             return []  # an ancestor is hidden from this audience: nothing of it shows
         key = unit[-1]
         old = parent.get(key, MISSING)
-        ops = next((found for o, n, found in memo if o is old and n is new), None) \
-            if memo is not None else None
+        ops = None
+        if memo is not None:
+            for o, n, found in memo:
+                if o is old and n is new:
+                    ops = found
+                    break
         if ops is None:
             ops = unit_ops(unit, old, new)
             if memo is not None:
