@@ -275,14 +275,25 @@ class Room:
         if not records:
             await self._answer(applied)
             return
-        snapshot = None
-        if self.version - self.last_snapshot >= self.limits.snapshot_every:
-            rng = self.engine.state.rng.model_dump(mode="json")
-            snapshot = (self.version, await self.audiences.state_json(rng))
-            self.last_snapshot = self.version  # a failed commit stops the room anyway
+        snapshot = await self._snapshot()
         self.inflight = _InFlight(self.store.submit(self.id, records, snapshot), applied)
         if not pipelined:
             await self._flush()
+
+    async def _snapshot(self) -> tuple[int, Any] | None:
+        """The storage snapshot due with this batch, if any. It only shortens replay: one
+        that cannot be built is skipped (and tried again next batch), never the batch."""
+        if self.version - self.last_snapshot < self.limits.snapshot_every:
+            return None
+        try:
+            rng = self.engine.state.rng.model_dump(mode="json")
+            snapshot = (self.version, await self.audiences.state_json(rng))
+        except Exception:
+            log.exception("snapshot could not be built; the batch is committed without it",
+                          extra={"room": self.id})
+            return None
+        self.last_snapshot = self.version  # a failed commit stops the room anyway
+        return snapshot
 
     async def _flush(self) -> None:
         """The batch in flight: durable, then answered (a failed commit stops the room)."""

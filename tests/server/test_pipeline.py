@@ -128,3 +128,41 @@ async def test_both_commit_paths_log_the_same(tmp_path: Path) -> None:
         assert back.state["table"]["counters"]["tally"]["value"] == 9
     finally:
         await r.runner.cleanup()
+
+
+async def test_a_snapshot_that_cannot_be_built_never_costs_the_batch(tmp_path: Path) -> None:
+    """Building the storage snapshot fails once: the batch it was due with is still
+    committed and acked, the log stays gapless, the next batch brings the snapshot, and
+    the room comes back from storage as it was."""
+    db = tmp_path / "s.sqlite3"
+    r = await start_server(db, COUNTERS, Limits(rate=10_000, burst=10_000, snapshot_every=3))
+    try:
+        g = await gm(r)
+        audiences = r.server.rooms[r.room].audiences
+        real = audiences.state_json
+        failed: list[int] = []
+
+        async def broken_once(rng: Any) -> Any:
+            if not failed:
+                failed.append(1)
+                raise ValueError("cannot serialise")
+            return await real(rng)
+
+        audiences.state_json = broken_once  # type: ignore[method-assign]
+        for i in range(1, 7):
+            reply = await g.reply_to(await g.act(ADD))
+            assert reply["type"] == "ack" and reply["version"] == i, reply
+        assert failed
+        assert logged_versions(db, r.room) == list(range(1, 7))
+        store = r.server.storage.storage
+        snap = await asyncio.to_thread(store.latest_snapshot, r.room)
+        assert snap is not None and snap[0] >= 4  # the next batch brought it
+    finally:
+        await r.runner.cleanup()
+    r = await start_server(db, COUNTERS, FAST)
+    try:
+        back = await gm(r)
+        assert back.version == 6
+        assert back.state["table"]["counters"]["tally"]["value"] == 6
+    finally:
+        await r.runner.cleanup()
