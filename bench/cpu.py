@@ -1,8 +1,9 @@
 """Goal 5: server CPU per action, snapshots included, flat from 10 to 1,000 pieces.
 
 Three komasync processes (rooms of 10, 100 and 1,000 pieces; GM + one player + one
-observer: audiences gm, player:p1, table; durability full; a full snapshot every 200
-versions as the server does by default) run side by side; blocks of pipelined
+observer: audiences gm, player:p1, table; durability full; storage snapshots as the server
+takes them by default: at least 200 versions apart, due once the log has grown by the last
+one's size, so about every 640 versions at 1,000 pieces) run side by side; blocks of pipelined
 `table.move` actions (window 50, over all pieces round-robin) alternate between them, and
 each block's CPU is the server process's `time.process_time()` (every thread: parse,
 engine, projections, SQLite, snapshots, fan-out) after − before, ÷ actions. Every block
