@@ -106,6 +106,11 @@ async def run(blocks: int = 4, actions: int = 1200,
               f"{min(main[k]) * 1e6:.1f}-{max(main[k]) * 1e6:.1f})   with a Ccfolia bridge "
               f"{pct(bridged[k], 50) * 1e6:9.1f} us/action")
     print(f"  relay: {relay * 1e6:.1f} us per frame (3 clients)")
+    # Blocks of one round run back to back: their ratio cancels the machine's drift
+    # between rounds, which the medians of a few noisy blocks do not (information only).
+    paired = [max(r) / min(r) for r in zip(*main.values(), strict=True)]
+    print(f"  max/min within each round of blocks: median {pct(paired, 50):.2f} "
+          f"(rounds {min(paired):.2f}-{max(paired):.2f})")
     ratio = max(med.values()) / min(med.values())
     shown = ", ".join(f"{k}: {med[k] * 1e6:.0f}" for k in sizes)
     return [
