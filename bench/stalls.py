@@ -7,8 +7,9 @@ wakes every millisecond). A room with 5,000 pieces; then, each measured on its o
   Ccfolia bridge), then the same four again (already-built views);
 - snapshots: in a second room of the same size (no bridge ever joined it, so no platform
   adapter redraws the table on every action: that cost is Goal 5's information line), the
-  GM pipelines actions (window 4) across several storage snapshots (every 200 versions),
-  with a player and an observer connected.
+  GM pipelines actions (window 4) across several storage snapshots (every 200 versions:
+  the server's ceiling is set to 200 here, since by size a 5,000-piece room's snapshots
+  would be 2,000 versions apart), with a player and an observer connected.
 
 Per phase it prints the longest stall three ways: the CPU the loop thread spent between
 two wake-ups in user time (the server's own code) and in all (user + kernel: system time
@@ -62,7 +63,8 @@ async def run(pieces: int = 5000, actions: int = 800) -> list[Goal]:
             db = Path(d) / "stall.sqlite3"
             setup, second = prepare_rooms(db, ["bench", "bench2"], pieces, players=2,
                                           observers=2, bridges=2)
-            with ServerProc("komasync", "--db", str(db), "--loop-monitor") as srv, \
+            with ServerProc("komasync", "--db", str(db), "--loop-monitor",
+                            "--limit", "snapshot_ceiling=200") as srv, \
                     ServerProc("relay", "--loop-monitor") as rsrv:
                 target = KomasyncTarget(srv.url, session, setup, pieces)
                 await asyncio.sleep(0.5)

@@ -51,7 +51,10 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     s.add_argument("--durability", choices=["full", "normal"],
                    help="SQLite同期レベル / SQLite synchronous level")
     s.add_argument("--snapshot-every", type=int,
-                   help="スナップショット間隔（バージョン数）/ versions between snapshots")
+                   help="スナップショットの最小間隔（バージョン数、既定200。大きなルームでは"
+                        "ログがスナップショットの大きさに達するまで、最大2000まで延びる）/ fewest "
+                        "versions between snapshots (200; a large room's wait until the log has "
+                        "grown by a snapshot's size, up to 2000)")
     s.add_argument("--max-frame", type=int,
                    help="受信メッセージ上限（バイト）/ largest accepted frame (bytes)")
     s.add_argument("--rate", type=float,

@@ -176,7 +176,10 @@ class Limits:
     history: int = 2000  # versions kept for `since` resumes…
     history_bytes: int = 32 * 1024  # …and at most this many bytes of their frames
     retry_window: int = 512  # action ids remembered per client identity (retries.py)
+    # Storage snapshots (snapshot_policy.py): at least `snapshot_every` versions apart, due
+    # once the log has grown by the last one's size, and always by `snapshot_ceiling`.
     snapshot_every: int = 200
+    snapshot_ceiling: int = 2000
     auth_timeout: float = 10.0
     max_batch: int = 64
     connections_per_address: int = 64

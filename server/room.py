@@ -34,6 +34,7 @@ from .audiences import INTERNAL, Audiences, Frames
 from .connection import Connection, Limits
 from .replay import state_at
 from .retries import RetryWindow
+from .snapshot_policy import SnapshotPolicy
 from .storage import ActionRecord, ActionRow, AsyncStorage, encode
 
 __all__ = ["Join", "Room", "Submit"]
@@ -114,7 +115,8 @@ class Room:
         self.retries = retries
         self.audiences = Audiences(room_id, engine, limits, gm_view)
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
-        self.last_snapshot = engine.version
+        self.snapshot_policy = SnapshotPolicy(limits.snapshot_every, limits.snapshot_ceiling,
+                                             engine.version)
         self.on_fail = on_fail
         self.inflight: _InFlight | None = None
         self.task = asyncio.create_task(self._run(), name=f"room:{room_id}")
@@ -275,25 +277,27 @@ class Room:
         if not records:
             await self._answer(applied)
             return
-        snapshot = await self._snapshot()
+        snapshot = await self._snapshot(records)
         self.inflight = _InFlight(self.store.submit(self.id, records, snapshot), applied)
         if not pipelined:
             await self._flush()
 
-    async def _snapshot(self) -> tuple[int, Any] | None:
-        """The storage snapshot due with this batch, if any. It only shortens replay: one
-        that cannot be built is skipped (and tried again next batch), never the batch."""
-        if self.version - self.last_snapshot < self.limits.snapshot_every:
+    async def _snapshot(self, rows: list[ActionRow]) -> tuple[int, Any] | None:
+        """The storage snapshot due with this batch (`rows`), if any (snapshot_policy.py).
+        It only shortens replay: one that cannot be built is skipped (and tried again next
+        batch), never the batch."""
+        self.snapshot_policy.log(rows)
+        if not self.snapshot_policy.due(self.version):
             return None
         try:
             rng = self.engine.state.rng.model_dump(mode="json")
-            snapshot = (self.version, await self.audiences.state_json(rng))
+            state = await self.audiences.state_json(rng)
         except Exception:
             log.exception("snapshot could not be built; the batch is committed without it",
                           extra={"room": self.id})
             return None
-        self.last_snapshot = self.version  # a failed commit stops the room anyway
-        return snapshot
+        self.snapshot_policy.taken(self.version, len(state))  # a failed commit stops the room
+        return self.version, state
 
     async def _flush(self) -> None:
         """The batch in flight: durable, then answered (a failed commit stops the room)."""

@@ -41,7 +41,9 @@ async def test_a_large_room_joins_snapshots_and_restarts_the_same(tmp_path: Path
         "room": {"name": "big"}, "players": [{"id": "alice", "name": "Alice"}],
         "table": {"grid": {"width": 50, "height": 50}, "pieces": pieces}}))
     db = tmp_path / "big.sqlite3"
-    r = await start_server(db, scenario, Limits(snapshot_every=5))
+    # A snapshot every 5 versions whatever its size (the ceiling; by size this room's
+    # second one would wait ~200 versions): the restart replays from the one at 10.
+    r = await start_server(db, scenario, Limits(snapshot_every=5, snapshot_ceiling=5))
     try:
         g = await gm(r)
         assert r.server.rooms[r.room].audiences.big
