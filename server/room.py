@@ -313,6 +313,8 @@ class Room:
 
     async def _answer(self, applied: list[_Applied]) -> None:
         """Acks, rejects and fan-out of a durable batch, then the bridges' table."""
+        if not applied:
+            return
         conns = list(self.audiences.conns)
         for c in conns:  # every frame of this batch to a socket goes out in one write
             c.hold()
