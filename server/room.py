@@ -84,6 +84,7 @@ class _InFlight:
 
     done: asyncio.Future[None]
     applied: list[_Applied]
+    platform: dict[str, bytes] | None = None  # the bridges' table, drawn while it commits
 
 
 @dataclass
@@ -276,7 +277,15 @@ class Room:
             await self._answer(applied)
             return
         snapshot = await self._snapshot()
-        self.inflight = _InFlight(self.store.submit(self.id, records, snapshot), applied)
+        inflight = self.inflight = _InFlight(self.store.submit(self.id, records, snapshot),
+                                             applied)
+        if not inflight.done.done():  # committing on the storage thread: the bridges'
+            # table is drawn meanwhile, from the views at this batch's version (a pipelined
+            # batch applied next must not show in it before it is durable itself)
+            try:
+                inflight.platform = await self._platform(applied)
+            except Exception:  # drawn again when the batch is answered
+                log.exception("drawing the bridges' table failed", extra={"room": self.id})
         if not pipelined:
             await self._flush()
 
@@ -307,12 +316,14 @@ class Room:
             self._fail(inflight.applied)
             raise
         try:
-            await self._answer(inflight.applied)
+            await self._answer(inflight.applied, inflight.platform)
         except Exception:  # durable already: never mistaken for a failure of what follows
             log.exception("answering a committed batch failed", extra={"room": self.id})
 
-    async def _answer(self, applied: list[_Applied]) -> None:
-        """Acks, rejects and fan-out of a durable batch, then the bridges' table."""
+    async def _answer(self, applied: list[_Applied],
+                      platform: dict[str, bytes] | None = None) -> None:
+        """Acks, rejects and fan-out of a durable batch, then the bridges' table (`platform`
+        if it was drawn while the batch committed)."""
         if not applied:
             return
         conns = list(self.audiences.conns)
@@ -329,9 +340,15 @@ class Room:
                 c.release()
         if any(a.row is not None for a in applied):  # then the bridges' table, drawn once
             # for the whole batch (a bridge's change is not kept waiting for the redraw)
-            logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
-                    for a in applied if a.outcome is not None]
-            self.audiences.send_platform(await self.audiences.platform_frames(logs))
+            if platform is None:
+                platform = await self._platform(applied)
+            self.audiences.send_platform(platform)
+
+    async def _platform(self, applied: list[_Applied]) -> dict[str, bytes]:
+        """The bridges' table ops for a batch, from the views as they are now."""
+        logs = [[{"ja": x.ja, "en": x.en} for x in a.outcome.log if x.chat]
+                for a in applied if a.outcome is not None]
+        return await self.audiences.platform_frames(logs)
 
     def _fail(self, applied: list[_Applied]) -> None:
         for a in applied:
