@@ -279,9 +279,10 @@ class Room:
         snapshot = await self._snapshot()
         inflight = self.inflight = _InFlight(self.store.submit(self.id, records, snapshot),
                                              applied)
-        if not inflight.done.done():  # committing on the storage thread: the bridges'
-            # table is drawn meanwhile, from the views at this batch's version (a pipelined
-            # batch applied next must not show in it before it is durable itself)
+        if pipelined and not inflight.done.done() and not self.inbox.empty():
+            # the next batch is applied while this one commits: the bridges' table is drawn
+            # now, from the views at this batch's version (the next batch must not show in
+            # it before it is durable itself); else after the fan-out, as nothing moved
             try:
                 inflight.platform = await self._platform(applied)
             except Exception:  # drawn again when the batch is answered
