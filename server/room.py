@@ -11,7 +11,14 @@ Pipelined: when actions are already waiting as a batch's commit is handed over, 
 are applied and projected while it commits (CPU that would otherwise wait for the disk);
 their commit is handed over only once the previous one is durable and answered, so
 commits (and replies) stay in order and a failed commit never leaves a later batch in
-the log. A commit already done (made on the loop thread) is answered at once.
+the log. A commit already done (made on the loop thread) is answered at once. The
+bridges' table of a batch is drawn from the views at its version (during its commit when
+the next batch is applied meanwhile) and sent after its fan-out, never before it is durable.
+
+The projection stays before the commit hand-over: an action whose projection fails is
+rolled back and refused, so the log never holds a change its clients were not told of.
+(Projecting while the fsync runs on the storage thread was measured slower here: the
+thread hops and GIL hand-overs cost more than the ~100 µs of projection they would hide.)
 """
 
 from __future__ import annotations
