@@ -334,8 +334,13 @@ class Room:
         if it was drawn while the batch committed)."""
         if not applied:
             return
-        conns = list(self.audiences.conns)
-        for c in conns:  # every frame of this batch to a socket goes out in one write
+        # Every frame of this batch to a socket goes out in one write. With one action,
+        # only its sender gets more than one frame (its ack, then the change): the others'
+        # change is written at once, so the first clients read while the rest are written.
+        sender = applied[0].sub.conn if len(applied) == 1 else None
+        conns = ([sender] if sender is not None else []) if len(applied) == 1 else \
+            list(self.audiences.conns)
+        for c in conns:
             c.hold()
         try:
             for a in applied:
