@@ -67,22 +67,24 @@ def _is_async(fn: Any) -> bool:
 
 
 def instrument(out: str) -> None:
-    from komasync.server import audiences, room, session, storage
+    from komasync.server import connection, room, session, storage
 
     stamps: dict[str, float] = {}
     rows: list[dict[str, float]] = []
     _wrap(session.Session, "handle", "recv", None, stamps)
     _wrap(room.Room, "_process", "room", None, stamps)
     _wrap(room.Engine, "apply", "engine0", "engine1", stamps)
-    _wrap(audiences.Audiences, "project", "project0", "project1", stamps)
+    _wrap(room.Audiences, "project", "project0", "project1", stamps)
     _wrap(storage.AsyncStorage, "submit", "submit", None, stamps)
     _wrap(storage.AsyncStorage, "_append", "commit0", "commit1", stamps)
-    _wrap(audiences.Audiences, "platform_frames", "released", None, stamps)
+    # the fan-out ends with the last connection's batch written (the bridges' table may
+    # have been drawn before, while the batch committed on the storage thread)
+    _wrap(connection.Connection, "release", None, "released", stamps)
     real_answer = room.Room._answer
 
-    async def answer(self: Any, applied: list[Any]) -> None:
+    async def answer(self: Any, applied: list[Any], *rest: Any) -> None:
         stamps["answer0"] = time.perf_counter()
-        await real_answer(self, applied)
+        await real_answer(self, applied, *rest)
         stamps["answer1"] = time.perf_counter()
         if len(applied) == 1 and all(k in stamps for k in ORDER):
             rows.append(dict(stamps))

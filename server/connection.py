@@ -6,6 +6,10 @@ bytes the kernel has not taken yet, i.e. how far behind the reader is. A connect
 than `outbox_bytes` behind when a frame is due is dropped (a `bye`, then the socket is
 closed or, if it does not read even that, aborted). A burst to a reader that is keeping
 up (a big snapshot or a resume on join) is never counted against it.
+
+A socket that does not compress (most) has its frames framed here (a frame shared by
+many sockets framed once, `Wires`) and handed to the transport itself: per connection a
+change costs one buffer check and one list append, and one write per batch.
 """
 
 from __future__ import annotations
@@ -107,6 +111,16 @@ def gathered(ws: web.WebSocketResponse) -> Gathered | None:
     if not isinstance(writer.transport, Gathered):
         writer.transport = Gathered(writer.transport)
     return writer.transport
+
+
+def plain_transport(ws: web.WebSocketResponse) -> asyncio.Transport | None:
+    """The socket's transport if its frames may be framed here and written to it directly
+    (no compression negotiated), else None."""
+    writer = getattr(ws, "_writer", None)
+    if writer is None or writer.compress or not _SYNC_FRAME:
+        return None
+    transport = writer.transport
+    return transport if isinstance(transport, asyncio.Transport) else None
 
 
 def write_now(ws: web.WebSocketResponse, data: bytes, wires: Wires | None = None) -> bool:
@@ -232,7 +246,11 @@ class Connection:
         # aiohttp): written in order by `_later`; empty almost always.
         self.waiting: deque[bytes] = deque()
         self.waiting_bytes = 0
-        self.gathered = gathered(ws)
+        # An uncompressed socket's transport, written to directly (frames gathered in
+        # `parts` between `hold` and `release`); else aiohttp's writer, through `Gathered`.
+        self.raw = plain_transport(ws)
+        self.parts: list[bytes] | None = None
+        self.gathered = gathered(ws) if self.raw is None else None
         self.later: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
         # Who it is never changes for a connection's lifetime: its actor and audience are
@@ -249,11 +267,19 @@ class Connection:
 
     def hold(self) -> None:
         """Gather this connection's frames until `release` (one room batch's replies)."""
-        if self.gathered is not None and not self.closed:
+        if self.closed:
+            return
+        if self.raw is not None:
+            if self.parts is None:
+                self.parts = []
+        elif self.gathered is not None:
             self.gathered.hold()
 
     def release(self) -> None:
-        if self.gathered is not None:
+        parts, self.parts = self.parts, None
+        if parts:
+            self._put(b"".join(parts))
+        elif self.gathered is not None:
             self.gathered.release()
 
     def behind(self) -> int:
@@ -271,9 +297,17 @@ class Connection:
         shared framing for a frame that goes to many sockets."""
         if self.closed:
             return
+        raw = self.raw
+        if raw is not None:  # the common case, kept short: it runs per client per change
+            if not burst and raw.get_write_buffer_size() > self.outbox_bytes:
+                self._slow()
+            elif self.parts is not None:
+                self.parts.append(wires(frame) if wires is not None else wire(frame))
+            else:
+                self._put(wires(frame) if wires is not None else wire(frame))
+            return
         if not burst and self.behind() > self.outbox_bytes:
-            self.drop("slow_consumer", "受信が追いつかないため切断しました。",
-                      "Disconnected: this client could not keep up with the room.")
+            self._slow()
             return
         if self.waiting or not self._write(frame, wires):
             self.waiting.append(frame)
@@ -283,6 +317,19 @@ class Connection:
 
     def send_msg(self, msg: dict[str, Any], burst: bool = False) -> None:
         self.send(dumps(msg), burst)
+
+    def _slow(self) -> None:
+        self.drop("slow_consumer", "受信が追いつかないため切断しました。",
+                  "Disconnected: this client could not keep up with the room.")
+
+    def _put(self, data: bytes) -> None:
+        """Framed bytes to the uncompressed socket's transport (as aiohttp would write)."""
+        raw = self.raw
+        assert raw is not None
+        if raw.is_closing():
+            self.closed = True
+            return
+        raw.write(data)
 
     def _write(self, frame: bytes, wires: Wires | None = None) -> bool:
         """Hand the frame to the transport now; False if it must go through aiohttp's

@@ -107,9 +107,9 @@ class MovePiece(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         piece = _piece(tx, self.piece)
-        tx.check(tx.actor.acts_for(piece.owner, piece.movers),
-                 not_yours(tx, "not_your_piece", NOT_YOURS, piece.name, "TABLE-MV-1",
-                           about=[("table", "pieces", piece.id, "name")]))
+        if not tx.actor.acts_for(piece.owner, piece.movers):  # the refusal built only if due
+            tx.check(False, not_yours(tx, "not_your_piece", NOT_YOURS, piece.name, "TABLE-MV-1",
+                                      about=[("table", "pieces", piece.id, "name")]))
         check_on_grid(tx, self.to, piece.size)
         tx.set(("table", "pieces", piece.id, "cell"), self.to)
         tx.emit("piece.moved", piece=piece.id, to=self.to.model_dump(), by=mover_of(tx))

@@ -47,8 +47,9 @@ VOLATILE = {"at", "created_at", "last_event"}
 class Session:
     """One room's clients, by name, in a fixed order; steps end with a barrier."""
 
-    def __init__(self, r: Running) -> None:
+    def __init__(self, r: Running, compression: str | None = "deflate") -> None:
         self.r = r
+        self.compression = compression  # None: the server frames and writes it directly
         self.clients: dict[str, Client] = {}
         self.closed: dict[str, list[str]] = {}
         self.tokens: dict[str, str] = {}
@@ -60,7 +61,7 @@ class Session:
         return self.clients["gm"]
 
     async def connect_gm(self) -> None:
-        c = await Client.connect(self.r.url)
+        c = await Client.connect(self.r.url, compression=self.compression)
         await c.auth(self.r.room, secret=self.r.secret)
         await c.expect("snapshot")
         self.clients["gm"] = c
@@ -70,7 +71,7 @@ class Session:
         if name not in self.tokens:
             self.tokens[name] = await invite(self.gm, role, player)
             await self.barrier()
-        c = await Client.connect(self.r.url)
+        c = await Client.connect(self.r.url, compression=self.compression)
         auth: dict[str, Any] = {"token": self.tokens[name]}
         if platform:
             auth["platform"] = platform
@@ -244,14 +245,15 @@ ROOMS: dict[str, tuple[str, str, Callable[[Session], Awaitable[None]]]] = {
 }
 
 
-async def record(tmp: Path) -> Recording:
-    """Play every room's script; each client's frames, normalised."""
+async def record(tmp: Path, compression: str | None = "deflate") -> Recording:
+    """Play every room's script; each client's frames, normalised. `compression=None`:
+    every client declines permessage-deflate (frames take the server's uncompressed path)."""
     out: Recording = {}
     for room, (scenario, seed, script) in ROOMS.items():
         # No rate limit: how fast the script runs must never change what it records.
         r = await start_server(tmp / f"{room}.sqlite3", EXAMPLES / scenario, UNTHROTTLED,
                                room_id=room, secret=f"{room}-gm-secret", seed=seed)
-        s = Session(r)
+        s = Session(r, compression)
         try:
             await s.connect_gm()
             await script(s)

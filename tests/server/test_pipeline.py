@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import ROOT, Client, gm, logged_versions, start_server
+from conftest import ROOT, Client, gm, invite, logged_versions, start_server
 from komasync.server.connection import Limits
 
 FAST = Limits(rate=10_000, burst=10_000)
@@ -110,7 +110,8 @@ async def test_both_commit_paths_log_the_same(tmp_path: Path) -> None:
     """Actions committed on the storage thread and on the loop thread (quiet process)
     are logged alike and survive a restart."""
     db = tmp_path / "b.sqlite3"
-    r = await start_server(db, COUNTERS, FAST)
+    # one action a batch: the ones queued behind the first are applied while it commits
+    r = await start_server(db, COUNTERS, Limits(rate=10_000, burst=10_000, max_batch=1))
     try:
         g = await gm(r)
         for inline in (True, False, True):
@@ -164,5 +165,48 @@ async def test_a_snapshot_that_cannot_be_built_never_costs_the_batch(tmp_path: P
         back = await gm(r)
         assert back.version == 6
         assert back.state["table"]["counters"]["tally"]["value"] == 6
+    finally:
+        await r.runner.cleanup()
+
+
+async def test_a_bridge_table_never_shows_a_batch_before_it_is_durable(tmp_path: Path) -> None:
+    """While a slow commit is in flight the next batch is applied; the bridge's table for
+    the first batch is drawn from that batch's state, so no `table.ops` frame names (or
+    shows) a version the bridge has not had the durable `change` of."""
+    db = tmp_path / "b.sqlite3"
+    # one action a batch: the ones queued behind the first are applied while it commits
+    r = await start_server(db, COUNTERS, Limits(rate=10_000, burst=10_000, max_batch=1))
+    try:
+        g = await gm(r)
+        b = await Client.connect(r.url)
+        await b.send({"type": "auth", "room": r.room, "token": await invite(g, "bridge"),
+                      "platform": "ccfolia"})
+        await b.expect("table.ops", reset=True)
+        storage = r.server.storage
+        storage.inline = False  # the storage thread, so a slow commit is really in flight
+        real = storage.storage.append
+        slow_once = threading.Event()
+
+        def slow(*args: Any) -> None:
+            if not slow_once.is_set():
+                slow_once.set()
+                time.sleep(0.3)
+            real(*args)
+
+        storage.storage.append = slow  # type: ignore[method-assign]
+        for i in range(5):  # sent at once: queued before the room takes the first
+            await g.act(ADD, id=f"a{i}")
+        frames = await frames_until_quiet(b)
+        assert slow_once.is_set()
+        seen = 0  # the last durable change the bridge has
+        drawn = [0]
+        for f in frames:
+            if f["type"] == "change":
+                seen = f["to_version"]
+            elif f["type"] == "table.ops":
+                assert f["version"] <= seen, (f["version"], seen)
+                drawn.append(f["version"])
+        assert seen == 5 and drawn[-1] == 5 and drawn == sorted(drawn)
+        assert logged_versions(db, r.room) == list(range(1, 6))
     finally:
         await r.runner.cleanup()

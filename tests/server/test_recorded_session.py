@@ -7,12 +7,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from recording import DATA, record
 
 
-async def test_every_client_gets_the_recorded_frames_byte_for_byte(tmp_path: Path) -> None:
+@pytest.mark.parametrize("compression", ["deflate", None], ids=["deflate", "uncompressed"])
+async def test_every_client_gets_the_recorded_frames_byte_for_byte(
+        tmp_path: Path, compression: str | None) -> None:
+    """Both ways a frame reaches a socket: compressed by aiohttp, or framed by the server
+    and written straight to the transport."""
     want = json.loads(DATA.read_text())
-    got = await record(tmp_path)
+    got = await record(tmp_path, compression)
     assert got.keys() == want.keys()
     for room, clients in want.items():
         assert got[room].keys() == clients.keys(), room
