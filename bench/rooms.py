@@ -101,14 +101,14 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
             t0 = time.perf_counter()
             setups = prepare_rooms(db, [f"r{i}" for i in range(rooms)], PIECES, players=2,
                                    observers=1, bridges=1)
-            with ServerProc("komasync", "--db", str(db)) as srv:
+            with ServerProc("komasync", "--db", str(db), "--gc-stats") as srv:
                 print(f"  {rooms} rooms created and loaded in {time.perf_counter() - t0:.1f} s")
                 t0 = time.perf_counter()
                 hubs = await open_rooms(session, srv.url, setups, raw=True)
                 print(f"  {rooms * PER_ROOM} clients joined in {time.perf_counter() - t0:.1f} s")
                 rss_idle = (await srv.stats(session, gc=True))["rss"]
-                cpu0, mine0, wall0 = ((await srv.stats(session))["cpu"], time.process_time(),
-                                      time.perf_counter())
+                cpu0, mine0, wall0 = ((await srv.stats(session, reset=True))["cpu"],
+                                      time.process_time(), time.perf_counter())
                 samples: list[tuple[float, float]] = []
                 print("  actions start", flush=True)
                 start = time.perf_counter() + 0.5
@@ -117,7 +117,8 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
                 deadline = time.perf_counter() + TIMEOUT
                 while len(samples) < sent and time.perf_counter() < deadline:
                     await asyncio.sleep(0.05)
-                server_cpu = (await srv.stats(session))["cpu"] - cpu0
+                during = await srv.stats(session)
+                server_cpu = during["cpu"] - cpu0
                 client_cpu = time.process_time() - mine0
                 busy = server_cpu / (time.perf_counter() - wall0)
                 mine = client_cpu / (time.perf_counter() - wall0)
@@ -136,6 +137,12 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
     print(f"  CPU during the run: server {busy:.0%} of a core, bench client {mine:.0%} "
           f"(2 cores in all); per action: server {server_cpu / max(1, len(samples)) * 1e6:.0f} µs, "
           f"bench client {client_cpu / max(1, len(samples)) * 1e6:.0f} µs")
+    print("  garbage collections during the run (generation: count, longest wall/CPU, total "
+          "wall): " + ", ".join(
+              f"{g}: {during[f'gc{g}_count']:.0f}, {during[f'gc{g}_max'] * 1e3:.1f}/"
+              f"{during[f'gc{g}_cpu_max'] * 1e3:.1f} ms, {during[f'gc{g}_total'] * 1e3:.0f} ms"
+              for g in range(3)) +
+          f"; {during['gc_frozen']:.0f} objects frozen")
     print(f"  server RSS with {rooms} rooms and {rooms * PER_ROOM} clients: idle "
           f"{rss_idle / MIB:.0f} MiB, after the run {rss / MIB:.0f} MiB "
           f"({rss / rooms / 1024:.0f} KiB per room incl. the process itself)")
