@@ -156,33 +156,42 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
     ]
 
 
-async def memory(rooms: int, actions: int, window: int = 50) -> list[Goal]:
+async def memory(rooms: int, actions: int, window: int = 50, trace: int = 0) -> list[Goal]:
     print(f"== Goal 3b: memory of {rooms} active rooms after {actions:,} actions each ==")
     async with client_session() as session:
         with tmpdir() as d:
             db = Path(d) / "mem.sqlite3"
             setups = prepare_rooms(db, [f"m{i}" for i in range(rooms + 1)], PIECES, players=2,
                                    observers=1, bridges=1)
-            with ServerProc("komasync", "--db", str(db), "--lazy") as srv:
+            tracing = ["--tracemalloc", str(trace)] if trace else []
+            with ServerProc("komasync", "--db", str(db), "--lazy", *tracing) as srv:
                 # One room first takes as many actions as each measured room will, so what
                 # the process keeps once whatever the room count (SQLite's page cache,
                 # allocator pools, code paths) is in `before`, not divided among the rooms.
                 warm = await open_rooms(session, srv.url, setups[:1])
                 await run_actions(warm[0], actions, window)
                 await settle(warm[0])
-                before = (await srv.stats(session, gc=True))["rss"]
+                before_parts = await srv.stats(session, gc=True)
+                before = before_parts["rss"]
+                if trace:
+                    await srv.stats(session, trace="mark")
                 hubs = await open_rooms(session, srv.url, setups[1:], passive_from=1)
                 t0 = time.perf_counter()
                 await asyncio.gather(*(run_actions(h, actions, window) for h in hubs))
                 elapsed = time.perf_counter() - t0
                 for h in hubs:
                     await settle(h)
-                after = (await srv.stats(session, gc=True))["rss"]
+                after_parts = await srv.stats(session, gc=True)
+                after = after_parts["rss"]
                 per_room = (after - before) / rooms
+                if trace:  # what the measured rooms keep, by allocation site
+                    print("\n".join((await srv.stats(session, trace="top"))["trace"]))
                 await asyncio.gather(*(h.close() for h in [*warm, *hubs]))
     print(f"  {rooms * actions:,} actions in {elapsed:.1f} s ({rooms * actions / elapsed:,.0f}/s); "
           f"RSS before the rooms {before / MIB:.1f} MiB, after {after / MIB:.1f} MiB")
-    print(f"  per active room: {per_room / MIB:.3f} MiB")
+    print(f"  per active room: {per_room / MIB:.3f} MiB (" + ", ".join(
+        f"{k[3:]} {(after_parts[k] - before_parts[k]) / rooms / MIB:+.3f}"
+        for k in ("rssanon", "rssfile", "rssshmem")) + ")")
     return [Goal("3 memory", f"{rooms} rooms x {PER_ROOM} clients after {actions:,} actions each",
                  f"{per_room / MIB:.3f} MiB per active room", "<= 0.5 MiB", per_room <= MEM_GOAL)]
 
@@ -193,12 +202,12 @@ async def run_actions(hub: Hub, actions: int, window: int) -> None:
 
 
 async def run(rooms: int = 1000, seconds: float = 15, mem_rooms: int = 6,
-              mem_actions: int = 10_000) -> list[Goal]:
+              mem_actions: int = 10_000, trace: int = 0) -> list[Goal]:
     print(LIMITS_NOTE)
-    goals = await many_rooms(rooms, seconds)
+    goals = await many_rooms(rooms, seconds) if rooms > 0 else []  # 0: the memory half only
     print()
     if mem_rooms > 0:  # 0: the many-rooms half only
-        goals += await memory(mem_rooms, mem_actions)
+        goals += await memory(mem_rooms, mem_actions, trace=trace)
     return goals
 
 
@@ -208,8 +217,10 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=15)
     p.add_argument("--mem-rooms", type=int, default=6)
     p.add_argument("--mem-actions", type=int, default=10_000)
+    p.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                   help="memory half: trace allocations (slow) and list what the rooms keep")
     a = p.parse_args()
-    goals = asyncio.run(run(a.rooms, a.seconds, a.mem_rooms, a.mem_actions))
+    goals = asyncio.run(run(a.rooms, a.seconds, a.mem_rooms, a.mem_actions, a.trace))
     print()
     print(goal_table(goals))
 
