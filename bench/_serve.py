@@ -125,6 +125,9 @@ class GcStats:
         self.reset()
         gc.callbacks.append(self.on_gc)
 
+    def stop(self) -> None:
+        gc.callbacks.remove(self.on_gc)
+
     def reset(self) -> None:
         self.count = [0, 0, 0]
         self.total = [0.0, 0.0, 0.0]

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import aiohttp
 
+from komasync.server.offload import Settle
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _lib import (
     TIMEOUT,
@@ -49,7 +51,7 @@ from _lib import (
     settle,
     tmpdir,
 )
-from _serve import LIMITS_NOTE
+from _serve import LIMITS_NOTE, GcStats
 
 MIB = 1024 * 1024
 PER_ROOM = 5
@@ -107,6 +109,11 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
                 hubs = await open_rooms(session, srv.url, setups, raw=True)
                 print(f"  {rooms * PER_ROOM} clients joined in {time.perf_counter() - t0:.1f} s")
                 rss_idle = (await srv.stats(session, gc=True))["rss"]
+                # The bench process's own collections would delay what it timestamps (its
+                # 5,000 clients' objects: 35-110 ms measured): it settles as the server does.
+                bench_settle = Settle()
+                bench_settle.start()
+                mine_gc = GcStats()
                 cpu0, mine0, wall0 = ((await srv.stats(session, reset=True))["cpu"],
                                       time.process_time(), time.perf_counter())
                 samples: list[tuple[float, float]] = []
@@ -119,6 +126,8 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
                     await asyncio.sleep(0.05)
                 during = await srv.stats(session)
                 server_cpu = during["cpu"] - cpu0
+                mine_gc.stop()
+                bench_settle.stop()
                 client_cpu = time.process_time() - mine0
                 busy = server_cpu / (time.perf_counter() - wall0)
                 mine = client_cpu / (time.perf_counter() - wall0)
@@ -143,6 +152,11 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
               f"{during[f'gc{g}_cpu_max'] * 1e3:.1f} ms, {during[f'gc{g}_total'] * 1e3:.0f} ms"
               for g in range(3)) +
           f"; {during['gc_frozen']:.0f} objects frozen")
+    if "stall_wall_max" in during:  # a server started with --loop-monitor
+        print(f"  server loop stalls: longest {during['stall_wall_max'] * 1e3:.1f} ms wall, "
+              f"{during['stall_cpu_max'] * 1e3:.1f} ms loop-thread CPU")
+    print("  the bench client's own collections: " + ", ".join(
+        f"{g}: {mine_gc.count[g]}, longest {mine_gc.longest[g] * 1e3:.1f} ms" for g in range(3)))
     print(f"  server RSS with {rooms} rooms and {rooms * PER_ROOM} clients: idle "
           f"{rss_idle / MIB:.0f} MiB, after the run {rss / MIB:.0f} MiB "
           f"({rss / rooms / 1024:.0f} KiB per room incl. the process itself)")
