@@ -36,7 +36,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from aiohttp import WSMsgType, web
@@ -155,6 +155,7 @@ class GcStats:
 
 
 GC_STATS: web.AppKey[GcStats] = web.AppKey("gc_stats", GcStats)
+STORAGE: web.AppKey[Any] = web.AppKey("storage")
 
 
 def rss_bytes(pid: int | str = "self") -> int:
@@ -186,6 +187,9 @@ async def _stats(request: web.Request) -> web.Response:
                               "gc_found": found, **rss_parts()}
     if request.query.get("trace"):
         data["trace"] = _trace(request.query["trace"])  # type: ignore[assignment]
+    storage = request.app.get(STORAGE)
+    if storage is not None:  # group commit: transactions the storage thread made, batches
+        data |= {"commit_groups": storage.groups, "commit_batches": storage.batches}
     gc_stats = request.app.get(GC_STATS)
     if gc_stats is not None:
         data.update(gc_stats.stats())
@@ -263,7 +267,9 @@ def komasync_app(db: str, durability: str, snapshot_every: int, lazy: bool,
     from komasync.server.stores import open_backend
 
     backend = open_backend(store, db, durability)  # type: ignore[arg-type]
-    app = make_app(Komasync(db, bench_limits(snapshot_every, extra), durability, backend))
+    server = Komasync(db, bench_limits(snapshot_every, extra), durability, backend)
+    app = make_app(server)
+    app[STORAGE] = server.storage
     if lazy:
         app.on_startup.clear()  # only the recovery of every room is registered there
     app.router.add_get("/_bench/stats", _stats)

@@ -114,8 +114,8 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
                 bench_settle = Settle()
                 bench_settle.start()
                 mine_gc = GcStats()
-                cpu0, mine0, wall0 = ((await srv.stats(session, reset=True))["cpu"],
-                                      time.process_time(), time.perf_counter())
+                first = await srv.stats(session, reset=True)
+                cpu0, mine0, wall0 = first["cpu"], time.process_time(), time.perf_counter()
                 samples: list[tuple[float, float]] = []
                 print("  actions start", flush=True)
                 start = time.perf_counter() + 0.5
@@ -152,6 +152,11 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
               f"{during[f'gc{g}_cpu_max'] * 1e3:.1f} ms, {during[f'gc{g}_total'] * 1e3:.0f} ms"
               for g in range(3)) +
           f"; {during['gc_frozen']:.0f} objects frozen")
+    groups = during["commit_groups"] - first["commit_groups"]
+    batches = during["commit_batches"] - first["commit_batches"]
+    print(f"  group commit on the storage thread: {groups:.0f} transactions, "
+          f"{batches / max(1, groups):.2f} rooms' batches each; "
+          f"{len(samples) - batches:.0f} batches committed on the loop thread")
     if "stall_wall_max" in during:  # a server started with --loop-monitor
         print(f"  server loop stalls: longest {during['stall_wall_max'] * 1e3:.1f} ms wall, "
               f"{during['stall_cpu_max'] * 1e3:.1f} ms loop-thread CPU")
