@@ -150,8 +150,7 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
           "wall): " + ", ".join(
               f"{g}: {during[f'gc{g}_count']:.0f}, {during[f'gc{g}_max'] * 1e3:.1f}/"
               f"{during[f'gc{g}_cpu_max'] * 1e3:.1f} ms, {during[f'gc{g}_total'] * 1e3:.0f} ms"
-              for g in range(3)) +
-          f"; {during['gc_frozen']:.0f} objects frozen")
+              for g in range(3)))
     groups = during["commit_groups"] - first["commit_groups"]
     batches = during["commit_batches"] - first["commit_batches"]
     print(f"  group commit on the storage thread: {groups:.0f} transactions, "
