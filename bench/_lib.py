@@ -243,10 +243,12 @@ class ServerProc:
         self.pid: int = info["pid"]
         self.url = f"ws://127.0.0.1:{self.port}/ws"
 
-    async def stats(self, session: aiohttp.ClientSession, gc: bool = False) -> dict[str, float]:
-        query = "?gc=1" if gc else ""
+    async def stats(self, session: aiohttp.ClientSession, gc: bool = False,
+                    reset: bool = False, trace: str = "") -> dict[str, Any]:
+        query = "?" + "&".join([*(k + "=1" for k, on in (("gc", gc), ("reset", reset)) if on),
+                                *([f"trace={trace}"] if trace else [])])
         async with session.get(f"http://127.0.0.1:{self.port}/_bench/stats{query}") as r:
-            data: dict[str, float] = await r.json()
+            data: dict[str, Any] = await r.json()
             return data
 
     def stop(self) -> None:

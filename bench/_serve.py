@@ -36,7 +36,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from aiohttp import WSMsgType, web
@@ -115,6 +115,49 @@ class LoopMonitor:
 MONITOR: web.AppKey[LoopMonitor] = web.AppKey("monitor", LoopMonitor)
 
 
+class GcStats:
+    """Garbage collections per generation since the last reset: count, total and longest
+    pause, in wall-clock time and in the collecting thread's CPU time (on a shared machine
+    the OS may run another process mid-collection; the CPU time is the collector's own).
+    gc.callbacks only: no task, so it adds nothing to the loop's work."""
+
+    def __init__(self) -> None:
+        self.reset()
+        gc.callbacks.append(self.on_gc)
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self.on_gc)
+
+    def reset(self) -> None:
+        self.count = [0, 0, 0]
+        self.total = [0.0, 0.0, 0.0]
+        self.longest = [0.0, 0.0, 0.0]
+        self.cpu_longest = [0.0, 0.0, 0.0]
+        self.started = (0.0, 0.0)
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = (time.perf_counter(), time.thread_time())
+        elif self.started[0]:
+            g = info["generation"]
+            took, cpu = time.perf_counter() - self.started[0], time.thread_time() - self.started[1]
+            self.count[g] += 1
+            self.total[g] += took
+            self.longest[g] = max(self.longest[g], took)
+            self.cpu_longest[g] = max(self.cpu_longest[g], cpu)
+
+    def stats(self) -> dict[str, float]:
+        out: dict[str, float] = {}  # (not gc.get_freeze_count(): it walks every frozen object)
+        for g in range(3):
+            out |= {f"gc{g}_count": self.count[g], f"gc{g}_total": self.total[g],
+                    f"gc{g}_max": self.longest[g], f"gc{g}_cpu_max": self.cpu_longest[g]}
+        return out
+
+
+GC_STATS: web.AppKey[GcStats] = web.AppKey("gc_stats", GcStats)
+STORAGE: web.AppKey[Any] = web.AppKey("storage")
+
+
 def rss_bytes(pid: int | str = "self") -> int:
     """Resident set size from /proc/<pid>/status."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -135,14 +178,23 @@ def rss_parts() -> dict[str, float]:
 
 
 async def _stats(request: web.Request) -> web.Response:
+    found = 0
     if request.query.get("gc"):
-        gc.collect()  # only for memory readings: a full collection stalls the loop itself
+        found = gc.collect()  # only for memory readings: a full collection stalls the loop
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL("libc.so.6").malloc_trim(0)  # freed memory back to the OS
     data: dict[str, float] = {"cpu": time.process_time(), "rss": rss_bytes(),
-                              **rss_parts()}
+                              "gc_found": found, **rss_parts()}
     if request.query.get("trace"):
         data["trace"] = _trace(request.query["trace"])  # type: ignore[assignment]
+    storage = request.app.get(STORAGE)
+    if storage is not None:  # group commit: transactions the storage thread made, batches
+        data |= {"commit_groups": storage.groups, "commit_batches": storage.batches}
+    gc_stats = request.app.get(GC_STATS)
+    if gc_stats is not None:
+        data.update(gc_stats.stats())
+        if request.query.get("reset"):
+            gc_stats.reset()
     monitor = request.app.get(MONITOR)
     if monitor is not None:
         data.update(monitor.stats())
@@ -215,7 +267,9 @@ def komasync_app(db: str, durability: str, snapshot_every: int, lazy: bool,
     from komasync.server.stores import open_backend
 
     backend = open_backend(store, db, durability)  # type: ignore[arg-type]
-    app = make_app(Komasync(db, bench_limits(snapshot_every, extra), durability, backend))
+    server = Komasync(db, bench_limits(snapshot_every, extra), durability, backend)
+    app = make_app(server)
+    app[STORAGE] = server.storage
     if lazy:
         app.on_startup.clear()  # only the recovery of every room is registered there
     app.router.add_get("/_bench/stats", _stats)
@@ -259,6 +313,8 @@ def main() -> None:
     p.add_argument("--lifetime", type=float, default=600.0)
     p.add_argument("--lazy", action="store_true", help="do not load every room at start")
     p.add_argument("--loop-monitor", action="store_true")
+    p.add_argument("--gc-stats", action="store_true",
+                   help="count garbage collections and their pauses per generation")
     p.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES",
                    help="trace allocations with FRAMES frames (slow); "
                         "/_bench/stats?trace=mark|top reads them")
@@ -278,6 +334,8 @@ def main() -> None:
         app = relay_app()
     if args.loop_monitor:
         app[MONITOR] = LoopMonitor()
+    if args.gc_stats:
+        app[GC_STATS] = GcStats()
     asyncio.run(serve(app, args.lifetime))
 
 

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import aiohttp
 
+from komasync.server.offload import Settle
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _lib import (
     TIMEOUT,
@@ -49,7 +51,7 @@ from _lib import (
     settle,
     tmpdir,
 )
-from _serve import LIMITS_NOTE
+from _serve import LIMITS_NOTE, GcStats
 
 MIB = 1024 * 1024
 PER_ROOM = 5
@@ -101,14 +103,19 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
             t0 = time.perf_counter()
             setups = prepare_rooms(db, [f"r{i}" for i in range(rooms)], PIECES, players=2,
                                    observers=1, bridges=1)
-            with ServerProc("komasync", "--db", str(db)) as srv:
+            with ServerProc("komasync", "--db", str(db), "--gc-stats") as srv:
                 print(f"  {rooms} rooms created and loaded in {time.perf_counter() - t0:.1f} s")
                 t0 = time.perf_counter()
                 hubs = await open_rooms(session, srv.url, setups, raw=True)
                 print(f"  {rooms * PER_ROOM} clients joined in {time.perf_counter() - t0:.1f} s")
                 rss_idle = (await srv.stats(session, gc=True))["rss"]
-                cpu0, mine0, wall0 = ((await srv.stats(session))["cpu"], time.process_time(),
-                                      time.perf_counter())
+                # The bench process's own collections would delay what it timestamps (its
+                # 5,000 clients' objects: 35-110 ms measured): it settles as the server does.
+                bench_settle = Settle()
+                bench_settle.start()
+                mine_gc = GcStats()
+                first = await srv.stats(session, reset=True)
+                cpu0, mine0, wall0 = first["cpu"], time.process_time(), time.perf_counter()
                 samples: list[tuple[float, float]] = []
                 print("  actions start", flush=True)
                 start = time.perf_counter() + 0.5
@@ -117,7 +124,10 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
                 deadline = time.perf_counter() + TIMEOUT
                 while len(samples) < sent and time.perf_counter() < deadline:
                     await asyncio.sleep(0.05)
-                server_cpu = (await srv.stats(session))["cpu"] - cpu0
+                during = await srv.stats(session)
+                server_cpu = during["cpu"] - cpu0
+                mine_gc.stop()
+                bench_settle.stop()
                 client_cpu = time.process_time() - mine0
                 busy = server_cpu / (time.perf_counter() - wall0)
                 mine = client_cpu / (time.perf_counter() - wall0)
@@ -136,6 +146,21 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
     print(f"  CPU during the run: server {busy:.0%} of a core, bench client {mine:.0%} "
           f"(2 cores in all); per action: server {server_cpu / max(1, len(samples)) * 1e6:.0f} µs, "
           f"bench client {client_cpu / max(1, len(samples)) * 1e6:.0f} µs")
+    print("  garbage collections during the run (generation: count, longest wall/CPU, total "
+          "wall): " + ", ".join(
+              f"{g}: {during[f'gc{g}_count']:.0f}, {during[f'gc{g}_max'] * 1e3:.1f}/"
+              f"{during[f'gc{g}_cpu_max'] * 1e3:.1f} ms, {during[f'gc{g}_total'] * 1e3:.0f} ms"
+              for g in range(3)))
+    groups = during["commit_groups"] - first["commit_groups"]
+    batches = during["commit_batches"] - first["commit_batches"]
+    print(f"  group commit on the storage thread: {groups:.0f} transactions, "
+          f"{batches / max(1, groups):.2f} rooms' batches each; "
+          f"{len(samples) - batches:.0f} batches committed on the loop thread")
+    if "stall_wall_max" in during:  # a server started with --loop-monitor
+        print(f"  server loop stalls: longest {during['stall_wall_max'] * 1e3:.1f} ms wall, "
+              f"{during['stall_cpu_max'] * 1e3:.1f} ms loop-thread CPU")
+    print("  the bench client's own collections: " + ", ".join(
+        f"{g}: {mine_gc.count[g]}, longest {mine_gc.longest[g] * 1e3:.1f} ms" for g in range(3)))
     print(f"  server RSS with {rooms} rooms and {rooms * PER_ROOM} clients: idle "
           f"{rss_idle / MIB:.0f} MiB, after the run {rss / MIB:.0f} MiB "
           f"({rss / rooms / 1024:.0f} KiB per room incl. the process itself)")
@@ -149,33 +174,42 @@ async def many_rooms(rooms: int, seconds: float) -> list[Goal]:
     ]
 
 
-async def memory(rooms: int, actions: int, window: int = 50) -> list[Goal]:
+async def memory(rooms: int, actions: int, window: int = 50, trace: int = 0) -> list[Goal]:
     print(f"== Goal 3b: memory of {rooms} active rooms after {actions:,} actions each ==")
     async with client_session() as session:
         with tmpdir() as d:
             db = Path(d) / "mem.sqlite3"
             setups = prepare_rooms(db, [f"m{i}" for i in range(rooms + 1)], PIECES, players=2,
                                    observers=1, bridges=1)
-            with ServerProc("komasync", "--db", str(db), "--lazy") as srv:
+            tracing = ["--tracemalloc", str(trace)] if trace else []
+            with ServerProc("komasync", "--db", str(db), "--lazy", *tracing) as srv:
                 # One room first takes as many actions as each measured room will, so what
                 # the process keeps once whatever the room count (SQLite's page cache,
                 # allocator pools, code paths) is in `before`, not divided among the rooms.
                 warm = await open_rooms(session, srv.url, setups[:1])
                 await run_actions(warm[0], actions, window)
                 await settle(warm[0])
-                before = (await srv.stats(session, gc=True))["rss"]
+                before_parts = await srv.stats(session, gc=True)
+                before = before_parts["rss"]
+                if trace:
+                    await srv.stats(session, trace="mark")
                 hubs = await open_rooms(session, srv.url, setups[1:], passive_from=1)
                 t0 = time.perf_counter()
                 await asyncio.gather(*(run_actions(h, actions, window) for h in hubs))
                 elapsed = time.perf_counter() - t0
                 for h in hubs:
                     await settle(h)
-                after = (await srv.stats(session, gc=True))["rss"]
+                after_parts = await srv.stats(session, gc=True)
+                after = after_parts["rss"]
                 per_room = (after - before) / rooms
+                if trace:  # what the measured rooms keep, by allocation site
+                    print("\n".join((await srv.stats(session, trace="top"))["trace"]))
                 await asyncio.gather(*(h.close() for h in [*warm, *hubs]))
     print(f"  {rooms * actions:,} actions in {elapsed:.1f} s ({rooms * actions / elapsed:,.0f}/s); "
           f"RSS before the rooms {before / MIB:.1f} MiB, after {after / MIB:.1f} MiB")
-    print(f"  per active room: {per_room / MIB:.3f} MiB")
+    print(f"  per active room: {per_room / MIB:.3f} MiB (" + ", ".join(
+        f"{k[3:]} {(after_parts[k] - before_parts[k]) / rooms / MIB:+.3f}"
+        for k in ("rssanon", "rssfile", "rssshmem")) + ")")
     return [Goal("3 memory", f"{rooms} rooms x {PER_ROOM} clients after {actions:,} actions each",
                  f"{per_room / MIB:.3f} MiB per active room", "<= 0.5 MiB", per_room <= MEM_GOAL)]
 
@@ -186,12 +220,12 @@ async def run_actions(hub: Hub, actions: int, window: int) -> None:
 
 
 async def run(rooms: int = 1000, seconds: float = 15, mem_rooms: int = 6,
-              mem_actions: int = 10_000) -> list[Goal]:
+              mem_actions: int = 10_000, trace: int = 0) -> list[Goal]:
     print(LIMITS_NOTE)
-    goals = await many_rooms(rooms, seconds)
+    goals = await many_rooms(rooms, seconds) if rooms > 0 else []  # 0: the memory half only
     print()
     if mem_rooms > 0:  # 0: the many-rooms half only
-        goals += await memory(mem_rooms, mem_actions)
+        goals += await memory(mem_rooms, mem_actions, trace=trace)
     return goals
 
 
@@ -201,8 +235,10 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=15)
     p.add_argument("--mem-rooms", type=int, default=6)
     p.add_argument("--mem-actions", type=int, default=10_000)
+    p.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                   help="memory half: trace allocations (slow) and list what the rooms keep")
     a = p.parse_args()
-    goals = asyncio.run(run(a.rooms, a.seconds, a.mem_rooms, a.mem_actions))
+    goals = asyncio.run(run(a.rooms, a.seconds, a.mem_rooms, a.mem_actions, a.trace))
     print()
     print(goal_table(goals))
 

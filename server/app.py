@@ -29,7 +29,7 @@ from ..engine.views import GM, Audience, View
 from . import distribution
 from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
-from .offload import keep, offload
+from .offload import SETTLE, keep, offload
 from .protocol import PROTOCOL_VERSION
 from .redis_lease import LeaseHeld
 from .redis_store import RedisStorage
@@ -129,6 +129,7 @@ class Komasync:
         self.rooms[room_id] = room
         if room.audiences.big:
             keep()
+        SETTLE.start()  # rooms are served: keep the collector's walks short from now on
         log.info("room recovered", extra={"room": room_id, "version": engine.version})
         return room
 
@@ -157,6 +158,7 @@ class Komasync:
         return room_id, secret
 
     async def close(self) -> None:
+        SETTLE.stop()
         for room in self.rooms.values():
             await room.stop()
         self.storage.close()

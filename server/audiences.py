@@ -188,6 +188,8 @@ class Audiences:
                     self.table_ops.append((outcome.version, [op for ops in per_unit
                                                              for op in ops]))
         self.history.add(outcome.version, frames)
+        if self.snapshots:  # made for an older version: never sent again (a large room's
+            self.snapshots = {}  # are megabytes each, kept until the next join otherwise)
         return frames
 
     @staticmethod

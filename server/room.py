@@ -39,6 +39,7 @@ from ..engine.errors import Refusal, Text
 from ..engine.views import View, refusal_for
 from .audiences import INTERNAL, Audiences, Frames
 from .connection import Connection, Limits
+from .offload import SETTLE
 from .replay import state_at
 from .retries import RetryWindow
 from .snapshot_policy import SnapshotPolicy
@@ -424,6 +425,7 @@ class Room:
 
     def leave(self, conn: Connection) -> None:
         self.audiences.leave(conn)
+        SETTLE.left()  # its cycles may be frozen: counted towards the next reclaim
 
     def notify_gm(self, kind: str, data: dict[str, Any]) -> None:
         self.audiences.notify_gm(kind, data)

@@ -422,6 +422,8 @@ class AsyncStorage:
         self.inline = isinstance(storage, Storage)
         self._took: deque[float] = deque(maxlen=16)  # the last commits' durations (s)
         self._last = 0.0  # when the last commit ended (time.monotonic)
+        self.groups = 0  # transactions the thread committed, and their batches
+        self.batches = 0
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -483,6 +485,8 @@ class AsyncStorage:
         """On the storage thread: commit everything waiting as one group."""
         with self._lock:
             group, self._waiting = self._waiting, []
+        self.groups += 1
+        self.batches += len(group)
         try:
             results = self._append([batch for batch, _ in group])
         except BaseException as e:  # the commit itself failed: nothing of the group is in
