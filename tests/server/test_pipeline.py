@@ -29,6 +29,24 @@ async def frames_until_quiet(client: Client, timeout: float = 2.0) -> list[dict[
     return got
 
 
+def slow_first_commit(r: Any) -> threading.Event:
+    """The server's next commit takes 0.3 s, on the storage thread (so it is really in
+    flight meanwhile); the event is set once that commit has started."""
+    storage = r.server.storage
+    storage.inline = False
+    real = storage.storage.append
+    slow_once = threading.Event()
+
+    def slow(*args: Any) -> None:
+        if not slow_once.is_set():
+            slow_once.set()
+            time.sleep(0.3)
+        real(*args)
+
+    storage.storage.append = slow
+    return slow_once
+
+
 async def test_pipelined_actions_are_acked_in_order_after_a_slow_commit(tmp_path: Path) -> None:
     """Actions sent while a slow commit is in flight are acked only after it, in the
     order sent, versions consecutive; a ping after them is answered after every one of
@@ -37,18 +55,7 @@ async def test_pipelined_actions_are_acked_in_order_after_a_slow_commit(tmp_path
     r = await start_server(db, COUNTERS, FAST)
     try:
         g = await gm(r)
-        storage = r.server.storage
-        storage.inline = False  # the storage thread, so a slow commit is really in flight
-        real = storage.storage.append
-        slow_once = threading.Event()
-
-        def slow(*args: Any) -> None:
-            if not slow_once.is_set():
-                slow_once.set()
-                time.sleep(0.3)
-            real(*args)
-
-        storage.storage.append = slow  # type: ignore[method-assign]
+        slow_once = slow_first_commit(r)
         first = await g.act(ADD, id="first")
         await asyncio.sleep(0.05)  # the first batch is committing now
         ids = [await g.act(ADD, id=f"next{i}") for i in range(8)]
@@ -182,18 +189,7 @@ async def test_a_bridge_table_never_shows_a_batch_before_it_is_durable(tmp_path:
         await b.send({"type": "auth", "room": r.room, "token": await invite(g, "bridge"),
                       "platform": "ccfolia"})
         await b.expect("table.ops", reset=True)
-        storage = r.server.storage
-        storage.inline = False  # the storage thread, so a slow commit is really in flight
-        real = storage.storage.append
-        slow_once = threading.Event()
-
-        def slow(*args: Any) -> None:
-            if not slow_once.is_set():
-                slow_once.set()
-                time.sleep(0.3)
-            real(*args)
-
-        storage.storage.append = slow  # type: ignore[method-assign]
+        slow_once = slow_first_commit(r)
         for i in range(5):  # sent at once: queued before the room takes the first
             await g.act(ADD, id=f"a{i}")
         frames = await frames_until_quiet(b)
