@@ -57,6 +57,22 @@ ON_REDIS = TEST_STORE == "redis"
 REDIS_DATABASES = 10_000
 
 
+KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
+"""The `komasync` command line, run by this interpreter (whatever is on PATH)."""
+
+
+def serve_process(*args: str, stderr: Any = subprocess.DEVNULL,
+                  env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    """`komasync serve --port 0 ARGS` started: the process and the ws:// URL it printed."""
+    proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", *args], stdout=subprocess.PIPE,
+                            stderr=stderr, text=True, env=env)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if m := re.search(r"ws://[\d.]+:\d+/ws", line):
+            return proc, m.group(0)
+    raise RuntimeError("komasync serve did not print its URL")
+
+
 def stop_process(proc: subprocess.Popen[str]) -> None:
     """SIGTERM a server process, then kill it if it has not ended within 10 s."""
     if proc.poll() is not None:

@@ -10,9 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,11 +18,10 @@ from typing import Any
 import aiohttp
 import websockets
 
-from conftest import Client, stop_process
+from conftest import Client, serve_process, stop_process
 from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.server.redis_store import RedisStorage
 
-KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 TOKEN = "operator-token-for-the-cluster-tests"
 LEASE_MS = 1500
 
@@ -49,16 +46,10 @@ class Node:
 
 def start_node(redis_url: str, log: Path, lease_ms: int = LEASE_MS, *more: str) -> Node:
     env = {**os.environ, "KOMASYNC_OPERATOR_TOKEN": TOKEN}
-    proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", "--store", redis_url,
-                             "--lease-ms", str(lease_ms), "--snapshot-every", "25",
-                             "--rate", "100000", "--log", "json", *more],
-                            stdout=subprocess.PIPE, stderr=log.open("a"), text=True, env=env)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        m = re.search(r"ws://([\d.]+):(\d+)/ws", line)
-        if m:
-            return Node(proc, m.group(0), f"http://{m.group(1)}:{m.group(2)}")
-    raise RuntimeError(f"server did not start (see {log})")
+    proc, url = serve_process("--store", redis_url, "--lease-ms", str(lease_ms),
+                              "--snapshot-every", "25", "--rate", "100000", "--log", "json", *more,
+                              stderr=log.open("a"), env=env)
+    return Node(proc, url, url.replace("ws://", "http://", 1).removesuffix("/ws"))
 
 
 def create_room(redis_url: str, room_id: str, scenario: Path, secret: str, seed: str,

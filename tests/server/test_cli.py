@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
-from conftest import EXAMPLES, Client, Demo, Running, store_args
-
-KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
+from conftest import EXAMPLES, KOMASYNC, Client, Demo, Running, store_args
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

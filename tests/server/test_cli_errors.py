@@ -11,15 +11,13 @@ import os
 import socket
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
 import yaml
 
-from conftest import EXAMPLES, Running, gm, store_args, store_url
+from conftest import EXAMPLES, KOMASYNC, Running, gm, store_args, store_url
 
-KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 SECRET = "a-long-enough-gm-secret"
 
 

@@ -8,21 +8,19 @@ import contextlib
 import io
 import json
 import os
-import re
 import subprocess
-import sys
 from pathlib import Path
+from unittest import mock
 
 from redis_support import RedisProc, needs_redis, redis_server
 
-from conftest import EXAMPLES, Client, free_port, stop_process
+from conftest import EXAMPLES, Client, free_port, serve_process, stop_process
 from komasync.server.cli import main
 from komasync.server.redis_store import RedisStorage
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]
 
-KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 SECRET = "a-long-enough-gm-secret"
 
 
@@ -30,17 +28,9 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
     """`komasync ARGS` in this process (the command line's own code, its output and exit
     code, with `env` set meanwhile): a subprocess per command would only add start-up time."""
     out, err = io.StringIO(), io.StringIO()
-    saved = {k: os.environ.get(k) for k in env or {}}
-    os.environ.update(env or {})
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(args))
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with mock.patch.dict(os.environ, env or {}), contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
+        code = main(list(args))
     return subprocess.CompletedProcess(["komasync", *args], code, out.getvalue(), err.getvalue())
 
 
@@ -97,13 +87,7 @@ def test_room_commands_on_redis(tmp_path: Path, redis_server: RedisProc) -> None
 
 
 def serve(url: str) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", "--store", url, "--log", "text"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if m := re.search(r"ws://[\d.]+:\d+/ws", line):
-            return proc, m.group(0)
-    raise AssertionError("komasync serve did not print its URL")
+    return serve_process("--store", url, "--log", "text")
 
 
 async def test_a_served_room_is_not_reset_or_deleted_under_its_server(

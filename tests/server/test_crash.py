@@ -5,30 +5,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import ON_REDIS, ROOT, Client, store_args
+from conftest import KOMASYNC, ON_REDIS, ROOT, Client, serve_process, store_args
 
-KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 # On Redis the killed server's lease on the room must lapse before a new one may take it.
 LEASE = ["--lease-ms", "1500"] if ON_REDIS else []
 
 
 def start(db: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", *store_args(db), *LEASE,
-                             "--snapshot-every", "25", "--rate", "100000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        m = re.search(r"ws://([\d.]+):(\d+)/ws", line)
-        if m:
-            return proc, m.group(0)
-    raise RuntimeError("server did not start")
+    return serve_process(*store_args(db), *LEASE, "--snapshot-every", "25", "--rate", "100000")
 
 
 async def rejoin(url: str, room: str, secret: str) -> tuple[Client, dict[str, Any]]:

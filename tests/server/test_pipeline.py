@@ -47,6 +47,17 @@ def slow_first_commit(r: Any) -> threading.Event:
     return slow_once
 
 
+async def comes_back_at(db: Path, version: int) -> None:
+    """A new server on `db` rebuilds the room from storage at `version` (one ADD each)."""
+    r = await start_server(db, COUNTERS, FAST)
+    try:
+        back = await gm(r)
+        assert back.version == version
+        assert back.state["table"]["counters"]["tally"]["value"] == version
+    finally:
+        await r.runner.cleanup()
+
+
 async def test_pipelined_actions_are_acked_in_order_after_a_slow_commit(tmp_path: Path) -> None:
     """Actions sent while a slow commit is in flight are acked only after it, in the
     order sent, versions consecutive; a ping after them is answered after every one of
@@ -129,13 +140,7 @@ async def test_both_commit_paths_log_the_same(tmp_path: Path) -> None:
         assert logged_versions(db, r.room) == list(range(1, 10))
     finally:
         await r.runner.cleanup()
-    r = await start_server(db, COUNTERS, FAST)
-    try:
-        back = await gm(r)
-        assert back.version == 9
-        assert back.state["table"]["counters"]["tally"]["value"] == 9
-    finally:
-        await r.runner.cleanup()
+    await comes_back_at(db, 9)
 
 
 async def test_a_snapshot_that_cannot_be_built_never_costs_the_batch(tmp_path: Path) -> None:
@@ -167,13 +172,7 @@ async def test_a_snapshot_that_cannot_be_built_never_costs_the_batch(tmp_path: P
         assert snap is not None and snap[0] >= 4  # the next batch brought it
     finally:
         await r.runner.cleanup()
-    r = await start_server(db, COUNTERS, FAST)
-    try:
-        back = await gm(r)
-        assert back.version == 6
-        assert back.state["table"]["counters"]["tally"]["value"] == 6
-    finally:
-        await r.runner.cleanup()
+    await comes_back_at(db, 6)
 
 
 async def test_a_bridge_table_never_shows_a_batch_before_it_is_durable(tmp_path: Path) -> None:

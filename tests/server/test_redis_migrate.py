@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from redis_support import RedisProc, needs_redis, played_sqlite, redis_server
 
-from conftest import EXAMPLES, Client, start_server
+from conftest import EXAMPLES, KOMASYNC, Client, start_server
 from komasync.server.redis_store import RedisStorage
 from komasync.server.replay import rebuild
 from komasync.server.storage import Storage
@@ -19,7 +18,6 @@ from komasync.server.storage import Storage
 pytestmark = needs_redis
 __all__ = ["redis_server"]
 
-KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 
 
 def migrate(source: str, target: str) -> subprocess.CompletedProcess[str]:

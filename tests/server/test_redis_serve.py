@@ -7,34 +7,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 from redis_support import RedisProc, needs_redis, redis_server
 
-from conftest import ROOT, Client, stop_process
+from conftest import KOMASYNC, ROOT, Client, serve_process, stop_process
 from komasync.server.redis_store import RedisStorage
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]
 
-KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 SECRET = "s3cret-long-enough-for-gm"
 
 
 def serve(url: str) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", "--store", url, "--lease-ms", "1500",
-                             "--snapshot-every", "25", "--rate", "100000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        m = re.search(r"ws://([\d.]+):(\d+)/ws", line)
-        if m:
-            return proc, m.group(0)
-    raise RuntimeError("server did not start")
+    return serve_process("--store", url, "--lease-ms", "1500", "--snapshot-every", "25",
+                         "--rate", "100000")
 
 
 async def gm_until_owned(url: str, tries: int = 200) -> tuple[Client, dict[str, object]]:

@@ -5,20 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
-from conftest import ON_REDIS, Client, open_store, store_args
+from conftest import KOMASYNC, ON_REDIS, Client, open_store, serve_process, store_args
 from komasync.server.migrate import snapshots
 from komasync.server.snapshot_policy import SnapshotPolicy, row_bytes
 from komasync.server.storage import encode
 
-KOMASYNC = [sys.executable, "-c", "from komasync.server.cli import main; raise SystemExit(main())"]
 LEASE = ["--lease-ms", "1500"] if ON_REDIS else []
 SECRET = "s3cret-for-the-snapshot-test"
 ROW = (1, "gm:a1", b"{}", b'{"kind":"x"}', b"[]", b"[]", b"[]", b"[]", 0.0)
@@ -113,14 +110,7 @@ def _scenario(tmp_path: Path) -> Path:
 
 
 def _start(db: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([*KOMASYNC, "serve", "--port", "0", *store_args(db), *LEASE,
-                             "--snapshot-every", str(EVERY), "--rate", "100000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if m := re.search(r"ws://([\d.]+):(\d+)/ws", line):
-            return proc, m.group(0)
-    raise RuntimeError("server did not start")
+    return serve_process(*store_args(db), *LEASE, "--snapshot-every", str(EVERY), "--rate", "100000")
 
 
 async def _rejoin(url: str) -> Client:
