@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import aiohttp
 import orjson
@@ -107,18 +108,10 @@ def _staged(path: Path | None) -> Iterator[None]:
     if path is None:
         yield
         return
-    saved = {k: os.environ.get(k) for k in ("KOMASYNC_BENCH_SERVE", "KOMASYNC_STAGES_OUT")}
-    os.environ["KOMASYNC_BENCH_SERVE"] = str(Path(__file__).resolve().parent / "_stages.py")
-    os.environ["KOMASYNC_STAGES_OUT"] = str(path)
-    try:
+    with mock.patch.dict(os.environ, {
+            "KOMASYNC_BENCH_SERVE": str(Path(__file__).resolve().parent / "_stages.py"),
+            "KOMASYNC_STAGES_OUT": str(path)}):
         yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
 
 def report(clients: int, res: Blocks) -> list[Goal]:
     k, r, c = (Blocks.flat(x) for x in (res.komasync, res.relay, res.commit))
