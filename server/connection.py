@@ -119,28 +119,15 @@ def plain_transport(ws: web.WebSocketResponse) -> asyncio.Transport | None:
     writer = getattr(ws, "_writer", None)
     if writer is None or writer.compress or not _SYNC_FRAME:
         return None
-    transport = writer.transport
-    return transport if isinstance(transport, asyncio.Transport) else None
+    return writer.transport  # type: ignore[no-any-return]
 
 
-def write_now(ws: web.WebSocketResponse, data: bytes, wires: Wires | None = None) -> bool:
-    """Write one text frame (its UTF-8 bytes) to the socket's transport at once, as
-    aiohttp would; False when only the async path may send it (then nothing was written).
-    `wires`: an uncompressed frame is framed once for every socket it goes to."""
+def write_now(ws: web.WebSocketResponse, data: bytes) -> bool:
+    """Write one text frame (its UTF-8 bytes) to a compressing socket at once, as aiohttp
+    would; False when only the async path may send it (then nothing was written)."""
     writer = getattr(ws, "_writer", None)
-    if writer is None or not _SYNC_FRAME:
-        return False
-    if not writer.compress:
-        if wires is None:
-            writer._write_websocket_frame(data, WSMsgType.TEXT, 0)
-            return True
-        if writer.transport.is_closing():
-            raise ConnectionResetError("Cannot write to closing transport")
-        framed = wires(data)
-        writer.transport.write(framed)
-        writer._output_size += len(framed)
-        return True
-    if not _SYNC_DEFLATE or len(data) > DEFLATE_INLINE or writer._send_lock.locked():
+    if writer is None or not writer.compress or not _SYNC_DEFLATE \
+            or len(data) > DEFLATE_INLINE or writer._send_lock.locked():
         return False
     writer._send_compressed_frame_sync(data, WSMsgType.TEXT, None)
     return True
@@ -309,7 +296,7 @@ class Connection:
         if not burst and self.behind() > self.outbox_bytes:
             self._slow()
             return
-        if self.waiting or not self._write(frame, wires):
+        if self.waiting or not self._write(frame):
             self.waiting.append(frame)
             self.waiting_bytes += len(frame)
             if self.later is None:
@@ -331,11 +318,11 @@ class Connection:
             return
         raw.write(data)
 
-    def _write(self, frame: bytes, wires: Wires | None = None) -> bool:
-        """Hand the frame to the transport now; False if it must go through aiohttp's
-        async path (a large frame to a compressing client)."""
+    def _write(self, frame: bytes) -> bool:
+        """Hand the frame to a compressing socket now; False if it must go through aiohttp's
+        async path (a large frame, or a socket this aiohttp cannot frame for in place)."""
         try:
-            return write_now(self.ws, frame, wires)
+            return write_now(self.ws, frame)
         except (ConnectionResetError, RuntimeError):
             self.closed = True
             return True
