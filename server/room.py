@@ -342,9 +342,11 @@ class Room:
         # Every frame of this batch to a socket goes out in one write. With one action,
         # only its sender gets more than one frame (its ack, then the change): the others'
         # change is written at once, so the first clients read while the rest are written.
-        sender = applied[0].sub.conn if len(applied) == 1 else None
-        conns = ([sender] if sender is not None else []) if len(applied) == 1 else \
-            list(self.audiences.conns)
+        if len(applied) == 1:
+            sender = applied[0].sub.conn
+            conns = [sender] if sender is not None else []
+        else:
+            conns = list(self.audiences.conns)
         for c in conns:
             c.hold()
         try:
