@@ -151,7 +151,7 @@ def encode(record: ActionRecord) -> ActionRow:
             _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
 
 
-ROWS_PER_INSERT = 64
+ROWS_PER_INSERT = 256
 """Actions written by one INSERT statement: one statement, one step (the thread takes the
 GIL back once per step, not once per row, while the event loop is busy)."""
 
@@ -234,12 +234,14 @@ class Storage:
     def append(self, room_id: str, rows: list[ActionRow],
                snapshot: tuple[int, dict[str, Any] | bytes] | None = None) -> None:
         """Write a batch of actions (and maybe a snapshot, as a dict or its JSON) in one
-        transaction, or under a savepoint of the group commit's transaction."""
+        transaction (one statement if it fits one), or under a savepoint of the group
+        commit's transaction."""
+        if snapshot is None and 0 < len(rows) <= ROWS_PER_INSERT and not self.db.in_transaction:
+            self._insert([(room_id, row) for row in rows])  # a statement is atomic alone
+            return
         with self._tx():
             for at in range(0, len(rows), ROWS_PER_INSERT):
-                chunk = rows[at:at + ROWS_PER_INSERT]
-                self.db.execute(_insert_sql(len(chunk)),
-                                [v for row in chunk for v in (room_id, *row)])
+                self._insert([(room_id, row) for row in rows[at:at + ROWS_PER_INSERT]])
             if snapshot is not None:
                 state = snapshot[1]
                 self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
@@ -253,6 +255,8 @@ class Storage:
             room_id, rows, snapshot = batches[0]
             self.append(room_id, rows, snapshot)
             return [None]
+        if self._one_statement(batches):
+            return [None] * len(batches)
         results: list[BaseException | None] = []
         with self._tx():
             for room_id, rows, snapshot in batches:
@@ -262,6 +266,27 @@ class Storage:
                 except Exception as e:
                     results.append(e)
         return results
+
+    def _one_statement(self, batches: list[Batch]) -> bool:
+        """The whole group as one INSERT in autocommit, if it has no snapshot and fits one
+        statement; False if not written (then batch by batch, so one that fails keeps only
+        itself out). A statement is atomic, and the storage thread takes the GIL back once
+        for it instead of once per BEGIN, savepoint, INSERT and COMMIT (each a wait of up
+        to the switch interval while the loop is busy)."""
+        if self.db.in_transaction or any(snapshot is not None for _, _, snapshot in batches):
+            return False
+        rows = [(room_id, row) for room_id, part, _ in batches for row in part]
+        if len(rows) > ROWS_PER_INSERT:
+            return False
+        try:
+            self._insert(rows)
+        except sqlite3.Error:
+            return False
+        return True
+
+    def _insert(self, rows: list[tuple[str, ActionRow]]) -> None:
+        self.db.execute(_insert_sql(len(rows)), [v for room_id, row in rows
+                                                 for v in (room_id, *row)])
 
     def actions(self, room_id: str, after: int, upto: int | None = None,
                 limit: int | None = None) -> list[ActionRecord]:
