@@ -339,39 +339,30 @@ class Room:
         if it was drawn while the batch committed)."""
         if not applied:
             return
-        # Every frame of this batch to a socket goes out in one write: a bridge's too, with
-        # the table ops drawn after it (unless a large room's drawing, off the loop, would
-        # keep its change waiting). With one action, only its sender and the bridges are
-        # held: the others' change is written at once, so the first clients read while
-        # the rest are written.
-        bridges = [c for c in self.audiences.conns if c.platform]
-        if bridges and platform is None and self.audiences.big:
-            bridges = []
+        # Every frame of this batch to a socket goes out in one write. With one action,
+        # only its sender gets more than one frame (its ack, then the change): the others'
+        # change is written at once, so the first clients read while the rest are written.
         if len(applied) == 1:
             sender = applied[0].sub.conn
-            others = [sender] if sender is not None and sender not in bridges else []
+            conns = [sender] if sender is not None else []
         else:
-            others = [c for c in self.audiences.conns if c not in bridges]
-        for c in (*others, *bridges):
+            conns = list(self.audiences.conns)
+        for c in conns:
             c.hold()
         try:
-            try:
-                for a in applied:
-                    try:
-                        self._reply(a)
-                    except Exception:  # durable already: the others must still hear of theirs
-                        log.exception("reply failed", extra={"room": self.id})
-            finally:
-                for c in others:
-                    c.release()
-            if any(a.row is not None for a in applied):  # then the bridges' table, drawn once
-                # for the whole batch
-                if platform is None:
-                    platform = await self._platform(applied)
-                self.audiences.send_platform(platform)
+            for a in applied:
+                try:
+                    self._reply(a)
+                except Exception:  # durable already: the others must still hear of theirs
+                    log.exception("reply failed", extra={"room": self.id})
         finally:
-            for c in bridges:
+            for c in conns:
                 c.release()
+        if any(a.row is not None for a in applied):  # then the bridges' table, drawn once
+            # for the whole batch (a bridge's change is not kept waiting for the redraw)
+            if platform is None:
+                platform = await self._platform(applied)
+            self.audiences.send_platform(platform)
 
     async def _platform(self, applied: list[_Applied]) -> dict[str, bytes]:
         """The bridges' table ops for a batch, from the views as they are now."""

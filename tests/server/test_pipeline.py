@@ -205,33 +205,3 @@ async def test_a_bridge_table_never_shows_a_batch_before_it_is_durable(tmp_path:
         assert logged_versions(db, r.room) == list(range(1, 6))
     finally:
         await r.runner.cleanup()
-
-
-async def test_a_bridge_gets_each_change_and_its_table_ops_in_one_write(tmp_path: Path) -> None:
-    """A one-action batch: the bridge's `change` and the `table.ops` drawn after it leave in
-    one socket write (one send, not two), the change first."""
-    r = await start_server(tmp_path / "w.sqlite3", COUNTERS, FAST)
-    try:
-        g = await gm(r)
-        b = await Client.connect(r.url, compression=None)  # frames written as they are
-        await b.send({"type": "auth", "room": r.room, "token": await invite(g, "bridge"),
-                      "platform": "ccfolia"})
-        await b.expect("table.ops", reset=True)
-        conn = next(c for c in r.server.rooms[r.room].audiences.conns if c.platform)
-        assert conn.raw is not None
-        writes: list[bytes] = []
-        real = conn.raw.write
-
-        def counted(data: Any) -> None:
-            writes.append(bytes(data))
-            real(data)
-
-        conn.raw.write = counted  # type: ignore[method-assign]
-        for i in range(3):
-            await g.act(ADD, id=f"w{i}")
-            assert (await b.expect("change"))["to_version"] == i + 1
-            assert (await b.expect("table.ops"))["version"] == i + 1
-        assert len(writes) == 3
-        assert all(w.index(b'"change"') < w.index(b'"table.ops"') for w in writes)
-    finally:
-        await r.runner.cleanup()
