@@ -12,7 +12,7 @@ spans several snapshots. Flat: the largest median ÷ the smallest ≤ 1.10.
 Informational lines: the raw relay's CPU per frame (3 clients, same frames), and the
 three sizes again with a Ccfolia bridge connected (the platform adapter's cost).
 
-    python bench/cpu.py [--blocks 4] [--actions 1200] [--pieces 10 100 1000]
+    python bench/cpu.py [--blocks 8] [--actions 1200] [--pieces 10 100 1000]
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ async def relay_cpu(session: aiohttp.ClientSession, actions: int) -> float:
     return cpu
 
 
-async def run(blocks: int = 4, actions: int = 1200,
+async def run(blocks: int = 8, actions: int = 1200,
               sizes: tuple[int, ...] = (10, 100, 1000)) -> list[Goal]:
     print("== Goal 5: server CPU per action vs number of pieces (snapshots included) ==")
     print(LIMITS_NOTE)
@@ -125,7 +125,7 @@ async def run(blocks: int = 4, actions: int = 1200,
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--blocks", type=int, default=4)
+    p.add_argument("--blocks", type=int, default=8)
     p.add_argument("--actions", type=int, default=1200)
     p.add_argument("--pieces", type=int, nargs="+", default=[10, 100, 1000])
     a = p.parse_args()

@@ -9,7 +9,7 @@ frame broadcast to all of them; a frame counts when it is echoed to its sender. 
 servers alternate in blocks. Non-sending clients only drain their sockets (they do not
 parse), in both cases, so the bench client costs as little as it can.
 
-    python bench/throughput.py [--blocks 6] [--actions 3000] [--window 50] [--pieces 10]
+    python bench/throughput.py [--blocks 8] [--actions 3000] [--window 50] [--pieces 10]
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ async def block(hub: Hub, server: ServerProc, session: aiohttp.ClientSession, ac
     out.client_cpu.append((c1 - c0) / actions * 1e6)
 
 
-async def run(nblocks: int = 6, actions: int = 3000, window: int = 50, pieces: int = 10,
+async def run(nblocks: int = 8, actions: int = 3000, window: int = 50, pieces: int = 10,
               durability: str = "full") -> list[Goal]:
     print("== Goal 2: durable actions/s in one room, 10 clients (alternating blocks) ==")
     print(LIMITS_NOTE)
@@ -116,7 +116,7 @@ async def run(nblocks: int = 6, actions: int = 3000, window: int = 50, pieces: i
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--blocks", type=int, default=6)
+    p.add_argument("--blocks", type=int, default=8)
     p.add_argument("--actions", type=int, default=3000)
     p.add_argument("--window", type=int, default=50)
     p.add_argument("--pieces", type=int, default=10)
