@@ -21,6 +21,15 @@ SECRET = "s3cret-for-the-snapshot-test"
 ROW = (1, "gm:a1", b"{}", b'{"kind":"x"}', b"[]", b"[]", b"[]", b"[]", 0.0)
 
 
+def first_due(p: SnapshotPolicy, after: int) -> int:
+    """Log one row per version after `after` until a snapshot is due; that version."""
+    for v in range(after + 1, after + 10_000):
+        p.log([ROW])
+        if p.due(v):
+            return v
+    raise AssertionError("no snapshot due in 10,000 versions")
+
+
 def test_row_bytes_counts_what_the_log_writes() -> None:
     assert row_bytes(ROW) == len("gm:a1") + 2 + 12 + 2 + 2 + 2 + 2
 
@@ -28,17 +37,9 @@ def test_row_bytes_counts_what_the_log_writes() -> None:
 def test_a_small_room_keeps_the_fixed_interval() -> None:
     """Snapshot smaller than `every` rows: due every `every` versions, as before."""
     p = SnapshotPolicy(every=10, ceiling=100, version=0)
-    for v in range(1, 10):
-        p.log([ROW])
-        assert not p.due(v)
-    p.log([ROW])
-    assert p.due(10)
+    assert first_due(p, 0) == 10
     p.taken(10, size=5)  # 5 bytes: one row is already more than that
-    for v in range(11, 20):
-        p.log([ROW])
-        assert not p.due(v)
-    p.log([ROW])
-    assert p.due(20)
+    assert first_due(p, 10) == 20
 
 
 def test_a_large_room_waits_until_the_log_has_grown_by_its_snapshot() -> None:
@@ -67,31 +68,19 @@ def test_a_batch_counts_all_its_rows() -> None:
 def test_the_ceiling_bounds_replay_whatever_the_size() -> None:
     p = SnapshotPolicy(every=10, ceiling=50, version=100)
     p.taken(100, size=10**9)
-    for v in range(101, 150):
-        p.log([ROW])
-        assert not p.due(v)
-    p.log([ROW])
-    assert p.due(150)
+    assert first_due(p, 100) == 150
 
 
 def test_a_ceiling_below_every_is_raised_to_it() -> None:
     p = SnapshotPolicy(every=20, ceiling=5, version=0)
     p.taken(0, size=10**9)
-    for v in range(1, 20):
-        p.log([ROW])
-        assert not p.due(v)
-    p.log([ROW])
-    assert p.due(20)
+    assert first_due(p, 0) == 20
 
 
 def test_after_a_restart_the_first_snapshot_comes_after_every() -> None:
     """The last snapshot's size is not known after a restart: the floor decides."""
     p = SnapshotPolicy(every=5, ceiling=100, version=42)
-    for v in range(43, 47):
-        p.log([ROW])
-        assert not p.due(v)
-    p.log([ROW])
-    assert p.due(47)
+    assert first_due(p, 42) == 47
 
 
 # -- over real sockets, killed ----------------------------------------------------------
