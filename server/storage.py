@@ -250,8 +250,8 @@ class Storage:
         """Write a batch of actions (and maybe a snapshot, as a dict or its JSON) in one
         transaction (one statement if it fits one), or under a savepoint of the group
         commit's transaction."""
-        if snapshot is None and 0 < len(rows) <= ROWS_PER_INSERT and not self.db.in_transaction:
-            self._insert([(room_id, row) for row in rows])  # a statement is atomic alone
+        if (one := self._as_one([(room_id, rows, snapshot)])) is not None:
+            self._insert(one)  # a statement is atomic alone
             return
         with self._tx():
             for at in range(0, len(rows), ROWS_PER_INSERT):
@@ -282,21 +282,25 @@ class Storage:
         return results
 
     def _one_statement(self, batches: list[Batch]) -> bool:
-        """The whole group as one INSERT in autocommit, if it has no snapshot and fits one
-        statement; False if not written (then batch by batch, so one that fails keeps only
-        itself out). A statement is atomic, and the storage thread takes the GIL back once
-        for it instead of once per BEGIN, savepoint, INSERT and COMMIT (each a wait of up
-        to the switch interval while the loop is busy)."""
-        if self.db.in_transaction or any(snapshot is not None for _, _, snapshot in batches):
-            return False
-        rows = [(room_id, row) for room_id, part, _ in batches for row in part]
-        if len(rows) > ROWS_PER_INSERT:
+        """The whole group as one INSERT in autocommit, if it can be (`_as_one`); False if
+        not written (then batch by batch, so one that fails keeps only itself out)."""
+        if (rows := self._as_one(batches)) is None:
             return False
         try:
             self._insert(rows)
         except sqlite3.Error:
             return False
         return True
+
+    def _as_one(self, batches: list[Batch]) -> list[tuple[str, ActionRow]] | None:
+        """The batches' rows, if they may be one INSERT in autocommit: no snapshot, no open
+        transaction, at most `ROWS_PER_INSERT` rows. A statement is atomic, and the storage
+        thread takes the GIL back once for it instead of once per BEGIN, savepoint, INSERT
+        and COMMIT (each a wait of up to the switch interval while the loop is busy)."""
+        if self.db.in_transaction or any(snapshot is not None for _, _, snapshot in batches):
+            return None
+        rows = [(room_id, row) for room_id, part, _ in batches for row in part]
+        return rows if 0 < len(rows) <= ROWS_PER_INSERT else None
 
     def _insert(self, rows: list[tuple[str, ActionRow]]) -> None:
         slots = _slots(len(rows))
