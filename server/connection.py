@@ -288,10 +288,12 @@ class Connection:
         if raw is not None:  # the common case, kept short: it runs per client per change
             if not burst and raw.get_write_buffer_size() > self.outbox_bytes:
                 self._slow()
-            elif self.parts is not None:
-                self.parts.append(wires(frame) if wires is not None else wire(frame))
+                return
+            data = wires(frame) if wires is not None else wire(frame)
+            if self.parts is not None:
+                self.parts.append(data)
             else:
-                self._put(wires(frame) if wires is not None else wire(frame))
+                self._put(data)
             return
         if not burst and self.behind() > self.outbox_bytes:
             self._slow()
