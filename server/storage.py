@@ -32,6 +32,7 @@ from typing import Any, Literal, TypeVar
 import orjson
 
 from ..engine.errors import Text
+from .gathering import ENOUGH, GATHER, Gathering
 from .offload import FAST_SWITCH
 
 __all__ = ["ActionRecord", "ActionRow", "AsyncStorage", "InviteRow", "RoomRow", "RoomSummary",
@@ -454,12 +455,18 @@ class AsyncStorage:
     readable), and no commit for at least as long as a commit usually takes (so at most
     about half of the loop's time goes to commits made on it, and a steady stream of
     actions from many rooms still shares one fsync per group on the thread instead of
-    paying one each on the loop)."""
+    paying one each on the loop).
 
-    def __init__(self, storage: Storage) -> None:
+    While many rooms commit at a steady rate, the loop thread never commits, and a group
+    waits up to 2 ms for more of them (gathering.py): one fsync then carries several rooms'
+    batches."""
+
+    def __init__(self, storage: Storage, gather: float = GATHER) -> None:
         self.storage = storage
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="komasync-db")
         self._lock = threading.Lock()
+        self._gathered = threading.Condition(self._lock)
+        self.gathering = Gathering(gather)
         self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
         self._scheduled = False
         self._calls = 0  # `call`s handed to the thread and not finished
@@ -494,8 +501,11 @@ class AsyncStorage:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         batch = (room_id, rows, snapshot)
+        with self._lock:
+            self.gathering.arrived(room_id, time.monotonic())
         if (self.inline and snapshot is None and not self._scheduled and not self._calls
-                and time.monotonic() - self._last >= self._typical() and _quiet(loop)):
+                and time.monotonic() - self._last >= self._typical()
+                and not self.gathering.busy() and _quiet(loop)):
             try:
                 error = self._append([batch])[0]
             except Exception as e:
@@ -505,6 +515,8 @@ class AsyncStorage:
         with self._lock:
             self._waiting.append((batch, done))
             start, self._scheduled = not self._scheduled, True
+            if len(self._waiting) >= ENOUGH:
+                self._gathered.notify()
         if start:
             FAST_SWITCH.enter()  # the thread takes the GIL back often (every sqlite3 call)
             self._pool.submit(self._group, loop)
@@ -526,8 +538,12 @@ class AsyncStorage:
         return took[len(took) // 2] if took else 0.0
 
     def _group(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the storage thread: commit everything waiting as one group."""
+        """On the storage thread: commit everything waiting as one group (gathered for a
+        moment first while many rooms are committing)."""
         with self._lock:
+            if self.gathering.busy():
+                self._gathered.wait_for(lambda: len(self._waiting) >= ENOUGH,
+                                        self.gathering.wait)
             group, self._waiting = self._waiting, []
         self.groups += 1
         self.batches += len(group)
