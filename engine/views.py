@@ -302,7 +302,8 @@ class View:
         """Show `new` (a projection, or HIDDEN) at `unit`; returns the ops for it.
 
         Units are replaced, never changed in place, so views may share unit values; with
-        a `memo`, views that held the same old value get the very same ops list."""
+        a `memo`, views that held the same old value get the very same ops list (equal
+        counts too: views made apart hold equal copies until a change replaces them)."""
         parent = _json_get(self.tree, unit[:-1])
         if not isinstance(parent, dict):
             return []  # an ancestor is hidden from this audience: nothing of it shows
@@ -311,7 +312,7 @@ class View:
         ops = None
         if memo is not None:
             for o, n, found in memo:
-                if o is old and n is new:
+                if n is new and (o is old or o == old):
                     ops = found
                     break
         if ops is None:

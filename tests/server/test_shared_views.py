@@ -52,3 +52,28 @@ async def test_every_view_matches_a_fresh_join_after_shared_and_per_audience_cha
     assert "spy" not in clients["observer"].state["table"]["pieces"]
     assert "alice_hp" in clients["alice"].state["table"]["counters"]
     assert "alice_hp" not in clients["bob"].state["table"]["counters"]
+
+
+async def test_views_made_apart_share_the_first_change_of_a_unit(running: Running) -> None:
+    """Each joining audience's view is its own copy of the state, so the first change to a
+    piece finds equal, not identical, old values: it is still worked out once and sent as
+    one serialised frame to every audience that sees the same, and kept once in history."""
+    g = await gm(running)
+    tokens = {"alice": await invite(g, "player", "alice"), "bob": await invite(g, "player", "bob"),
+              "observer": await invite(g, "observer")}
+    clients = {name: await join(running, tok) for name, tok in tokens.items()}
+    reply = await g.reply_to(await g.act({"kind": "table.move", "piece": "knight",
+                                          "to": {"x": 2, "y": 1}}))
+    assert reply["type"] == "ack"
+    raw = []
+    for c in clients.values():
+        change = await c.expect("change", to_version=reply["version"])
+        assert change["ops"] == [{"op": "set", "path": ["table", "pieces", "knight", "cell"],
+                                  "value": {"x": 2, "y": 1}}]
+        raw.append(c.raw[-1])
+    assert len(set(raw)) == 1
+    history = running.server.rooms[running.room].audiences.history
+    to_version, row, _size = history.kept[-1]
+    assert to_version == reply["version"]
+    kept = [row[history.keys[key]] for key in history.keys if key != "gm"]
+    assert len(kept) == 3 and len({id(f) for f in kept}) == 1
