@@ -6,7 +6,8 @@ with 1,000 rooms acting once a second each the groups held only 1-2 rooms' batch
 fsyncs alone took a tenth of a core. So, like a database's commit delay, a group waits
 up to `GATHER` for others to join it, but only while many rooms are committing at a
 steady rate (one room, however fast, never waits: it cannot send its next batch before
-this one is durable). It stops waiting as soon as `ENOUGH` batches are in.
+this one is durable). It stops waiting as soon as `ENOUGH` batches are in, or one from
+each room seen lately (a room has one batch in flight at most: nobody else is coming).
 """
 
 from __future__ import annotations
@@ -36,9 +37,15 @@ class Gathering:
     def arrived(self, room_id: str, now: float) -> None:
         self._seen.append((now, room_id))
 
-    def busy(self) -> bool:
+    def wanted(self) -> int:
+        """How many batches a group should wait for: 0 (commit at once) unless busy."""
         seen = self._seen
         if len(seen) < SEEN or self.wait <= 0:
-            return False
-        span = seen[-1][0] - seen[0][0]  # SEEN - 1 gaps: a rate of at least 1 per `wait`
-        return span <= (SEEN - 1) * self.wait and len({room for _, room in seen}) >= ROOMS
+            return 0
+        if seen[-1][0] - seen[0][0] > (SEEN - 1) * self.wait:  # under 1 per `wait`
+            return 0
+        rooms = len({room for _, room in seen})
+        return min(rooms, ENOUGH) if rooms >= ROOMS else 0
+
+    def busy(self) -> bool:
+        return self.wanted() > 0

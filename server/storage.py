@@ -32,7 +32,7 @@ from typing import Any, Literal, TypeVar
 import orjson
 
 from ..engine.errors import Text
-from .gathering import ENOUGH, GATHER, Gathering
+from .gathering import GATHER, Gathering
 from .offload import FAST_SWITCH
 
 __all__ = ["ActionRecord", "ActionRow", "AsyncStorage", "InviteRow", "RoomRow", "RoomSummary",
@@ -459,7 +459,7 @@ class AsyncStorage:
 
     While many rooms commit at a steady rate, the loop thread never commits, and a group
     waits up to 2 ms for more of them (gathering.py): one fsync then carries several rooms'
-    batches."""
+    batches. It stops waiting once each room seen lately has a batch in (or 16 have)."""
 
     def __init__(self, storage: Storage, gather: float = GATHER) -> None:
         self.storage = storage
@@ -467,6 +467,7 @@ class AsyncStorage:
         self._lock = threading.Lock()
         self._gathered = threading.Condition(self._lock)
         self.gathering = Gathering(gather)
+        self._wanted = 0  # batches the storage thread is gathering for (0: not waiting)
         self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
         self._scheduled = False
         self._calls = 0  # `call`s handed to the thread and not finished
@@ -515,7 +516,7 @@ class AsyncStorage:
         with self._lock:
             self._waiting.append((batch, done))
             start, self._scheduled = not self._scheduled, True
-            if len(self._waiting) >= ENOUGH:
+            if self._wanted and len(self._waiting) >= self._wanted:
                 self._gathered.notify()
         if start:
             FAST_SWITCH.enter()  # the thread takes the GIL back often (every sqlite3 call)
@@ -541,9 +542,11 @@ class AsyncStorage:
         """On the storage thread: commit everything waiting as one group (gathered for a
         moment first while many rooms are committing)."""
         with self._lock:
-            if self.gathering.busy():
-                self._gathered.wait_for(lambda: len(self._waiting) >= ENOUGH,
+            self._wanted = self.gathering.wanted()
+            if self._wanted:
+                self._gathered.wait_for(lambda: len(self._waiting) >= self._wanted,
                                         self.gathering.wait)
+                self._wanted = 0
             group, self._waiting = self._waiting, []
         self.groups += 1
         self.batches += len(group)

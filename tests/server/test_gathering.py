@@ -11,23 +11,32 @@ from pathlib import Path
 from conftest import ROOT, Client, gm, logged_versions, start_server
 from komasync.engine.scenario import load_scenario_file
 from komasync.server.connection import Limits
-from komasync.server.gathering import ROOMS, SEEN, Gathering
+from komasync.server.gathering import ENOUGH, ROOMS, SEEN, Gathering
 
 COUNTERS = ROOT / "tests/data/counters.yaml"
 ADD = {"kind": "table.counter.add", "counter": "tally", "delta": 1}
 
 
-def seen(policy: Gathering, rooms: int, every: float, count: int = SEEN,
+def seen(policy: Gathering, rooms: int | list[str], every: float, count: int = SEEN,
          start: float = 100.0) -> Gathering:
     """`count` submissions, `every` seconds apart from `start`, from `rooms` rooms in turn."""
+    names = rooms if isinstance(rooms, list) else [f"room{i}" for i in range(rooms)]
     for i in range(count):
-        policy.arrived(f"room{i % rooms}", start + i * every)
+        policy.arrived(names[i % len(names)], start + i * every)
     return policy
 
 
 def test_many_rooms_at_a_steady_rate_gather() -> None:
     assert seen(Gathering(0.002), rooms=8, every=0.001).busy()
     assert seen(Gathering(0.002), rooms=ROOMS, every=0.002).busy()  # 1 per wait: just busy
+
+
+def test_a_busy_group_waits_for_one_batch_per_room_seen_at_most() -> None:
+    """A room has one batch in flight at most: once each recent room's is in, nobody else
+    is coming, so the group does not sit out the rest of the wait."""
+    assert seen(Gathering(0.002), rooms=8, every=0.001).wanted() == 8
+    assert seen(Gathering(0.002), rooms=SEEN, every=0.001).wanted() == ENOUGH
+    assert seen(Gathering(0.002), rooms=1, every=0.001).wanted() == 0
 
 
 def test_one_room_never_waits_however_fast() -> None:
@@ -51,9 +60,11 @@ def test_a_burst_after_a_quiet_spell_is_read_from_the_latest_submissions() -> No
 
 
 async def test_a_busy_server_acks_every_room_after_one_gathered_commit(tmp_path: Path) -> None:
-    """Eight rooms' GMs act at once on a server that counts as busy: one group carries all
-    eight batches (the loop thread commits none of them), every action is acked, at the
-    version the room's log holds, and each room's clients see their own change."""
+    """Eight rooms' GMs act at once on a server that counts as busy with those eight rooms:
+    one group carries all eight batches (the loop thread commits none of them) and is
+    committed as soon as the eighth is in, not after the wait (a minute here); every
+    action is acked, at the version the room's log holds, and each room's clients see
+    their own change."""
     db = tmp_path / "g.sqlite3"
     r = await start_server(db, COUNTERS, Limits(rate=10_000, burst=10_000))
     clients: list[Client] = []
@@ -68,8 +79,8 @@ async def test_a_busy_server_acks_every_room_after_one_gathered_commit(tmp_path:
             await c.expect("snapshot")
             clients.append(c)
         storage = r.server.storage
-        # busy (as if 8 rooms had just committed), and a group waits up to 1 s
-        storage.gathering = seen(Gathering(1.0), rooms=8, every=0.001, start=time.monotonic())
+        # busy (as if these 8 rooms had just committed); a group may wait up to a minute
+        storage.gathering = seen(Gathering(60.0), rooms, every=0.001, start=time.monotonic())
         groups, batches = storage.groups, storage.batches
         ids = await asyncio.gather(*(c.act(ADD) for c in clients))
         replies = await asyncio.gather(*(c.reply_to(i) for c, i in zip(clients, ids, strict=True)))
