@@ -16,7 +16,7 @@ from collections import deque
 
 __all__ = ["ENOUGH", "GATHER", "Gathering"]
 
-GATHER = 0.002
+GATHER = 0.001
 """The longest a group waits for other rooms' batches (s)."""
 ENOUGH = 16
 """A group this large commits at once: its fsync's cost is already spread thin."""

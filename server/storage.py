@@ -458,7 +458,7 @@ class AsyncStorage:
     paying one each on the loop).
 
     While many rooms commit at a steady rate, the loop thread never commits, and a group
-    waits up to 2 ms for more of them (gathering.py): one fsync then carries several rooms'
+    waits up to 1 ms for more of them (gathering.py): one fsync then carries several rooms'
     batches. It stops waiting once each room seen lately has a batch in (or 16 have)."""
 
     def __init__(self, storage: Storage, gather: float = GATHER) -> None:
