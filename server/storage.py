@@ -502,10 +502,11 @@ class AsyncStorage:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         batch = (room_id, rows, snapshot)
+        now = time.monotonic()
         with self._lock:
-            self.gathering.arrived(room_id, time.monotonic())
+            self.gathering.arrived(room_id, now)
         if (self.inline and snapshot is None and not self._scheduled and not self._calls
-                and time.monotonic() - self._last >= self._typical()
+                and now - self._last >= self._typical()
                 and not self.gathering.busy() and _quiet(loop)):
             try:
                 error = self._append([batch])[0]
