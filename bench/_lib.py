@@ -48,6 +48,11 @@ class Goal:
     measured: str
     target: str
     holds: bool | None  # None: informational, no pass/fail
+    # The best any server could measure here, from the baselines of the same run (the
+    # relay, one commit), and whether that best meets the target: a goal the host itself
+    # rules out says so, beside the goals komasync misses.
+    best: str | None = None
+    reachable: bool | None = None
 
 
 @dataclass
@@ -88,13 +93,35 @@ def table(rows: list[Row]) -> str:
 
 
 def goal_table(goals: list[Goal]) -> str:
-    head = ("goal", "configuration", "measured", "target", "holds")
+    head: tuple[str, ...] = ("goal", "configuration", "measured", "target", "holds")
     cells = [head, *[(g.goal, g.config, g.measured, g.target,
                       "-" if g.holds is None else ("yes" if g.holds else "NO")) for g in goals]]
+    if any(g.best is not None for g in goals):
+        head = (*head, "best possible here")
+        cells = [head, *[(*c, _best(g)) for c, g in zip(cells[1:], goals, strict=True)]]
     widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
     lines = [" | ".join(c[i].ljust(widths[i]) for i in range(len(head))) for c in cells]
     lines.insert(1, "-+-".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def _best(g: Goal) -> str:
+    if g.best is None:
+        return "-"
+    return g.best + ("" if g.reachable is not False else " (target out of reach here)")
+
+
+def held_note(goals: list[Goal]) -> str:
+    """How many goal lines hold, and which of the others this host rules out."""
+    judged = [g for g in goals if g.holds is not None]
+    held = sum(1 for g in judged if g.holds)
+    out = [g for g in judged if not g.holds and g.reachable is False]
+    note = f"{held} of {len(judged)} goal lines hold"
+    if out:
+        note += (f"; {len(out)} of the others cannot hold on this host whatever the server "
+                 f"(its best possible, from this run's baselines, misses the target): "
+                 + ", ".join(f"{g.goal} ({g.config.split(',')[0]})" for g in out))
+    return note
 
 
 def machine_note() -> str:

@@ -37,7 +37,7 @@ import redis_log
 import rooms
 import stalls
 import throughput
-from _lib import Goal, Row, fmt, goal_table, machine_note
+from _lib import Goal, Row, fmt, goal_table, held_note, machine_note
 from _serve import LIMITS_NOTE
 
 
@@ -84,9 +84,7 @@ def main() -> None:
     print(machine_note())
     print(LIMITS_NOTE)
     print(goal_table(goals))
-    held = sum(1 for g in goals if g.holds)
-    judged = sum(1 for g in goals if g.holds is not None)
-    print(f"{held} of {judged} goal lines hold")
+    print(held_note(goals))
     print("\n== issue 17: the Redis log beside SQLite, same run (information lines) ==")
     print(goal_table(redis_lines))
     print(f"\n== issue 17: two processes on one Redis ({redis_cluster.setup_note(cluster_args)})"
