@@ -3,8 +3,10 @@ platform events in, engine actions out. Pure (no I/O): the server drives it.
 
 The server keeps one adapter per (room, platform) while a bridge of that platform is
 connected. It calls `reset(tree)` when a bridge joins (every object the table should
-show), `update(tree, ops, log)` after each change of the table audience, `event(...)`
-when the bridge reports something, and `snap_back(...)` when that event was refused.
+show), `update(tree, ops, log)` after each change of the table audience (or `patch`,
+then `redraw` if it answered None, to keep a large table's redraw off the event loop),
+`event(...)` when the bridge reports something, and `snap_back(...)` when that event was
+refused.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-__all__ = ["Calibration", "EventResult", "PlatformAdapter"]
+__all__ = ["Calibration", "EventResult", "PlatformAdapter", "PlatformOp"]
 
 PlatformOp = dict[str, Any]
 
@@ -47,6 +49,16 @@ class PlatformAdapter(Protocol):
     def update(self, tree: dict[str, Any], ops: list[dict[str, Any]],
                log: list[dict[str, str]]) -> list[PlatformOp]:
         """Operations for one change: `tree` is the table projection after `ops`."""
+        ...
+
+    def patch(self, tree: dict[str, Any], ops: list[dict[str, Any]],
+              log: list[dict[str, str]]) -> list[PlatformOp] | None:
+        """`update`, if it can be made from what `ops` touched alone (cheap whatever the
+        table's size); None if the whole table must be drawn: then `redraw` follows."""
+        ...
+
+    def redraw(self, tree: dict[str, Any], log: list[dict[str, str]]) -> list[PlatformOp]:
+        """`update` by drawing the whole table (after `patch` answered None)."""
         ...
 
     def event(self, event: dict[str, Any], tree: dict[str, Any]) -> EventResult:

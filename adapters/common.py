@@ -111,11 +111,24 @@ class TableAdapter:
     def update(self, tree: dict[str, Any], ops: list[dict[str, Any]],
                log: list[dict[str, str]]) -> list[dict[str, Any]]:
         """Operations for what changed since the last draw, then the public log lines."""
+        patched = self.patch(tree, ops, log)
+        return patched if patched is not None else self.redraw(tree, log)
+
+    def patch(self, tree: dict[str, Any], ops: list[dict[str, Any]],
+              log: list[dict[str, str]]) -> list[dict[str, Any]] | None:
+        """`update` from redrawing only what `ops` touched, in time that grows with them,
+        not with the table; None when the whole table must be drawn (`redraw`, next)."""
         change = self._patched(tree, ops)
-        if change is None:
-            objs, new = self.draw(tree)
-            change = diff(self.shown, new)
-            self._keep(objs, new)
+        return None if change is None else self._with_log(change, log)
+
+    def redraw(self, tree: dict[str, Any], log: list[dict[str, str]]) -> list[dict[str, Any]]:
+        """`update` from drawing the whole table again (what `patch` could not do)."""
+        objs, new = self.draw(tree)
+        change = diff(self.shown, new)
+        self._keep(objs, new)
+        return self._with_log(change, log)
+
+    def _with_log(self, change: Diff, log: list[dict[str, str]]) -> list[dict[str, Any]]:
         lines = [(str(x.get("ja", "")), str(x.get("en", ""))) for x in log]
         return self._ops(change, reset=False) + (self._chat_ops(lines) if lines else [])
 

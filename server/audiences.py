@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import orjson
 from pydantic import ValidationError
 
-from ..adapters.base import PlatformAdapter
+from ..adapters.base import PlatformAdapter, PlatformOp
 from ..adapters.registry import make_adapter
 from ..engine.actions import ActionBase
 from ..engine.core import Engine, Outcome
@@ -46,6 +46,10 @@ from .storage import ActionRecord
 __all__ = ["Audiences", "Frames"]
 
 T = TypeVar("T")
+
+PATCH_ON_LOOP = 64
+"""A large room's batch with at most this many `table` ops has its bridges' table patched
+on the event loop (well under a millisecond); longer ones go to the worker."""
 
 log = logging.getLogger("komasync.room")
 
@@ -225,7 +229,7 @@ class Audiences:
         for name, adapter in self.adapters.items():
             if name in wanted:
                 public_log = [line for lines in logs for line in lines]
-                out[name] = await self._work(self._platform_frame, adapter, ops, public_log)
+                out[name] = await self._platform_frame(adapter, ops, public_log)
         return out
 
     async def state_json(self, rng: dict[str, Any]) -> bytes:
@@ -234,13 +238,35 @@ class Audiences:
         gm = await self._work(dumps_sliced, self.views["gm"].tree)
         return b'{"rng":' + orjson.dumps(rng) + (b"," + gm[1:] if len(gm) > 2 else b"}")
 
-    def _platform_frame(self, adapter: PlatformAdapter, ops: list[dict[str, Any]],
-                        public_log: list[dict[str, str]]) -> bytes:
+    async def _platform_frame(self, adapter: PlatformAdapter, ops: list[dict[str, Any]],
+                              public_log: list[dict[str, str]]) -> bytes:
+        """A large room's batch goes to the worker only when the adapter must draw the
+        whole table (or the batch is long): a patch costs what the batch touched."""
+        tree = self.views["table"].tree
+        if not self.big:
+            return self._whole(adapter, adapter.update, tree, ops, public_log)
+        if len(ops) > PATCH_ON_LOOP:
+            return await offload(self._whole, adapter, adapter.update, tree, ops, public_log)
+        patched = self._drawn(adapter.patch, tree, ops, public_log)
+        if patched is not None:
+            return self._table_frame(adapter, patched)
+        return await offload(self._whole, adapter, adapter.redraw, tree, public_log)
+
+    def _whole(self, adapter: PlatformAdapter, draw: Callable[..., list[PlatformOp]],
+               *args: Any) -> bytes:
+        return self._table_frame(adapter, self._drawn(draw, *args) or [])
+
+    def _drawn(self, draw: Callable[..., list[PlatformOp] | None],
+               *args: Any) -> list[PlatformOp] | None:
+        """What the adapter answers; none of its ops if it fails (the next batch draws
+        from where it was)."""
         try:
-            pops = adapter.update(self.views["table"].tree, ops, public_log)
+            return draw(*args)
         except Exception:
             log.exception("adapter failed on update", extra={"room": self.room_id})
-            pops = []
+            return []
+
+    def _table_frame(self, adapter: PlatformAdapter, pops: list[PlatformOp]) -> bytes:
         return dumps({"type": "table.ops", "platform": adapter.platform, "version": self.version,
                       "reset": False, "ops": pops})
 

@@ -61,8 +61,11 @@ def _actions(rng: random.Random, room: Room) -> dict[str, Any]:
 @pytest.mark.parametrize("scenario", ["demo_table.yaml", "tower_defense.yaml",
                                       "engagement.yaml", "seamless_combat.yaml"])
 @pytest.mark.parametrize("platforms", [None, {"ccfolia": {"units": "px", "cell_size": 48}}])
-def test_patched_updates_equal_whole_redraws(scenario: str, platforms: Any,
+@pytest.mark.parametrize("split", [False, True])
+def test_patched_updates_equal_whole_redraws(scenario: str, platforms: Any, split: bool,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`split`: driven as the server drives a large room's adapter, `patch` and, when it
+    answers None, `redraw` (the whole draw, on the worker there)."""
     room = Room.build(scenario, platforms=platforms)
     patched, whole = CcfoliaAdapter.from_tree(room.tree), Whole.from_tree(room.tree)
     assert patched.reset(room.tree) == whole.reset(room.tree)
@@ -83,7 +86,13 @@ def test_patched_updates_equal_whole_redraws(scenario: str, platforms: Any,
             continue
         ops = room.view.update(room.engine.state, outcome.units)
         log = [{"ja": x.ja, "en": x.en} for x in outcome.log if x.chat]
-        assert patched.update(room.tree, ops, log) == whole.update(room.tree, ops, log)
+        expected = whole.update(room.tree, ops, log)
+        if split:
+            got = patched.patch(room.tree, ops, log)
+            got = patched.redraw(room.tree, log) if got is None else got
+        else:
+            got = patched.update(room.tree, ops, log)
+        assert got == expected
         assert patched.shown == whole.shown
         assert patched._rendered is not None
         assert all(patched._rendered.squares.values())  # no empty squares kept

@@ -1,8 +1,10 @@
-"""Whole-room work of large rooms is done off the event loop and gives the same bytes."""
+"""Whole-room work of large rooms is done off the event loop and gives the same bytes;
+what grows only with a change (a bridge's patch) stays on the loop."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -11,8 +13,9 @@ import yaml
 from conftest import EXAMPLES, Client, gm, invite, join, start_server
 from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.engine.views import GM, Audience, View
+from komasync.server import audiences
 from komasync.server.connection import Limits
-from komasync.server.offload import BIG, dumps_sliced, units
+from komasync.server.offload import BIG, dumps_sliced, offload, units
 
 
 @pytest.mark.parametrize("scenario", ["demo_table.yaml", "tower_defense.yaml",
@@ -75,5 +78,47 @@ async def test_a_large_room_joins_snapshots_and_restarts_the_same(tmp_path: Path
         assert back.version == version
         assert back.state["table"]["pieces"]["pc11"]["cell"] == {"x": 49, "y": 38}
         assert back.state == orjson.loads(dumps_sliced(View(GM, state).tree))
+    finally:
+        await r.runner.cleanup()
+
+
+async def test_a_large_rooms_bridge_is_patched_on_the_loop_and_redrawn_by_the_worker(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move in a large room touches one piece: the bridge's ops are patched in place, with
+    no trip to the worker; a new piece needs the whole table drawn, which the worker does."""
+    pieces = [{"id": f"pc{i}", "name": f"P{i}", "cell": {"x": i % 50, "y": i // 50}}
+              for i in range(BIG + 100)]
+    scenario = tmp_path / "big.yaml"
+    scenario.write_text(yaml.safe_dump({
+        "room": {"name": "big"}, "table": {"grid": {"width": 50, "height": 50},
+                                           "pieces": pieces}}))
+    drawn_by_worker: list[str] = []
+
+    async def spy(fn: Any, *args: Any) -> Any:
+        if getattr(fn, "__name__", "") == "_whole":
+            drawn_by_worker.append(args[1].__name__)
+        return await offload(fn, *args)
+
+    monkeypatch.setattr(audiences, "offload", spy)
+    r = await start_server(tmp_path / "big.sqlite3", scenario,
+                           Limits(snapshot_every=10_000, snapshot_ceiling=10_000))
+    try:
+        g = await gm(r)
+        bridge = await Client.connect(r.url)
+        await bridge.auth(r.room, token=await invite(g, "bridge"), platform="ccfolia")
+        await bridge.expect("table.ops", reset=True)
+        await g.reply_to(await g.act({"kind": "table.move", "piece": "pc7",
+                                      "to": {"x": 40, "y": 40}}))
+        moved = await bridge.expect("table.ops", reset=False)
+        assert [(op["op"], op["id"]) for op in moved["ops"]] == [("character.update", "ks-piece-pc7")]
+        assert drawn_by_worker == []
+        await g.reply_to(await g.act({"kind": "table.piece.place", "piece": {
+            "id": "newcomer", "name": "新顔", "cell": {"x": 41, "y": 41}}}))
+        placed = await bridge.expect("table.ops", reset=False)
+        assert ("character.create", "ks-piece-newcomer") in [(op["op"], op.get("id"))
+                                                    for op in placed["ops"]]
+        assert drawn_by_worker == ["redraw"]
+        for c in (g, bridge):
+            await c.close()
     finally:
         await r.runner.cleanup()
