@@ -112,9 +112,9 @@ async def run(nblocks: int = 8, actions: int = 3000, window: int = 50, pieces: i
                  f"relay {r:,.0f}/s; CPU/action server {k_cpu:.0f} µs, bench {c_cpu:.0f} µs",
                  f"{k:,.0f} actions/s (blocks {min(k_rates):,.0f}-{max(k_rates):,.0f})",
                  f">= {GOAL:,.0f}/s", k >= GOAL,
-                 # the bench client is one process: it cannot take in more than one core's
-                 # worth of any server's acks and fan-out, whatever the server does
-                 best=f"{1e6 / c_cpu:,.0f}/s (bench client: {c_cpu:.0f} µs/action, 1 core)",
+                 # the bench client is one process: at the CPU per action it spent in this
+                 # run, one core takes in no more than this, whatever the server does
+                 best=f"~{1e6 / c_cpu:,.0f}/s (bench client: {c_cpu:.0f} µs/action, 1 core)",
                  reachable=1e6 / c_cpu >= GOAL)]
 
 
