@@ -114,8 +114,8 @@ async def run(nblocks: int = 8, actions: int = 3000, window: int = 50, pieces: i
                  f">= {GOAL:,.0f}/s", k >= GOAL,
                  # the bench client is one process: at the CPU per action it spent in this
                  # run, one core takes in no more than this, whatever the server does
-                 best=f"~{1e6 / c_cpu:,.0f}/s (bench client: {c_cpu:.0f} µs/action, 1 core)",
-                 reachable=1e6 / c_cpu >= GOAL)]
+                 # (an estimate, so no verdict on whether the target is reachable here)
+                 best=f"~{1e6 / c_cpu:,.0f}/s (bench client: {c_cpu:.0f} µs/action, 1 core)")]
 
 
 def main() -> None:
