@@ -37,6 +37,13 @@ class EchoAdapter:
                 out.append({"op": "piece", "id": path[2], "cell": pieces[path[2]].get("cell")})
         return out
 
+    def patch(self, tree: dict[str, Any], ops: list[dict[str, Any]],
+              log: list[dict[str, str]]) -> list[dict[str, Any]]:
+        return self.update(tree, ops, log)  # it only ever looks at what the ops touched
+
+    def redraw(self, tree: dict[str, Any], log: list[dict[str, str]]) -> list[dict[str, Any]]:
+        return self.reset(tree)
+
     def event(self, event: dict[str, Any], tree: dict[str, Any]) -> EventResult:
         if event.get("kind") != "move":
             return EventResult(ignored="not a move")
