@@ -47,7 +47,7 @@ __all__ = ["Audiences", "Frames"]
 
 T = TypeVar("T")
 
-PATCH_ON_LOOP = 64
+PATCH_ON_LOOP = 16
 """A large room's batch with at most this many `table` ops has its bridges' table patched
 on the event loop (well under a millisecond); longer ones go to the worker."""
 
