@@ -125,20 +125,20 @@ def report(clients: int, res: Blocks) -> list[Goal]:
               f"  block p50s {spread(blocks)} ms  (n={len(flat)})")
     ratio = kp / rp
     added = kp - rp
+    # A durable server relays as the relay does and commits before it sends: relay + one
+    # commit is the best any durable server can measure here.
+    floor = (rp + cp) / rp
     print(f"  added p50 {added * 1e3:.3f} ms, ratio {ratio:.2f}x, one commit p50 {cp * 1e3:.3f} ms"
-          f" (relay + commit: ratio {(rp + cp) / rp:.2f}x)")
+          f" (relay + commit: ratio {floor:.2f}x)")
     if res.stages.get("us"):
         print(f"  komasync stages, µs (p50 of {res.stages['n']} one-action batches): "
               + ", ".join(f"{k} {v}" for k, v in res.stages["us"].items()))
     cfg = f"{clients} clients, block p50 k {spread(res.komasync)} / r {spread(res.relay)} ms"
-    # A durable server relays as the relay does and commits before it sends: relay + one
-    # commit is the best any durable server can measure here.
-    floor = (rp + cp) / rp
     if clients == 10:
         return [Goal("1 latency", cfg,
                      f"added {added * 1e3:.3f} ms (k {kp * 1e3:.3f} - r {rp * 1e3:.3f})",
                      f"<= commit {cp * 1e3:.3f} + 0.100 ms", added <= cp + ADDED_BUDGET,
-                     best=f"added {cp * 1e3:.3f} ms (relay + commit)", reachable=True)]
+                     best=f"added {cp * 1e3:.3f} ms (relay + commit)")]
     return [Goal("1 latency", cfg, f"ratio {ratio:.2f}x (k {kp * 1e3:.3f} / r {rp * 1e3:.3f} ms)",
                  f"<= {RATIO_BUDGET}x", ratio <= RATIO_BUDGET,
                  best=f"ratio {floor:.2f}x (relay + commit)", reachable=floor <= RATIO_BUDGET)]
