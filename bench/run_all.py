@@ -37,6 +37,7 @@ import redis_log
 import rooms
 import stalls
 import throughput
+import work
 from _lib import Goal, Row, fmt, goal_table, held_note, machine_note
 from _serve import LIMITS_NOTE
 
@@ -45,12 +46,15 @@ def run(quick: bool) -> list[Goal]:
     goals: list[Goal] = []
     if quick:
         goals += asyncio.run(latency.run(blocks=4, samples=40))
+        goals += work.run(actions=3000, rounds=2)
         goals += asyncio.run(throughput.run(nblocks=2, actions=2000))
         goals += asyncio.run(rooms.run(rooms=200, seconds=6, mem_rooms=2, mem_actions=2000))
         goals += asyncio.run(stalls.run(actions=400))
         goals += asyncio.run(cpu.run(blocks=2, actions=600))
         return goals + info(grid.run(samples=400))
     goals += asyncio.run(latency.run())
+    print()
+    goals += work.run()
     print()
     goals += asyncio.run(throughput.run())
     print()
