@@ -17,7 +17,6 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import orjson
 from pydantic import ValidationError
 
 from ..adapters.base import PlatformAdapter, PlatformOp
@@ -235,8 +234,8 @@ class Audiences:
     async def state_json(self, rng: dict[str, Any]) -> bytes:
         """The whole state for a storage snapshot: the GM's view (kept up to date change by
         change, so nothing is dumped from the models) plus the dice state."""
-        gm = await self._work(dumps_sliced, self.views["gm"].tree)
-        return b'{"rng":' + orjson.dumps(rng) + (b"," + gm[1:] if len(gm) > 2 else b"}")
+        # one object, rng first: the view's tree never holds "rng" (View pops it)
+        return await self._work(dumps_sliced, {"rng": rng, **self.views["gm"].tree})
 
     async def _platform_frame(self, adapter: PlatformAdapter, ops: list[dict[str, Any]],
                               public_log: list[dict[str, str]]) -> bytes:
@@ -392,8 +391,9 @@ class Audiences:
         key = view.audience.key
         cached = self.snapshots.get(key)
         if cached is None or cached[0] != self.version:
-            state = await self._work(dumps_sliced, view.tree)
-            frame = b'{"type":"snapshot","version":%d,"state":%b}' % (self.version, state)
+            frame = await self._work(dumps_sliced, view.tree,
+                                     b'{"type":"snapshot","version":%d,"state":' % self.version,
+                                     b"}")
             # other audiences' snapshots of older versions are never sent again: not kept
             self.snapshots = {k: c for k, c in self.snapshots.items() if c[0] == self.version}
             cached = self.snapshots[key] = (self.version, frame)

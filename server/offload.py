@@ -177,11 +177,13 @@ def units(tree: dict[str, Any]) -> int:
     return n
 
 
-def dumps_sliced(value: Any) -> bytes:
-    """`orjson.dumps(value)`, made of many short calls: in the first three levels a large
-    dict or list is written `CHUNK` entries at a time, a small dict key by key."""
-    out: list[bytes] = []
+def dumps_sliced(value: Any, head: bytes = b"", tail: bytes = b"") -> bytes:
+    """`head + orjson.dumps(value) + tail`, made of many short calls: in the first three
+    levels a large dict or list is written `CHUNK` entries at a time, a small dict key by
+    key. (`head` and `tail` wrap it in a frame without copying a large room's JSON again.)"""
+    out: list[bytes] = [head]
     _write(value, out, 0)
+    out.append(tail)
     return b"".join(out)
 
 

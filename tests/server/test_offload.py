@@ -11,7 +11,9 @@ import pytest
 import yaml
 
 from conftest import EXAMPLES, Client, gm, invite, join, start_server
+from komasync.engine.core import Engine
 from komasync.engine.scenario import build_room, load_scenario_file
+from komasync.engine.table.model import Cell, Piece
 from komasync.engine.views import GM, Audience, View
 from komasync.server import audiences
 from komasync.server.connection import Limits
@@ -30,7 +32,25 @@ def test_sliced_serialisation_is_byte_for_byte_orjson(scenario: str) -> None:
     big = {"t": {"pieces": {f"p{i}": {"x": i, "n": "駒"} for i in range(300)},
                  "ops": [{"op": "set", "i": i} for i in range(200)], "few": {"a": 1}}}
     assert dumps_sliced(big) == orjson.dumps(big)
+    assert dumps_sliced(big, b"<", b">") == b"<" + orjson.dumps(big) + b">"
     assert units({"table": {"pieces": {str(i): {} for i in range(7)}, "grid": {"w": 1}}}) == 10
+
+
+@pytest.mark.parametrize("pieces", [2, BIG + 100])
+async def test_snapshot_frames_and_stored_snapshots_are_whole_json_objects(
+        pieces: int) -> None:
+    """The frame a join gets and the state a storage snapshot keeps are one JSON object
+    each, written in one pass (the room's JSON is not copied again to wrap it)."""
+    state = build_room(load_scenario_file(EXAMPLES / "demo_table.yaml"), seed="s")
+    for i in range(pieces):
+        state.table.pieces[f"x{i}"] = Piece(id=f"x{i}", name="駒", cell=Cell(x=i % 9, y=0))
+    aud = audiences.Audiences("r", Engine(state, version=7), Limits())
+    assert aud.big == (pieces > BIG)
+    view = await aud.view(Audience("player", "alice"))
+    assert await aud.snapshot(view) == orjson.dumps(
+        {"type": "snapshot", "version": 7, "state": view.tree})
+    rng = state.rng.model_dump(mode="json")
+    assert await aud.state_json(rng) == orjson.dumps({"rng": rng, **View(GM, state).tree})
 
 
 async def test_a_large_room_joins_snapshots_and_restarts_the_same(tmp_path: Path) -> None:
