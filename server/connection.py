@@ -47,14 +47,21 @@ DEFLATE_INLINE = 16 * 1024  # aiohttp's own limit for compressing on the loop
 def wire(frame: bytes) -> bytes:
     """A text frame as a server writes it uncompressed (RFC 6455: FIN, opcode 1, no mask):
     the same bytes for every socket, so a frame shared by many is framed once."""
-    n = len(frame)
+    return wire_head(len(frame)) + frame
+
+
+def wire_head(n: int) -> bytes:
+    """The header of an uncompressed text frame of `n` bytes."""
     if n < 126:
-        head = bytes((0x81, n))
-    elif n < 65536:
-        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
-    else:
-        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    return head + frame
+        return bytes((0x81, n))
+    if n < 65536:
+        return bytes((0x81, 126)) + n.to_bytes(2, "big")
+    return bytes((0x81, 127)) + n.to_bytes(8, "big")
+
+
+LARGE = 64 * 1024
+"""A frame this long is written after its header, not copied behind it (a large room's
+snapshot is megabytes: one copy less on the event loop)."""
 
 
 class Wires:
@@ -289,11 +296,13 @@ class Connection:
             if not burst and raw.get_write_buffer_size() > self.outbox_bytes:
                 self._slow()
                 return
-            data = wires(frame) if wires is not None else wire(frame)
             if self.parts is not None:
-                self.parts.append(data)
+                self.parts.append(wires(frame) if wires is not None else wire(frame))
+            elif len(frame) >= LARGE:
+                self._put(wire_head(len(frame)))
+                self._put(frame)
             else:
-                self._put(data)
+                self._put(wires(frame) if wires is not None else wire(frame))
             return
         if not burst and self.behind() > self.outbox_bytes:
             self._slow()

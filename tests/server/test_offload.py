@@ -16,7 +16,7 @@ from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.engine.table.model import Cell, Piece
 from komasync.engine.views import GM, Audience, View
 from komasync.server import audiences
-from komasync.server.connection import Limits
+from komasync.server.connection import LARGE, Limits
 from komasync.server.offload import BIG, dumps_sliced, offload, units
 
 
@@ -55,10 +55,11 @@ async def test_snapshot_frames_and_stored_snapshots_are_whole_json_objects(
 
 async def test_a_large_room_joins_snapshots_and_restarts_the_same(tmp_path: Path) -> None:
     """More units than BIG: new views, snapshot frames, the bridge's table and storage
-    snapshots are made by the worker; what clients get and what is stored is unchanged."""
+    snapshots are made by the worker; what clients get and what is stored is unchanged
+    (the snapshot frames are LARGE: written after their header, not copied behind it)."""
     pieces = [{"id": f"pc{i}", "name": f"P{i}", "owner": "alice", "cell": {"x": i % 50,
                                                                           "y": i // 50}}
-              for i in range(BIG + 100)]
+              for i in range(BIG + 600)]
     scenario = tmp_path / "big.yaml"
     scenario.write_text(yaml.safe_dump({
         "room": {"name": "big"}, "players": [{"id": "alice", "name": "Alice"}],
@@ -85,6 +86,7 @@ async def test_a_large_room_joins_snapshots_and_restarts_the_same(tmp_path: Path
         state = r.server.rooms[r.room].engine.state
         fresh = await join(r, await invite(g, "observer"))
         assert fresh.state == View(Audience("table"), state).tree
+        assert len(orjson.dumps(fresh.state)) > LARGE
         assert alice.state == View(Audience("player", "alice"), state).tree
         stored = r.server.storage.storage.latest_snapshot(r.room)
         assert stored is not None and stored[0] == 10
