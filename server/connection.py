@@ -296,13 +296,15 @@ class Connection:
             if not burst and raw.get_write_buffer_size() > self.outbox_bytes:
                 self._slow()
                 return
-            if self.parts is not None:
-                self.parts.append(wires(frame) if wires is not None else wire(frame))
-            elif len(frame) >= LARGE:
+            if self.parts is None and len(frame) >= LARGE:
                 self._put(wire_head(len(frame)))
                 self._put(frame)
+                return
+            data = wires(frame) if wires is not None else wire(frame)
+            if self.parts is not None:
+                self.parts.append(data)
             else:
-                self._put(wires(frame) if wires is not None else wire(frame))
+                self._put(data)
             return
         if not burst and self.behind() > self.outbox_bytes:
             self._slow()
