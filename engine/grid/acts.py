@@ -21,18 +21,18 @@ from ..errors import Refusal, Text
 from ..table import Cell
 from ..tx import Role, Tx
 from .geometry import ORTHOGONAL, Sq
-from .model import STEPS, GridState, Process
-from .moves import move_piece, not_in_process
+from .model import GridState, Process
+from .moves import move_piece
 from .process import STEP_NAMES, settle_step, spend, updated
-from .rules import BASE, WAITING, acting, board_for, name_of, on_map, sharing_ally, table
+from .rules import BASE, acting, board_for, name_of, on_map, table
 from .skills import extra_on, teleport_to, tow
+from .steps import Timing, may_spend, own_process
 from .targets import aim, check_range, flash_targets
 
 __all__ = ["Act", "What"]
 
 What = Literal["action", "check", "magic_attack", "cure_paralysis", "break_bind",
                "move_skill", "setup_skill", "teleport", "flash", "tow"]
-Timing = Literal["move", "minor", "major"]
 #: Actions that belong to one timing, with the rule that says so.
 FIXED: dict[str, tuple[Timing, str]] = {
     "cure_paralysis": ("move", "GRID-ST-2"), "move_skill": ("move", "GRID-SK-1"),
@@ -42,16 +42,7 @@ FIXED: dict[str, tuple[Timing, str]] = {
 }
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 
-PASSED = Text("{step}はもう終わっています（ムーブ→マイナー→メジャーの順、GRID-MV-1）。",
-              "The {step_en} is over (move → minor → major, GRID-MV-1).")
-SPENT = Text("{step}はもう{how}に使いました。1つのタイミングは移動かアクションのどちらかです（GRID-MV-1）。",
-             "The {step_en} was already spent on {how_en}; a timing is either a move or an "
-             "action (GRID-MV-1).")
 WRONG_TIMING = Text("この行動は{step}で行います（{rule}）。", "This is done in the {step_en} ({rule}).")
-BOUND = Text("「{n}」は[束縛]でマイナーアクションを行えません（移動はできます、GRID-ST-3）。",
-             "{n} is bound: no minor action (moving is still allowed; GRID-ST-3).")
-SHARING = Text("味方とコマが重なっているので、メジャーは移動にしか使えません（GRID-MV-4）。",
-               "Sharing a square with an ally, the major can only be used to move (GRID-MV-4).")
 NO_STATUS = Text("「{n}」は{s}ではありません。", "{n} is not {s_en}.")
 STUCK = Text("この{s}は通常の方法では解除できません（{rule}）。",
              "This {s_en} cannot be removed the usual way ({rule}).")
@@ -63,7 +54,6 @@ SKILL_STEP = Text("ムーブ移動スキルは縦横に1マス移動します（
 SETUP = Text("セットアップスキルはムーブとマイナーの両方を使います（GRID-X-4）。",
              "A setup skill takes both the move and the minor (GRID-X-4).")
 ACTED = Text("「{n}」: {step}で{what}", "{n}: {what_en} in the {step_en}")
-HOW = {"move": ("移動", "moving"), "action": ("アクション", "an action"), "skip": ("", "")}
 WHAT = {"action": ("アクション", "an action"), "check": ("判定", "a check"),
         "magic_attack": ("魔法攻撃", "a magic attack"), "cure_paralysis": ("[麻痺]解除",
         "shaking off paralysis"), "break_bind": ("[束縛]解除", "breaking the bind"),
@@ -95,12 +85,7 @@ class Act(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         g, c = acting(tx, self.combatant)
-        p = g.process
-        if p is None or p.combatant != c.id:
-            raise not_in_process(tx, g, c)
-        if p.waiting is not None:
-            raise Refusal("waiting_hindrance", WAITING, rule="GRID-X-3")
-        self._timing(tx, g, c, p)
+        p = self._timing(tx, g, c)
         here = on_map(tx, c)
         detail = self._aim(tx, g, c, here)
         q = self._do(tx, g, c, p, here)
@@ -113,30 +98,19 @@ class Act(ActionBase):
                             what_en=f"{w_en}{' ' + self.name if self.name else ''}"))
         settle_step(tx, g, c, q)
 
-    def _timing(self, tx: Tx, g: GridState, c: Combatant, p: Process) -> None:
-        ja, en = STEP_NAMES[self.timing]
+    def _timing(self, tx: Tx, g: GridState, c: Combatant) -> Process:
+        p = own_process(tx, g, c)
         if self.what in FIXED and FIXED[self.what][0] != self.timing:
             want, rule = FIXED[self.what]
             w_ja, w_en = STEP_NAMES[want]
             raise Refusal("wrong_timing", WRONG_TIMING.format(step=w_ja, step_en=w_en, rule=rule),
                           rule=rule)
-        if p.step == "post" or STEPS.index(self.timing) < STEPS.index(p.step):
-            raise Refusal("step_passed", PASSED.format(step=ja, step_en=en), rule="GRID-MV-1")
-        how = p.spent.get(self.timing) if self.timing == p.step else None
-        if how in ("move", "action"):
-            h_ja, h_en = HOW[how]
-            raise Refusal("step_spent", SPENT.format(step=ja, step_en=en, how=h_ja, how_en=h_en),
-                          rule="GRID-MV-1")
-        name = name_of(table(tx), c)
-        if self.timing == "minor" and has_status(c, "bind"):
-            tx.check(False, Refusal("bound", BOUND.format(n=name), rule="GRID-ST-3"))
-        if self.timing == "major" and self.what not in ("teleport", "tow"):
-            tx.check(not sharing_ally(g, table(tx), c),
-                     Refusal("sharing_ally", SHARING, rule="GRID-MV-4"))
+        may_spend(tx, g, c, p, self.timing, sharing_ok=self.what in ("teleport", "tow"))
         if self.what == "setup_skill":
             extra_on(tx, g, "timeless_skills")
             tx.check(p.step == "move" and not p.spent.get("move"),
                      Refusal("setup_needs_move", SETUP, rule="GRID-X-4"))
+        return p
 
     def _aim(self, tx: Tx, g: GridState, c: Combatant, here: Sq) -> dict[str, object]:
         if self.what == "flash":

@@ -25,6 +25,7 @@ __all__ = [
     "Outcome",
     "Process",
     "RoundSide",
+    "SkillUse",
     "Spent",
     "Spot",
     "Step",
@@ -45,6 +46,16 @@ Outcome = Literal["none", "wiped", "ended"]
 
 class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class SkillUse(_Spec):
+    """How a skill that moves others is used in its user's main process (GRID-SK-3,
+    GRID-X-5): the step it spends, its range (none: any distance) and whether each target
+    must be in the user's sight (GRID-LOS-1)."""
+
+    timing: Literal["move", "minor", "major"] = "major"
+    range: Count | None = None
+    sight: bool = True
 
 
 class GridSettings(_Spec):
@@ -76,11 +87,15 @@ class GridSettings(_Spec):
     los_corners: Literal["open", "blocked"] = "open"
     #: GRID-SK-3 [強制転移] "adjacent": the 8 squares around (`any`) or the 4 (`orthogonal`).
     teleport_adjacent: Literal["any", "orthogonal"] = "any"
+    #: GRID-SK-3 [強制転移] is used in its user's main process: its step, range and sight.
+    force_move: SkillUse = Field(default_factory=SkillUse)
     #: GRID-SK-3 [独妙閃光] targets on one `ray` from the user (8 directions) or one `line`
     #: through it (4 lines, both sides).
     flash_line: Literal["ray", "line"] = "ray"
     #: GRID-X-5 the 1-square push of [地動説]: `orthogonal` (a 1-square move) or `any`.
     geocentric_directions: Literal["orthogonal", "any"] = "orthogonal"
+    #: GRID-X-5 [地動説] is used in its user's main process: its step, range and sight.
+    geocentric_use: SkillUse = Field(default_factory=SkillUse)
     #: GRID-GM-1 enemies' durability data (profile) is public as soon as they appear.
     publish_enemy_data: bool = False
 

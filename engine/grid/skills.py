@@ -1,5 +1,8 @@
 """Moves that are not a piece walking: [強制転移] and [カバーリング] (GRID-SK-3),
-[地動説] (GRID-X-5), towing (GRID-X-6) and [瞬間移動] as a major (GRID-X-4)."""
+[地動説] (GRID-X-5), towing (GRID-X-6) and [瞬間移動] as a major (GRID-X-4).
+
+[強制転移] and [地動説] are skills used in the user's own main process: they pass the
+same guards as every act (steps.py) and aim within the scenario's `SkillUse` for them."""
 
 from __future__ import annotations
 
@@ -14,8 +17,9 @@ from ..errors import Refusal, Text
 from ..table import Cell
 from ..tx import Role, Tx
 from .geometry import DIRECTIONS, ORTHOGONAL, Sq, manhattan
-from .model import GridState, Process
+from .model import GridState, Process, SkillUse
 from .moves import move_piece
+from .process import settle_step, spend
 from .rules import (
     as_cell,
     board_for,
@@ -25,14 +29,19 @@ from .rules import (
     name_of,
     need_active,
     on_map,
+    owner_of,
     table,
 )
-from .targets import in_cover_range
+from .steps import open_step
+from .targets import aim, in_cover_range
 
 __all__ = ["SKILL_ACTIONS", "Cover", "ForceMove", "Geocentric", "teleport_to", "tow"]
 
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 
+FOR_TABLE = Text("VTT上の誰の操作か分からないため、プレイヤーのキャラクター「{n}」は動かせません。",
+                 "Nobody on the VTT is credited with this, so the player's character {n} "
+                 "cannot be moved by it.")
 NEED_USER = Text("誰のスキルかを user で指定してください。", "Name whose skill it is in `user`.")
 NOT_ADJACENT = Text("[強制転移]の移動先は対象に隣接した1マスです（GRID-SK-3）。",
                     "[強制転移] moves the target to a square adjacent to it (GRID-SK-3).")
@@ -87,9 +96,36 @@ def _user(tx: Tx, user: str | None) -> Combatant | None:
     return c
 
 
+def _used(tx: Tx, g: GridState, user: Combatant | None, use: SkillUse, aimed: list[Sq]
+          ) -> Process | None:
+    """GRID-SK-3 a skill is used in its user's own main process, on its step, with every
+    aimed square in its range and sight; None: the GM moves without a user (an effect)."""
+    if user is None:
+        return None
+    p = open_step(tx, g, user, use.timing)
+    here = on_map(tx, user)
+    for sq in aimed:
+        aim(tx, g, here, sq, use.range, False, "single", use.sight)
+    return p
+
+
+def _spent(tx: Tx, g: GridState, user: Combatant | None, p: Process | None,
+           use: SkillUse) -> None:
+    """The skill's step is spent on it (the process goes on or ends as after any act)."""
+    if user is not None and p is not None:
+        settle_step(tx, g, user, spend(p, use.timing, "action"))
+
+
+def _table_may_move(tx: Tx, c: Combatant) -> None:
+    """A bridge naming no player never moves a player's character with a skill."""
+    if tx.actor.role == "bridge" and tx.actor.player is None and owner_of(table(tx), c)[0]:
+        raise Refusal("not_your_character", FOR_TABLE.format(n=name_of(table(tx), c)),
+                      rule="GRID-MV-1")
+
+
 class ForceMove(ActionBase):
-    """[強制転移]: the target goes to a square adjacent to it, ignoring what would hinder
-    its movement (GRID-SK-3)."""
+    """[強制転移]: in its user's main process, the target goes to a square adjacent to it,
+    ignoring what would hinder its movement (GRID-SK-3)."""
 
     kind: Literal["grid.force_move"] = "grid.force_move"
     roles = ACTORS
@@ -102,9 +138,11 @@ class ForceMove(ActionBase):
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
         need_active(g)
-        _user(tx, self.user)
+        user = _user(tx, self.user)
         target = combatant(tx, self.target)
         here, to = on_map(tx, target), (self.to.x, self.to.y)
+        p = _used(tx, g, user, g.settings.force_move, [here])
+        _table_may_move(tx, target)
         near = max(abs(here[0] - to[0]), abs(here[1] - to[1])) == 1
         if g.settings.teleport_adjacent == "orthogonal":
             near = manhattan(here, to) == 1
@@ -113,6 +151,7 @@ class ForceMove(ActionBase):
         move_piece(tx, target, to)
         tx.emit("grid.forced", combatant=target.id, to=[to[0], to[1]], skill=self.skill)
         tx.say(FORCED.format(n=name_of(table(tx), target), x=to[0], y=to[1], skill=self.skill))
+        _spent(tx, g, user, p, g.settings.force_move)
 
 
 class Cover(ActionBase):
@@ -162,6 +201,9 @@ class Geocentric(ActionBase):
         t = table(tx)
         targets = [combatant(tx, i) for i in dict.fromkeys(self.targets)]
         placed = [(o, on_map(tx, o)) for o in targets]
+        p = _used(tx, g, user, g.settings.geocentric_use, [sq for _o, sq in placed])
+        for o in targets:
+            _table_may_move(tx, o)
         near = self._nearest(t, u, placed)
         d = self._direction(tx, g, u, near)
         for o, sq in [(near[0], near[1]), *[x for x in placed if x[0].id != near[0].id]]:
@@ -173,6 +215,7 @@ class Geocentric(ActionBase):
                 tx.say(STAYS.format(n=name_of(t, o)))
         tx.emit("grid.geocentric", user=user.id, direction=list(d),
                 targets=[o.id for o in targets])
+        _spent(tx, g, user, p, g.settings.geocentric_use)
 
     def _nearest(self, t: object, u: Sq, placed: list[tuple[Combatant, Sq]]
                  ) -> tuple[Combatant, Sq]:

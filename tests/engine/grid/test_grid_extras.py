@@ -163,6 +163,8 @@ def test_grid_x_5_geocentric_pulls_the_nearest_and_pushes_the_rest_the_same_way(
     act = {"kind": "grid.geocentric", "user": "pa", "targets": ["eg", "ee", "ef"]}
     assert refused(e, P1, **act).rule == "GRID-X-5"  # off by default
     e = engine(GEO, {"geocentric": True}, start=True)
+    assert refused(e, P1, **act).code == "not_in_process"  # a skill of the user's process
+    start(e, P1, "pa")
     r = refused(e, P1, **act)  # ee at (3,3) from (1,1): up and left shrink it the same
     assert (r.code, r.rule) == ("choose_direction", "GRID-X-5")
     do(e, P1, **act, direction={"x": -1, "y": 0})
@@ -175,6 +177,7 @@ e.A.f
 .....
 ....g
 """, {"geocentric": True}, start=True)
+    start(e, P1, "pa")
     r = refused(e, P1, kind="grid.geocentric", user="pa", targets=["ee", "ef"])
     assert (r.code, r.rule) == ("choose_nearest", "GRID-X-5")
     do(e, P1, kind="grid.geocentric", user="pa", targets=["ee", "ef"], nearest="ef")
@@ -216,23 +219,85 @@ BA....
 
 def test_grid_sk_3_teleport_target_moves_to_an_adjacent_square_over_blockers() -> None:  # GRID-SK-3
     e = engine("""
-A#e..
+A.e#.
 .....
 ....f
 """, start=True)
+    start(e, P1, "pa")
     r = refused(e, P1, kind="grid.force_move", user="pa", target="ee", to={"x": 4, "y": 0})
     assert (r.code, r.rule) == ("not_adjacent", "GRID-SK-3")
     assert refused(e, P1, kind="grid.force_move", user="pa", target="ee",
-                   to={"x": 1, "y": 0}).code == "cannot_land"
+                   to={"x": 3, "y": 0}).code == "cannot_land"
     do(e, P1, kind="grid.force_move", user="pa", target="ee", to={"x": 3, "y": 1})
     assert at(e, "ee") == (3, 1)
     e = engine("""
-A#e..
+A.e#.
 .....
 ....f
 """, {"teleport_adjacent": "orthogonal"}, start=True)
+    start(e, P1, "pa")
     assert refused(e, P1, kind="grid.force_move", user="pa", target="ee",
                    to={"x": 3, "y": 1}).rule == "GRID-SK-3"
+
+
+FORCE = """
+A...B
+.....
+C#..e
+"""
+
+
+def test_grid_sk_3_force_move_is_a_skill_of_the_users_own_main_process() -> None:  # GRID-SK-3
+    e = engine(FORCE, start=True)
+    force = {"kind": "grid.force_move", "user": "pa", "target": "pc", "to": {"x": 1, "y": 1}}
+    # outside any main process, and in another character's process, it is refused
+    assert refused(e, P1, **force).code == "not_in_process"
+    start(e, P2, "pc")
+    assert refused(e, P1, **force).code == "not_in_process"
+    do(e, P2, kind="grid.process.end", combatant="pc")
+    # in the user's process it spends the major (the process ends: nothing is left)
+    start(e, P1, "pa")
+    do(e, P1, **force)
+    assert at(e, "pc") == (1, 1) and process(e) is None
+    # the user has acted: no second use this round
+    assert refused(e, P1, **force).code == "not_in_process"
+
+
+def test_grid_sk_3_force_move_spends_its_step_and_aims_in_range_and_sight() -> None:  # GRID-SK-3
+    e = engine(FORCE, {"force_move": {"timing": "minor", "range": 3}}, start=True)
+    start(e, P1, "pa")
+    # pb stands 4 squares off: out of the skill's range 3
+    r = refused(e, P1, kind="grid.force_move", user="pa", target="pb", to={"x": 3, "y": 0})
+    assert (r.code, r.rule) == ("out_of_range", "GRID-RNG-1")
+    # pc at (0,2) is in range, but the obstacle at (1,2) does not hide it: sight is clear
+    do(e, P1, kind="grid.force_move", user="pa", target="pc", to={"x": 0, "y": 1})
+    assert at(e, "pc") == (0, 1)
+    assert process(e)["spent"] == {"move": "skip", "minor": "action"}  # type: ignore[index]
+    # the minor is spent: a second use is refused (GRID-MV-1)
+    r = refused(e, P1, kind="grid.force_move", user="pa", target="pc", to={"x": 0, "y": 2})
+    assert (r.code, r.rule) == ("step_spent", "GRID-MV-1")
+
+
+def test_grid_sk_3_force_move_needs_the_target_in_sight() -> None:  # GRID-SK-3, GRID-LOS-1
+    e = engine("""
+A#e
+...
+..B
+""", start=True)
+    start(e, P1, "pa")
+    r = refused(e, P1, kind="grid.force_move", user="pa", target="ee", to={"x": 2, "y": 1})
+    assert (r.code, r.rule) == ("no_line_of_sight", "GRID-LOS-1")
+    assert at(e, "ee") == (2, 0)
+
+
+def test_grid_sk_3_the_gm_uses_a_characters_skill_under_the_same_guards() -> None:  # GRID-SK-3
+    e = engine(FORCE, start=True)
+    # naming a user, the GM is held to that user's process like anyone
+    r = refused(e, GM, kind="grid.force_move", user="pa", target="pb", to={"x": 3, "y": 0})
+    assert r.code == "not_in_process"
+    # naming no user it is the GM's own effect (a trap, a scene): anywhere, any time
+    do(e, GM, kind="grid.force_move", target="pb", to={"x": 3, "y": 0})
+    assert at(e, "pb") == (3, 0)
 
 
 def test_grid_sk_3_covering_reaches_range_2() -> None:  # GRID-SK-3
