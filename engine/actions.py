@@ -20,6 +20,13 @@ class ActionBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     roles: ClassVar[frozenset[Role]] = frozenset({"gm"})
+    #: A move of a piece on the board, which a bridge naming no player (a drag nobody
+    #: can be credited with) may send; every other action is a decision it may not make.
+    table_move: ClassVar[bool] = False
+
+    def only_moves(self) -> bool:
+        """Whether this action is just a move on the board (see `table_move`)."""
+        return self.table_move
 
     def apply(self, tx: Tx) -> None:
         raise NotImplementedError

@@ -1,4 +1,5 @@
-"""Room-level actions every room has: GM override, undo, prompt answers, players, settings.
+"""Room-level actions every room has: GM override, undo, prompt answers, players, settings
+(enforcement, typed dice results, what an uncredited VTT action may do).
 
 BASE-OPT-4 / design invariant 8: the GM can override any value or state and undo any
 step; both are ordinary logged actions carrying a reason.
@@ -16,10 +17,10 @@ from .bounds import Exact, Id, Name, Serial
 from .errors import Refusal, Text
 from .registry_types import Subsystem
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase
-from .tx import Role, Tx
+from .tx import Role, Tx, Uncredited
 
 __all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "SetPlayerRolls",
-           "Undo"]
+           "SetUncredited", "Undo"]
 
 UNTOUCHABLE = frozenset({"rng"})
 
@@ -177,7 +178,18 @@ class SetPlayerRolls(ActionBase):
         tx.set(("meta", "player_rolls"), self.mode)
 
 
+class SetUncredited(ActionBase):
+    """GM: what a VTT action nobody is credited with may do: only move pieces no player
+    owns (`moves`, the default) or also decide for the GM's side (`gm_side`)."""
+
+    kind: Literal["room.uncredited"] = "room.uncredited"
+    mode: Uncredited
+
+    def apply(self, tx: Tx) -> None:
+        tx.set(("meta", "uncredited"), self.mode)
+
+
 SUBSYSTEM = Subsystem(
     name="room",
-    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement, SetPlayerRolls),
+    actions=(Override, Undo, Answer, AddPlayer, SetEnforcement, SetPlayerRolls, SetUncredited),
 )

@@ -1,6 +1,7 @@
 """`Engine.apply`: the one entry point that changes a room's state.
 
-Guards first (role, and who a bridge acts for: `Actor.bind`), then the action's own
+Guards first (role, who a bridge acts for: `Actor.bind`, and that a bridge naming no one
+only moves pieces unless the room lets it decide), then the action's own
 validation and writes, then happenings through the triggers (a bounded follow-up
 queue), then settlers. Any refusal or bug rolls back every write and the dice counter:
 an action applies whole or not at all.
@@ -28,6 +29,13 @@ MAX_CASCADE_STEPS = 500
 
 WRONG_ROLE = Text("役割「{role}」ではこの操作（{kind}）はできません。",
                   "Your role '{role}' may not do this ({kind}).")
+UNCREDITED = Text(
+    "VTT上の誰の操作か分からないため、この操作（{kind}）はできません。VTTで誰の操作か分からない"
+    "ときは、誰の持ち物でもないコマを動かすことだけができます。GMコンソールで行うか、VTTのユーザーを"
+    "プレイヤーに対応づけてください。",
+    "Nobody on the VTT can be credited with this ({kind}), so it is not done: a move nobody "
+    "is credited with may only move a piece no player owns. Do it in the GM console, or map "
+    "the VTT's users to players.")
 TOO_DEEP = Text("誘発が連鎖しすぎました（{n}段）。操作は取り消されました。",
                 "Triggers cascaded too deep ({n} levels); the action was rolled back.")
 
@@ -82,7 +90,10 @@ class Engine:
     def apply(self, action: ActionBase, actor: Actor) -> Outcome:
         """Apply or raise `Refusal`; on any failure the state is exactly as before."""
         self.guard(action, actor)
-        actor = actor.bind(getattr(action, "by", None), self.state.meta.players)
+        meta = self.state.meta
+        actor = actor.bind(getattr(action, "by", None), meta.players, meta.uncredited)
+        if not actor.decides() and not action.only_moves():
+            raise Refusal("uncredited", UNCREDITED.format(kind=getattr(action, "kind", "?")))
         tx = Tx(self.state, actor, RESUMERS)
         draws = self.state.rng.draws
         try:

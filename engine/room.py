@@ -14,9 +14,10 @@ from pydantic import Field
 from .bounds import Id, Json, Name, Serial
 from .prompts import Prompt
 from .rng import RngState
+from .tx import Uncredited
 from .views import Entity
 
-__all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomBase", "RoomMeta"]
+__all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomBase", "RoomMeta", "Uncredited"]
 
 Enforcement = Literal["enforce", "warn", "off"]
 #: Dice results a player types on the player page: refused (default) or allowed by the GM.
@@ -30,8 +31,8 @@ class PlayerInfo(Entity):
 
 
 class RoomMeta(Entity):
-    """Room-wide settings: name, enforcement mode, typed dice results, players, id
-    sequence, platform settings.
+    """Room-wide settings: name, enforcement mode, typed dice results, what an uncredited
+    VTT action may do, players, id sequence, platform settings.
 
     `platforms` holds each VTT's calibration and display settings (read by adapters).
     """
@@ -39,6 +40,7 @@ class RoomMeta(Entity):
     name: Name = ""
     enforcement: Enforcement = "enforce"
     player_rolls: PlayerRolls = "refuse"
+    uncredited: Uncredited = "moves"
     players: dict[Id, PlayerInfo] = Field(default_factory=dict)
     seq: Serial = 0
     platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)

@@ -23,9 +23,14 @@ if TYPE_CHECKING:
     from .room import RoomBase
     from .views import Audience
 
-__all__ = ["Actor", "Change", "Happening", "LogLine", "Resumer", "Role", "RuleWarning", "Tx"]
+__all__ = ["Actor", "Change", "Happening", "LogLine", "Resumer", "Role", "RuleWarning", "Tx",
+           "Uncredited"]
 
 Role = Literal["gm", "player", "bridge", "observer"]
+#: What a VTT action nobody can be credited with (a bridge naming no player) may do:
+#: `moves` (default) only move what no player owns, judged like the GM's drag; `gm_side`
+#: also decide for the GM's side (for a VTT that credits every player's move).
+Uncredited = Literal["moves", "gm_side"]
 #: Continues an action that asked a prompt: (tx, the prompt, the chosen id).
 Resumer = Callable[["Tx", "Prompt", str], None]
 P = TypeVar("P")
@@ -48,7 +53,8 @@ class Actor(BaseModel):
 
     A bridge is the VTT's voice, never the GM: it acts for the player the platform
     identified (`by`, bound by `bind`) with exactly that player's rights, or, naming no
-    one, as the table, which has no player's rights (it may do only what no player owns).
+    one, as the table, which has no player's rights (it may do only what no player owns)
+    and, unless the room widens it (`meta.uncredited`), makes no decision: it only moves.
     """
 
     role: Role
@@ -58,22 +64,35 @@ class Actor(BaseModel):
     """A bridge replayed from a log written before bridges were bound (`from_log`): it
     keeps the rights it was accepted with (`by` unchecked; without it, anyone's), so
     old rooms replay exactly."""
+    uncredited: Uncredited | None = Field(default=None, exclude_if=lambda v: v is None)
+    """For the table (a bridge naming no player): the room's rule it was accepted under.
+    A bridge logged without it predates the rule and keeps the GM's side (`from_log`)."""
 
     @classmethod
     def from_log(cls, data: dict[str, Any]) -> Actor:
         """The actor a logged action was applied with."""
         if data.get("role") == "bridge" and "legacy" not in data:
             return cls.model_validate({**data, "legacy": True})
+        if data.get("role") == "bridge" and data.get("player") is None and "uncredited" not in data:
+            return cls.model_validate({**data, "uncredited": "gm_side"})
         return cls.model_validate(data)
 
-    def bind(self, by: str | None, players: Container[str]) -> Actor:
+    def bind(self, by: str | None, players: Container[str], uncredited: Uncredited = "moves"
+             ) -> Actor:
         """The actor an action runs as: a bridge bound to the player in `by` (one of the
-        room's `players`) or to the table; for any other role `by` means nothing."""
+        room's `players`) or to the table under the room's `uncredited` rule (a logged
+        actor keeps the rule it was accepted under); for any other role `by` means nothing."""
         if self.role != "bridge":
             return self
         if by is not None and by not in players and not self.legacy:
             raise Refusal("unknown_player", UNKNOWN_PLAYER.format(id=by[:64]))
-        return self.model_copy(update={"player": by})
+        rule = None if by is not None or self.legacy else self.uncredited or uncredited
+        return self.model_copy(update={"player": by, "uncredited": rule})
+
+    def decides(self) -> bool:
+        """Whether this actor may make decisions, not only move pieces (the table may
+        only where the room lets it: `meta.uncredited`)."""
+        return not (self.role == "bridge" and self.player is None and self.uncredited == "moves")
 
     def acts_for(self, owner: str | None, allowed: Iterable[str] = ()) -> bool:
         """Whether this actor has the rights over a thing `owner` owns and `allowed` may

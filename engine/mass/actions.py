@@ -72,8 +72,12 @@ class Deploy(_UnitAction):
     """MASS-T-1: front or back row; `odd` says where an odd strength's extra point goes."""
 
     kind: Literal["mass.deploy"] = "mass.deploy"
+    table_move = True
     row: Row
     odd: Half | None = None
+
+    def only_moves(self) -> bool:
+        return self.odd is None  # where an odd point goes is the unit's player's decision
 
     def apply(self, tx: Tx) -> None:
         _m, unit = self._unit(tx, "MASS-T-1")

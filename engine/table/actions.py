@@ -101,6 +101,7 @@ class MovePiece(ActionBase):
 
     kind: Literal["table.move"] = "table.move"
     roles = frozenset[Role]({"gm", "player", "bridge"})
+    table_move = True
     piece: Id
     to: Cell
     by: Id | None = None

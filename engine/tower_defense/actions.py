@@ -172,6 +172,7 @@ class PlacePC(_PCAction):
     """TD-PRE-1: before round 1 each PC picks the fort it starts at."""
 
     kind: Literal["td.pc.place"] = "td.pc.place"
+    table_move = True
     fort: Id
 
     def apply(self, tx: Tx) -> None:
@@ -239,6 +240,7 @@ class Move(_PCAction):
     not after shooting or reloading, TD-ATK-3)."""
 
     kind: Literal["td.move"] = "td.move"
+    table_move = True
     to: Id
 
     def apply(self, tx: Tx) -> None:

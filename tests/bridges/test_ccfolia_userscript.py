@@ -304,6 +304,9 @@ def test_userscript_plays_the_loop_in_chromium(site: str, server: Server) -> Non
     gm = GMClient(server.url, server.secret)
     gm.act({"kind": "override", "path": ["meta", "platforms", "ccfolia"],
             "value": {"users": {"uidP1": "p1", "uidGM0001": "gm"}}, "reason": "who is who"})
+    # Every user of this table is matched, so the GM lets the table decide for the GM's
+    # side (step 4: the GM's chat roll for the NPC); by default it would only move pieces.
+    gm.act({"kind": "room.uncredited", "mode": "gm_side"})
     settings = {"serverUrl": server.url, "room": ROOM, "token": server.invite(),
                 "directWrite": True, "gm": True, "userName": "GM", "userId": "uidGM0001"}
     with sync_playwright() as pw:
@@ -379,7 +382,8 @@ def test_userscript_plays_the_loop_in_chromium(site: str, server: Server) -> Non
             assert "最終砦" in refusal, refusal
 
             # 4. a BCDice line typed in the chat box becomes the attack result (this page's
-            # user is the GM, who acts as the table: for the NPC, which no player owns)
+            # user is the GM, who acts as the table: for the NPC, which no player owns, in a
+            # room that lets the table decide for the GM's side)
             count = gm.get("tower_defense", "groups", "r1-right_end", "count")
             page.evaluate("line => window.__fake.rolls.push(line)", REGULAR_60)
             page.fill('input[name="name"]', "猟師ウォルト")

@@ -851,3 +851,28 @@ async def test_room_settings_switch_typed_dice_results(browser: Browser, demo: D
     await player.close()
     await gm.close()
     con.check()
+
+
+async def test_room_settings_say_what_an_uncredited_vtt_action_may_do(browser: Browser,
+                                                                       demo: Demo) -> None:
+    # Issue 26 finding 2: a move nobody is credited with only moves, unless the GM widens it.
+    con = await open_console(browser, demo)
+    page = con.page
+    gm = await GM.connect(demo)
+    player = await join(demo, await gm.invite("player", "p1"))
+    panel = page.locator(".panel[data-panel=room]")
+    uncredited = panel.get_by_label("VTT上の誰の操作か分からない操作")
+    await pw_expect(uncredited).to_have_value("moves")  # the safe default
+    await pw_expect(uncredited.locator("option[value=moves]")).to_have_text(
+        "誰のものでもないコマを動かすだけ（判断はしない）")
+    await pw_expect(panel).to_contain_text("プレイヤーのキャラクターはどちらでも動かせません")
+    await uncredited.select_option("gm_side")
+    await until(lambda: player.state["meta"]["uncredited"] == "gm_side", "the player to see it")
+    await page.click(".lang-toggle")
+    widened = panel.get_by_label("VTT actions nobody can be credited with")
+    await pw_expect(widened).to_have_value("gm_side")
+    await pw_expect(widened.locator("option[value=gm_side]")).to_have_text(
+        "also decide for the GM's side (enemies, GM units)")
+    await player.close()
+    await gm.close()
+    con.check()

@@ -295,6 +295,10 @@ async def bases_probes(t: Table) -> None:
     await p1.refused({**report, "character": "アリス", "side": "enemy"}, "wrong_side")
     await p1.refused(report, "character_required")
     await bridge.refused({**report, "character": "謎の影"}, "unknown_side")
+    # By default the table decides nothing: the refusal names the action's kind only.
+    await g.ok({"kind": "room.uncredited", "mode": "moves"})
+    await bridge.refused({**report, "character": "謎の影"}, "uncredited")
+    await g.ok({"kind": "room.uncredited", "mode": "gm_side"})
     await observer.refused({**trigger, "event": "stake.open"}, "forbidden_role")
     await p1.refused({"kind": "bases.fire", "element": "battery.fire"}, "forbidden_role")
     # The table: hidden pieces and counters do not exist; the rules name only visible ones.
@@ -411,6 +415,9 @@ class Table:
         async def token(role: str, **player: str) -> str:
             return str((await g.ask({"type": "invite.create", "role": role, **player}))["token"])
 
+        # The bridges probe the refusals an uncredited VTT action may reach when the room
+        # lets it decide for the GM's side (by default each is just `uncredited`).
+        await g.ok({"kind": "room.uncredited", "mode": "gm_side"})
         table = Audience("table")
         return cls(room, g,
                    await Peer.join(r, f"p1-{room}", Audience("player", "p1"), room,

@@ -62,6 +62,11 @@ async def grid_probes(t: Table) -> None:
     start = {"kind": "grid.process.start"}
     await p1.refused({**start, "combatant": "fighter"}, "not_active")
     await observer.refused({**start, "combatant": "fighter"}, "forbidden_role")
+    # By default the table (a bridge naming no one) decides nothing, hidden enemy or not.
+    await g.ok({"kind": "room.uncredited", "mode": "moves"})
+    for who in ("lurker", "nobody", "ghoul"):
+        await bridge.refused({**start, "combatant": who}, "uncredited")
+    await g.ok({"kind": "room.uncredited", "mode": "gm_side"})
     # Queries: a hidden combatant is as unknown as one that does not exist.
     missing = await query(p1, kind="grid.range", combatant="nobody", range=1)
     assert missing.get("code") == "unknown_character", missing

@@ -616,6 +616,11 @@ def test_bases_counts_set_by_gm_or_bridge() -> None:
     # BASE-COND-5: counts of characters on the field, GM-set or bridged
     e = room(TWO_SIDES)
     rounds(e)
+    # the table (a bridge naming no one) decides nothing unless the room lets it
+    with pytest.raises(Refusal) as err:
+        act(e, Actor(role="bridge"), kind="bases.count", side="pc", on_field=0, incapacitated=4)
+    assert err.value.code == "uncredited"
+    act(e, kind="room.uncredited", mode="gm_side")
     act(e, Actor(role="bridge"), kind="bases.count", side="pc", on_field=0, incapacitated=4)
     bs = e.state.bases
     assert bs is not None and bs.outcome is not None and bs.outcome.losers == ["pc"]
@@ -692,6 +697,10 @@ def test_bases_report_roles_and_side() -> None:
     # BASE-COND-5: players, the GM and bridges report; an unknown character needs a side.
     # A bridge naming no player is the table: it reports for no PC (issue 13 finding 4).
     e = room(TWO_SIDES)
+    with pytest.raises(Refusal) as err:  # the table decides nothing by default
+        report(e, "character.damaged", Actor(role="bridge"), character="ゴブリン", side="enemy")
+    assert err.value.code == "uncredited"
+    act(e, kind="room.uncredited", mode="gm_side")
     report(e, "character.damaged", Actor(role="bridge"), character="ゴブリン", side="enemy")
     with pytest.raises(Refusal) as err:
         report(e, "character.damaged", Actor(role="bridge"), character="アリス", side="pc")

@@ -36,7 +36,9 @@ def test_bases_example_plays() -> None:
     assert e.state.bases is not None
     gate = e.state.bases.bases["gate"]
     assert gate.state is Status.EXCITED and gate.gp == 13 and gate.constants[0].active
-    # 共鳴: 【励起】【ラウンド1回】味方が戦闘不能になった時 (the gate's side: enemies)
+    # 共鳴: 【励起】【ラウンド1回】味方が戦闘不能になった時 (the gate's side: enemies); the
+    # table reports for the GM's side once the room lets an uncredited VTT action decide
+    act(e, kind="room.uncredited", mode="gm_side")
     assert fired(report(e, "character.incapacitated", BRIDGE, side="enemy")) == ["gate.ev2"]
     assert fired(report(e, "character.incapacitated", BRIDGE, side="enemy")) == []
     # 結界強化 by a player: the players choose an allied base; the gate loses 1 too

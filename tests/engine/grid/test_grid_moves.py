@@ -129,11 +129,14 @@ A.C.
 ....
 ...e
 """, start=True)
-    # naming no player, the bridge is the table: no player's PC is its to move
-    for kind in ("grid.process.start", "grid.check.ask"):
+    # naming no player, the bridge is the table: it decides nothing, for a PC or an enemy
+    for kind, who in (("grid.process.start", "pa"), ("grid.check.ask", "pa"),
+                      ("grid.process.start", "ee"), ("grid.check.ask", "ee")):
         extra = {"check": "回避"} if kind == "grid.check.ask" else {}
-        r = refused(e, BRIDGE, kind=kind, combatant="pa", **extra)
-        assert (r.code, r.rule) == ("not_your_character", "GRID-MV-1")
+        assert refused(e, BRIDGE, kind=kind, combatant=who, **extra).code == "uncredited"
+    # ... but it moves a piece no player owns like the GM's drag (no process open: placed)
+    do(e, BRIDGE, kind="table.move", piece="ee", to={"x": 3, "y": 1})
+    assert at(e, "ee") == (3, 1)
     # naming another player, it has that player's rights only
     r = refused(e, BRIDGE, kind="grid.process.start", combatant="pa", by="p2")
     assert (r.code, r.rule) == ("not_your_character", "GRID-MV-1")
@@ -142,7 +145,10 @@ A.C.
     do(e, BRIDGE, kind="grid.move", combatant="pa", to={"x": 1, "y": 0}, by="p1")
     assert at(e, "pa") == (1, 0)
     do(e, BRIDGE, kind="grid.process.end", combatant="pa", by="p1")
-    # an enemy no player owns is the table's to run (its rights pass; the round decides)
+    # a room whose VTT credits every move lets the table decide for the GM's side only
+    do(e, GM, kind="room.uncredited", mode="gm_side")
+    r = refused(e, BRIDGE, kind="grid.process.start", combatant="pa")
+    assert (r.code, r.rule) == ("not_your_character", "GRID-MV-1")
     do(e, BRIDGE, kind="grid.check.ask", combatant="ee", check="命中")
     assert refused(e, BRIDGE, kind="grid.process.start", combatant="ee").code == "not_your_round"
     # a skill nobody is named to use is the GM's alone (GRID-SK-3)

@@ -135,6 +135,8 @@ function sentence(a, state) {
       return t("do.room.enforcement", { mode: a.mode });
     case "room.player_rolls":
       return t("do.room.player_rolls", { mode: a.mode });
+    case "room.uncredited":
+      return t(`do.room.uncredited.${a.mode}`);
     default:
       return describeAction(a, state) || fallback(a);
   }
