@@ -10,9 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
+from komasync.engine.core import Engine
+from komasync.engine.errors import Refusal
+from komasync.engine.registry import parse_action
 from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.engine.table import MovePiece
+from komasync.engine.tx import Actor
 from komasync.server.replay import rebuild
 from komasync.server.storage import ActionRecord, Storage, encode
 
@@ -121,6 +127,44 @@ def test_a_bridge_move_logged_before_the_rule_still_replays(tmp_path: Path) -> N
     knight = engine.state.table.pieces["knight"]
     assert knight.cell is not None and (knight.cell.x, knight.cell.y) == (5, 5)
     store.close()
+
+
+def test_a_bridge_decision_logged_before_the_uncredited_rule_still_replays(tmp_path: Path
+                                                                             ) -> None:
+    """A room's log from before the table lost its decisions (issue 26 finding 2): a
+    bridge, bound but naming no player, decided for a GM unit (全軍退却); the room still
+    replays it as it was accepted, while a live bridge is refused the same decision."""
+    store = Storage(tmp_path / "k.sqlite3")
+    state = build_room(load_scenario_file(EXAMPLES / "mass_combat.yaml"), seed="s")
+    store.create_room("old", "old", "x" * 20, state.model_dump(mode="json"))
+    gm_actor = {"role": "gm", "player": None, "label": "GM", "legacy": False}
+    table = {"role": "bridge", "player": None, "label": "Ccfolia", "legacy": False}
+    picks = {"alice": {"skill": "知力", "formations": ["攻撃の波陣"], "strategies": ["統率回復"]},
+             "boris": {"skill": "本能", "formations": ["強撃陣"], "strategies": ["囮作戦"]},
+             "kana": {"skill": "知力", "formations": ["三波状陣"], "strategies": ["情報操作"]},
+             "dean": {"skill": "知力", "formations": ["中央突破の陣"], "strategies": ["強撃前進"]}}
+    actions: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for unit, pick in picks.items():
+        actions += [(gm_actor, {"kind": "mass.strength", "unit": unit, "ability": "魅力"}),
+                    (gm_actor, {"kind": "mass.pick", "unit": unit, **pick})]
+    actions += [(gm_actor, {"kind": "mass.next_step", "expect": "preparation"}),
+                (table, {"kind": "mass.strategy", "unit": "demon_lord", "strategy": "全軍退却"})]
+    for version, (actor, action) in enumerate(actions, start=1):
+        full = parse_action(action).model_dump(mode="json")
+        store.append("old", [encode(ActionRecord(
+            version=version, client_key=f"k{version}", actor=actor, action=full, ops=[],
+            rolls=[], log=[], warnings=[], at=0.0))], None)
+    engine = rebuild(store, "old")
+    assert engine.version == len(actions)
+    assert engine.state.mass is not None and engine.state.mass.outcome == "won"
+    store.close()
+    # the same decision from a live bridge today is refused (the rule it runs under)
+    live = Engine(build_room(load_scenario_file(EXAMPLES / "mass_combat.yaml"), seed="s"))
+    for actor, action in actions[:-1]:
+        live.apply(parse_action(action), Actor.from_log(actor))
+    with pytest.raises(Refusal) as refused:
+        live.apply(parse_action(actions[-1][1]), Actor(role="bridge", label="Ccfolia"))
+    assert refused.value.code == "uncredited"
 
 
 async def _gm_history(g: Client) -> list[dict[str, Any]]:
