@@ -174,6 +174,8 @@ class Komasync:
         the address (past its limit nothing is looked up) and the room (past its limit
         failures are answered after a pause; a right credential never waits for others').
         None: the socket was relayed to the room's owner process (and is closed now)."""
+        if self.cluster is not None and await self.cluster.refuse_other_room(ws, msg, peer):
+            return None  # relayed for another room: its signed address is not for this one
         wait = self.throttle.wait(peer.address)
         if wait > 0:
             # Answered after a pause: a guessing socket gets one answer a second, so
@@ -243,7 +245,7 @@ class Komasync:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_frame * 4)
         await ws.prepare(request)
         relayed = self.cluster.relayed_from(request) if self.cluster is not None else None
-        peer = Peer(relayed or request.remote or "?", request.transport)
+        peer = Peer(relayed.address if relayed else request.remote or "?", request.transport)
         limit = self.limits.connections_per_address
         if limit and self.per_address[peer.address] >= limit:  # 0: no limit
             await close_socket(ws, peer.transport, "too_many_connections", dumps(error_frame(
@@ -253,7 +255,7 @@ class Komasync:
         self.sockets.add(ws)
         self.per_address[peer.address] += 1
         if relayed is not None and self.cluster is not None:
-            self.cluster.inbound[ws] = relayed
+            self.cluster.inbound[ws] = relayed.room
         try:
             await session.run()
         finally:
