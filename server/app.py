@@ -48,8 +48,11 @@ __all__ = ["SERVER_KEY", "Komasync", "make_app"]
 
 log = logging.getLogger("komasync.server")
 
-# The longest a throttled authentication waits for its answer.
+# The longest a throttled authentication waits for its answer (and how long a failed one
+# waits on a room past its limit of failures).
 THROTTLED_PAUSE = 1.0
+# Credential lookups on the storage thread at once (the others wait their turn, in order).
+CHECKS = 4
 
 
 def _retry_window(store: Backend, room_id: str, size: int) -> RetryWindow:
@@ -77,6 +80,7 @@ class Komasync:
         self.per_address: Counter[str] = Counter()
         self.throttle = AuthThrottle(self.limits.auth_failures_per_address,
                                      self.limits.auth_failures_per_room, self.limits.auth_window)
+        self._checks = asyncio.Semaphore(CHECKS)
         self.cluster: Cluster | None = None  # several processes on one Redis (cluster.py)
         self.operator_token: str | None = None  # opens `/healthz?rooms=1`
 
@@ -166,10 +170,13 @@ class Komasync:
     # -- auth -------------------------------------------------------------------------
     async def authenticate(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
                            ) -> tuple[Room, Connection] | dict[str, Any] | None:
-        """The room and connection `msg` opens, or the error frame; failures count
-        against the address and the room, and past their limit nothing is looked up.
+        """The room and connection `msg` opens, or the error frame. Failures count against
+        the address (past its limit nothing is looked up) and the room (past its limit
+        failures are answered after a pause; a right credential never waits for others').
         None: the socket was relayed to the room's owner process (and is closed now)."""
-        wait = self.throttle.wait(peer.address, msg.room)
+        if self.cluster is not None and await self.cluster.refuse_other_room(ws, msg, peer):
+            return None  # relayed for another room: its signed address is not for this one
+        wait = self.throttle.wait(peer.address)
         if wait > 0:
             # Answered after a pause: a guessing socket gets one answer a second, so
             # guessing from many sockets cannot eat the CPU the rooms need either.
@@ -180,11 +187,18 @@ class Komasync:
         if self.cluster is not None and await self.cluster.route(ws, msg, peer):
             return None  # the owner authenticated (and throttled) it, by the real address
         result = await self._check(ws, msg, peer)
-        if not isinstance(result, dict):
-            self.throttle.succeeded(peer.address, msg.room)
-        elif result["code"] == "auth_failed":
+        if isinstance(result, dict) and result["code"] == "auth_failed":
+            attacked = self.throttle.under_attack(msg.room)
             self.throttle.failed(peer.address, msg.room)
+            if attacked:  # many guesses on this room: each guessing socket slows down
+                await asyncio.sleep(THROTTLED_PAUSE)
         return result
+
+    async def _lookup(self, fn: Any, *args: Any) -> Any:
+        """A credential lookup on the storage thread: at most `CHECKS` at once, so however
+        many sockets guess, a room's commit waits behind only a few of them."""
+        async with self._checks:
+            return await self.storage.call(fn, *args)
 
     async def _check(self, ws: web.WebSocketResponse, msg: Any, peer: Peer
                      ) -> tuple[Room, Connection] | dict[str, Any]:
@@ -195,14 +209,14 @@ class Komasync:
             return error_frame("auth_failed", E_AUTH)
         store = self.storage.storage
         if msg.secret is not None:
-            row = await self.storage.call(store.room, msg.room)
+            row = await self._lookup(store.room, msg.room)
             if row is None or not row.gm_secret_ok(msg.secret):
                 return error_frame("auth_failed", E_AUTH)
             principal = "gm"  # the GM's retries apply once even after the secret rotates
             return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits,
                                     peer.transport)
         if msg.token is not None:
-            inv = await self.storage.call(store.invite_for_token, msg.room, msg.token)
+            inv = await self._lookup(store.invite_for_token, msg.room, msg.token)
             if inv is None:
                 return error_frame("auth_failed", E_AUTH)
             if inv.revoked:
@@ -219,10 +233,10 @@ class Komasync:
         """Whether the credentials open the room (only they learn it is quarantined)."""
         store = self.storage.storage
         if msg.secret is not None:
-            row = await self.storage.call(store.room, msg.room)
+            row = await self._lookup(store.room, msg.room)
             return row is not None and row.gm_secret_ok(msg.secret)
         if msg.token is not None:
-            inv = await self.storage.call(store.invite_for_token, msg.room, msg.token)
+            inv = await self._lookup(store.invite_for_token, msg.room, msg.token)
             return inv is not None and not inv.revoked
         return False
 
@@ -231,7 +245,7 @@ class Komasync:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_frame * 4)
         await ws.prepare(request)
         relayed = self.cluster.relayed_from(request) if self.cluster is not None else None
-        peer = Peer(relayed or request.remote or "?", request.transport)
+        peer = Peer(relayed.address if relayed else request.remote or "?", request.transport)
         limit = self.limits.connections_per_address
         if limit and self.per_address[peer.address] >= limit:  # 0: no limit
             await close_socket(ws, peer.transport, "too_many_connections", dumps(error_frame(
@@ -241,7 +255,7 @@ class Komasync:
         self.sockets.add(ws)
         self.per_address[peer.address] += 1
         if relayed is not None and self.cluster is not None:
-            self.cluster.inbound[ws] = relayed
+            self.cluster.inbound[ws] = relayed.room
         try:
             await session.run()
         finally:

@@ -68,9 +68,10 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="アドレスごとの認証失敗（毎分、超えると一時拒否、0で無制限）/ failed "
                         "authentications per address per minute before it must wait (0: no limit)")
     s.add_argument("--auth-failures-per-room", type=int,
-                   help="ルームごとの認証失敗（毎分、接続実績のあるアドレスは除く、0で無制限）/ "
-                        "failed authentications per room per minute before new addresses must "
-                        "wait (0: no limit)")
+                   help="ルームごとの認証失敗（毎分、超えると失敗の応答だけを遅らせる、正しい認証は"
+                        "拒否しない、0で無制限）/ failed authentications per room per minute "
+                        "before failed answers on it are slowed; a right secret or token is "
+                        "never refused (0: no limit)")
     s.add_argument("--log", choices=["auto", "json", "text"],
                    help="ログ形式（auto: 端末なら text、それ以外は json）/ "
                         "log format (auto: text on a terminal, else json)")

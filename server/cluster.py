@@ -4,7 +4,8 @@ A room runs in exactly one process, the holder of its lease (redis_lease.py), ex
 in a single process. A process that gets a client of a room another process owns relays
 the socket: it reads the client's `auth`, finds the owner's address beside the lease
 (`<p>:node:<owner>`) and opens a WebSocket to the owner, with the client's real address
-in a header only processes can sign (an HMAC keyed by a secret kept in Redis), then
+in a header only processes can sign (an HMAC keyed by a secret kept in Redis, over that
+owner, the room, the time and a nonce: good once, for that room, for 30 s), then
 copies frames both ways without reading them. Clients need no change: the protocol is
 the owner's own. When the owner vanishes (its socket ends, or its lease lapses or moves)
 the relayed clients get `bye` `room_moved` and reconnect with `since`; the next `auth`
@@ -15,13 +16,16 @@ once it lapsed. See docs/architecture.md, "Scale-out on Redis".
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import threading
-from collections import defaultdict
+import time
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,12 +46,19 @@ from .room import Call, Room
 if TYPE_CHECKING:
     from .app import Komasync
 
-__all__ = ["CLIENT_HEADER", "MARGIN_S", "SIGN_HEADER", "Cluster"]
+__all__ = ["CLIENT_HEADER", "MARGIN_S", "RELAY_WINDOW_S", "SIGN_HEADER", "Cluster", "Relayed",
+           "relay_proof"]
 
 log = logging.getLogger("komasync.cluster")
 
 CLIENT_HEADER = "X-Komasync-Client"  # the client's address, as the relaying process saw it
-SIGN_HEADER = "X-Komasync-Relay"  # HMAC-SHA256 of that address with the cluster key
+# `v1.<unix time>.<nonce>.<room, base64url>.<mac>`: the mac is HMAC-SHA256 with the cluster
+# key over the target process, that address, the room, the time and the nonce, so a
+# captured header opens nothing else: not another room or process, not later, not twice.
+SIGN_HEADER = "X-Komasync-Relay"
+RELAY_VERSION = "v1"
+RELAY_WINDOW_S = 30.0  # a header is good this long either side of its time (clock skew)
+NONCE_BYTES = 16
 # A client's `auth` waits at most the lease TTL plus this for a live owner (a dead owner's
 # lease lapses within the TTL; the margin covers claiming and rebuilding the room).
 MARGIN_S = 2.0
@@ -58,6 +69,61 @@ MOVED = Text("ルームの担当サーバーが替わりました。再接続し
              "The room moved to another server process; reconnect.")
 UNAVAILABLE = Text("ルームを担当するサーバーが見つかりません。少し待って再接続してください。",
                    "No server process could take the room; reconnect in a moment.")
+
+
+@dataclass(frozen=True)
+class Relayed:
+    """A socket another process relayed to this one: the client's address, and the room
+    its header was signed for (the only room it may authenticate on)."""
+
+    address: str
+    room: str
+
+
+def relay_mac(key: bytes, target: str, address: str, room_id: str, at: int, nonce: str) -> str:
+    # A JSON array: no field can run into the next, whatever the room id holds.
+    signed = orjson.dumps([RELAY_VERSION, target, address, room_id, at, nonce])
+    return hmac.new(key, signed, hashlib.sha256).hexdigest()
+
+
+def relay_proof(key: bytes, target: str, address: str, room_id: str, at: int, nonce: str) -> str:
+    """The `SIGN_HEADER` value binding `address` to a socket relayed to `target` for a room."""
+    room = base64.urlsafe_b64encode(room_id.encode()).decode().rstrip("=")
+    mac = relay_mac(key, target, address, room_id, at, nonce)
+    return f"{RELAY_VERSION}.{at}.{nonce}.{room}.{mac}"
+
+
+def parse_proof(proof: str) -> tuple[int, str, str, str] | None:
+    """(time, nonce, room, mac) of a `SIGN_HEADER` value, or None if it is not one."""
+    parts = proof.split(".")
+    if len(parts) != 5 or parts[0] != RELAY_VERSION or not re.fullmatch(r"[0-9]{1,12}", parts[1]):
+        return None
+    try:
+        room = base64.urlsafe_b64decode(parts[3] + "=" * (-len(parts[3]) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return int(parts[1]), parts[2], room, parts[4]
+
+
+class Nonces:
+    """The nonces of headers accepted lately, each remembered for `keep` seconds: a header
+    is good once (it is refused outside its window, so older ones need not be kept)."""
+
+    def __init__(self, keep: float) -> None:
+        self.keep = keep
+        self._seen: set[str] = set()
+        self._order: deque[tuple[float, str]] = deque()
+
+    def first(self, nonce: str) -> bool:
+        """True the first time `nonce` is seen within `keep` seconds (and remembers it)."""
+        now = time.monotonic()
+        while self._order and self._order[0][0] <= now:
+            self._seen.discard(self._order.popleft()[1])
+        if nonce in self._seen:
+            return False
+        self._seen.add(nonce)
+        self._order.append((now + self.keep, nonce))
+        return True
 
 
 @dataclass(eq=False)
@@ -79,7 +145,8 @@ class Cluster:
         self.ws_url = ""  # where the other processes reach this one (`announce`)
         self.ttl_s = store.ttl_ms / 1000
         self.relays: dict[str, set[Relay]] = defaultdict(set)
-        self.inbound: dict[web.WebSocketResponse, str] = {}  # sockets relayed to us → client
+        self.inbound: dict[web.WebSocketResponse, str] = {}  # sockets relayed to us → room
+        self.nonces = Nonces(2 * RELAY_WINDOW_S)
         self._key = b""
         self._redis: redis.asyncio.Redis | None = None
         self._http: aiohttp.ClientSession | None = None
@@ -142,16 +209,42 @@ class Cluster:
                 self._announce()
 
     # -- the client's real address ----------------------------------------------------
-    def sign(self, address: str) -> str:
-        return hmac.new(self._key, address.encode(), hashlib.sha256).hexdigest()
+    def sign(self, address: str, room_id: str, target: str) -> str:
+        """The `SIGN_HEADER` value for a socket relayed to the process `target`."""
+        return relay_proof(self._key, target, address, room_id, int(time.time()),
+                           secrets.token_hex(NONCE_BYTES))
 
-    def relayed_from(self, request: web.Request) -> str | None:
-        """The client's address if another process of this cluster relayed the request
-        (only a process knowing the cluster key can sign it); else None."""
+    def relayed_from(self, request: web.Request) -> Relayed | None:
+        """The client's address and room if another process of this cluster relayed the
+        request to this one within the last `RELAY_WINDOW_S` and this exact header was
+        never seen before (only a process knowing the cluster key can sign it); else None."""
         address, proof = request.headers.get(CLIENT_HEADER), request.headers.get(SIGN_HEADER)
         if not address or not proof or not self._key:
             return None
-        return address if hmac.compare_digest(proof, self.sign(address)) else None
+        parsed = parse_proof(proof)
+        if parsed is None:
+            return None
+        at, nonce, room_id, mac = parsed
+        if abs(time.time() - at) > RELAY_WINDOW_S:
+            return None
+        expected = relay_mac(self._key, self.store.owner, address, room_id, at, nonce)
+        if not hmac.compare_digest(mac, expected):
+            return None
+        if not self.nonces.first(nonce):
+            log.warning("relay header replayed", extra={"client": address, "room": room_id})
+            return None
+        return Relayed(address, room_id)
+
+    async def refuse_other_room(self, ws: web.WebSocketResponse, msg: Any, peer: Peer) -> bool:
+        """A socket relayed to us for one room that authenticates on another: its signed
+        address was never meant for that room, so it is told to reconnect and closed."""
+        signed = self.inbound.get(ws)
+        if signed is None or signed == msg.room:
+            return False
+        log.warning("relayed socket for another room",
+                    extra={"client": peer.address, "room": msg.room})
+        await self._bye(ws, peer, "room_moved", MOVED)
+        return True
 
     # -- routing a join ---------------------------------------------------------------
     async def route(self, ws: web.WebSocketResponse, msg: Any, peer: Peer) -> bool:
@@ -184,7 +277,7 @@ class Cluster:
                 return True
             else:
                 self.drop_room(room_id)
-                upstream = await self._connect(holder, peer)
+                upstream = await self._connect(holder, room_id, peer)
                 if upstream is not None:
                     await self._relay(Relay(ws, upstream, holder), room_id, msg, peer)
                     return True
@@ -201,14 +294,15 @@ class Cluster:
         exists, holder = await pipe.execute()
         return bool(exists), None if holder is None else as_text(holder)
 
-    async def _connect(self, holder: str, peer: Peer) -> aiohttp.ClientWebSocketResponse | None:
+    async def _connect(self, holder: str, room_id: str, peer: Peer
+                       ) -> aiohttp.ClientWebSocketResponse | None:
         """A WebSocket to the holder's process, or None (unknown address, refused, silent)."""
         assert self._redis is not None and self._http is not None
         owner = holder.split(":", 1)[1]
         url = await self._redis.get(f"{self.store.prefix}:node:{owner}")
         if url is None:
             return None
-        headers = {CLIENT_HEADER: peer.address, SIGN_HEADER: self.sign(peer.address)}
+        headers = {CLIENT_HEADER: peer.address, SIGN_HEADER: self.sign(peer.address, room_id, owner)}
         try:
             return await asyncio.wait_for(self._http.ws_connect(
                 as_text(url), headers=headers, max_msg_size=0, autoping=True), CONNECT_S)

@@ -191,8 +191,8 @@ class Limits:
     auth_timeout: float = 10.0
     max_batch: int = 64
     connections_per_address: int = 64
-    # Failed authentications within `auth_window` seconds before further attempts wait
-    # (0: no limit); an address that got into a room is exempt from that room's limit.
+    # Failed authentications within `auth_window` seconds (0: no limit): past the address's
+    # limit its attempts wait unchecked; past the room's only failed answers wait.
     auth_failures_per_address: int = 10
     auth_failures_per_room: int = 30
     auth_window: float = 60.0

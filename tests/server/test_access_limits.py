@@ -1,15 +1,16 @@
 """Who may stay connected and how hard anyone may knock (issue 13, findings 3 and 6).
 
 Over real sockets on loopback: revoking an invite closes its open sockets at once; failed
-authentications are throttled per address and per room (a legitimate GM's address keeps
-working); connections per address are capped; a slow reader is dropped by the bytes
-waiting for it and its socket is closed promptly. Other source addresses are other
-loopback addresses (127.0.0.x).
+authentications are throttled per address, and guessing on a room never refuses a right
+secret or token (issue 26, finding 7); connections per address are capped; a slow reader
+is dropped by the bytes waiting for it and its socket is closed promptly. Other source
+addresses are other loopback addresses (127.0.0.x).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 import websockets
 
 from conftest import EXAMPLES, Client, Running, gm, invite, join, stalled_reader, start_server, until
+from komasync.server.app import CHECKS
 from komasync.server.connection import Limits
 from komasync.server.room import Call
 
@@ -127,24 +129,78 @@ async def test_failed_auths_from_one_address_are_throttled(limited: Running) -> 
     assert reply["type"] == "ack"
 
 
+async def _first_answer(c: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    """The first frame the server answers `msg` with."""
+    await c.send(msg)
+    return await c.recv(10)
+
+
 @pytest.mark.parametrize("limited", [dict(auth_failures_per_address=100,
                                             auth_failures_per_room=4)], indirect=True)
-async def test_failed_auths_on_one_room_are_throttled_but_known_addresses_get_in(
+async def test_guessing_on_a_room_never_refuses_a_right_secret_or_token_from_a_new_address(
         limited: Running) -> None:
+    """Issue 26, finding 7: eight other addresses guess well past the room's limit; an
+    address that never signed in to the room (a new device, or any address after a
+    restart) gets in at once with the GM secret, and another with an invite token."""
     r = limited
     g = await gm(r)
     token = await invite(g, "player", "alice")
-    for n in range(2, 6):
-        guesser = await _from(r, f"127.0.0.{n}")
-        await guesser.send({"type": "auth", "room": r.room, "token": f"guess-{n}"})
-        assert (await guesser.expect("error"))["code"] == "auth_failed"
-    newcomer = await _from(r, "127.0.0.9")
-    await newcomer.send({"type": "auth", "room": r.room, "token": token})
-    err = await newcomer.expect("error")
-    assert err["code"] == "auth_throttled" and err["details"]["retry_after"] > 0
-    # The GM's address authenticated on this room before: its reconnects still get in.
-    await join(r, token)
-    await gm(r)
+    await g.close()
+    guessers = [await _from(r, f"127.0.0.{n}") for n in range(2, 10)]
+    answers = await asyncio.gather(*(
+        _first_answer(c, {"type": "auth", "room": r.room, "token": f"guess-{i}"})
+        for i, c in enumerate(guessers)))
+    newcomer_gm = await _from(r, "127.0.0.20")
+    first = await _first_answer(newcomer_gm, {"type": "auth", "room": r.room, "secret": r.secret})
+    assert first["type"] == "welcome" and first["role"] == "gm", first
+    newcomer = await _from(r, "127.0.0.21")
+    first = await _first_answer(newcomer, {"type": "auth", "room": r.room, "token": token})
+    assert first["type"] == "welcome" and first["role"] == "player", first
+    # The guesses were checked and failed (no one was refused without being checked)…
+    assert [a["code"] for a in answers] == ["auth_failed"] * len(guessers), answers
+    # …and the room is still under attack: a guess from yet another address still fails.
+    late = await _from(r, "127.0.0.22")
+    assert (await _first_answer(late, {"type": "auth", "room": r.room,
+                                        "secret": "wrong"}))["code"] == "auth_failed"
+
+
+async def test_guesses_from_many_addresses_keep_only_a_few_lookups_on_the_storage_thread(
+        running: Running) -> None:
+    """Issue 26, finding 7: with no room-wide lock, a distributed guess is still bounded:
+    however many sockets guess at once (the disk slow here), at most `CHECKS` credential
+    lookups wait on the storage thread, so the room's commits never queue behind them."""
+    r = running
+    g = await gm(r)
+    storage, original = r.server.storage, r.server.storage.call
+    store = storage.storage
+    lookups = {store.room, store.invite_for_token}
+    busy, most = 0, 0
+
+    def slow(fn: Any, *args: Any) -> Any:
+        time.sleep(0.01)  # a slow disk: the lookups pile up if nothing bounds them
+        return fn(*args)
+
+    async def counting(fn: Any, *args: Any) -> Any:
+        nonlocal busy, most
+        if fn not in lookups:
+            return await original(fn, *args)
+        busy += 1
+        most = max(most, busy)
+        try:
+            return await original(slow, fn, *args)
+        finally:
+            busy -= 1
+
+    storage.call = counting  # type: ignore[method-assign]
+    guessers = [await _from(r, f"127.0.1.{n}") for n in range(1, 31)]
+    guesses = asyncio.gather(*(_first_answer(c, {"type": "auth", "room": r.room,
+                                                  "token": f"guess-{n}"})
+                               for n, c in enumerate(guessers)))
+    reply = await g.reply_to(await g.act({"kind": "table.counter.add", "counter": "clock",
+                                          "delta": 1}))
+    assert reply["type"] == "ack"
+    assert {a["code"] for a in await guesses} == {"auth_failed"}
+    assert 0 < most <= CHECKS, most
 
 
 @pytest.mark.parametrize("limited", [dict(auth_failures_per_address=2, auth_window=0.5)],
