@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, Strict
 
 __all__ = [
     "MAX_DEPTH",
@@ -38,15 +38,15 @@ MAX_DEPTH: Final = 32
 MAX_ITEMS: Final = 200
 
 #: a game number: a counter, GP, 耐久力, 個体数, a square's coordinate
-Number = Annotated[int, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+Number = Annotated[int, Strict(), Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]
 #: a game number that is never negative
-Count = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
+Count = Annotated[int, Strict(), Field(ge=0, le=MAX_NUMBER)]
 #: a running counter: versions, the id sequence, dice draws
-Serial = Annotated[int, Field(ge=0, le=MAX_SERIAL)]
+Serial = Annotated[int, Strict(), Field(ge=0, le=MAX_SERIAL)]
 #: any integer a JavaScript client reads exactly (a list index, a client's time stamp)
-Exact = Annotated[int, Field(ge=-MAX_SERIAL, le=MAX_SERIAL)]
+Exact = Annotated[int, Strict(), Field(ge=-MAX_SERIAL, le=MAX_SERIAL)]
 #: a float that JSON can carry (no NaN, no ±inf)
-Finite = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_SERIAL, le=MAX_SERIAL)]
+Finite = Annotated[float, Strict(), Field(allow_inf_nan=False, ge=-MAX_SERIAL, le=MAX_SERIAL)]
 
 #: an id of something in the state (a piece, a counter, a base, a player…)
 Id = Annotated[str, Field(max_length=100)]

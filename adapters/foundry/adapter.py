@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from ...engine.errors import Text
 from ..board import BOARD_ID, board, board_cell
@@ -54,7 +54,7 @@ class FoundrySettings(AdapterSettings):
 
     cell_size: float = Field(default=100.0, gt=0)
     units: Literal["px"] = "px"
-    font_size: int = Field(default=20, ge=6, le=128)
+    font_size: StrictInt = Field(default=20, ge=6, le=128)
     token_images: dict[str, str] = Field(default_factory=dict)
     chat_alias: str = Field(default="komasync", min_length=1, max_length=50)
 
