@@ -10,12 +10,12 @@ will come from the VTT chat (`engagement.roll`).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
-from ..bounds import Id
+from ..bounds import Id, OnlyInt
 from ..combatants import Combatant
 from ..errors import Refusal, Text
 from ..table import TableState
@@ -210,7 +210,7 @@ class Melee(_Declaration):
 
     kind: Literal["engagement.melee"] = "engagement.melee"
     target: Id
-    dp: Literal[1, 3, 6]
+    dp: Annotated[Literal[1, 3, 6], OnlyInt]
     grazes: StrictInt = Field(default=0, ge=0, le=100)
 
     def apply(self, tx: Tx) -> None:
