@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictFloat
 
 __all__ = ["Calibration", "EventResult", "PlatformAdapter", "PlatformOp"]
 
@@ -24,9 +24,9 @@ PlatformOp = dict[str, Any]
 class Calibration(BaseModel):
     """How grid cells map to platform coordinates (per room and platform; issue 5)."""
 
-    origin_x: float = 0.0
-    origin_y: float = 0.0
-    cell_size: float = Field(default=24.0, gt=0)
+    origin_x: StrictFloat = 0.0
+    origin_y: StrictFloat = 0.0
+    cell_size: StrictFloat = Field(default=24.0, gt=0)
     units: str = "px"
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from pydantic import Field, ValidationError
+from pydantic import Field, StrictFloat, ValidationError
 
 from .base import Calibration
 from .projection import as_dict
@@ -28,8 +28,8 @@ class AdapterSettings(Calibration):
     """
 
     users: dict[str, str] = Field(default_factory=dict)
-    stack_offset: float = Field(default=0.25, ge=0, le=1)
-    drop_radius: float = Field(default=1.5, gt=0)
+    stack_offset: StrictFloat = Field(default=0.25, ge=0, le=1)
+    drop_radius: StrictFloat = Field(default=1.5, gt=0)
 
 
 S = TypeVar("S", bound=AdapterSettings)

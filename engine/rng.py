@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from .bounds import Name, Serial
 
@@ -27,14 +27,14 @@ class Roll(BaseModel):
     """One roll with its provenance: the engine's RNG or an external roller (BCDice)."""
 
     dice: str
-    results: list[int] = Field(default_factory=list)
-    total: int | None = None
+    results: list[StrictInt] = Field(default_factory=list)
+    total: StrictInt | None = None
     purpose: str = ""
     source: Literal["engine", "external", "gm"] = "engine"
     raw: str | None = None
     reporter: str | None = None
     level: str | None = None
-    target: int | None = None
+    target: StrictInt | None = None
 
 
 def draw(rng: RngState, sides: int) -> int:

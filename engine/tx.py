@@ -11,7 +11,7 @@ from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, StrictInt, ValidationError
 
 from . import paths
 from .errors import Refusal, Text
@@ -110,7 +110,7 @@ class Happening(BaseModel):
 
     kind: str
     data: dict[str, Any] = Field(default_factory=dict)
-    depth: int = 0
+    depth: StrictInt = 0
 
 
 class LogLine(BaseModel):

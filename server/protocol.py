@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, TypeAdapter
 
 from ..engine.bounds import Exact, Finite, Json, Serial
 from ..engine.registry import ActionUnion, QueryUnion
@@ -95,7 +95,7 @@ class History(_Msg):
     type: Literal["history"]
     id: Id
     after: Serial = 0
-    limit: int = Field(default=200, ge=1, le=1000)
+    limit: StrictInt = Field(default=200, ge=1, le=1000)
 
 
 class QueryMsg(_Msg):
@@ -141,23 +141,23 @@ class Reason(_Msg):
 
 class Welcome(_Msg):
     type: Literal["welcome"]
-    protocol: int
+    protocol: StrictInt
     room: str
     role: ClientRole
     player: str | None = None
     audience: str
-    version: int
+    version: StrictInt
 
 
 class Snapshot(_Msg):
     type: Literal["snapshot"]
-    version: int
+    version: StrictInt
     state: dict[str, Any]
 
 
 class Op(_Msg):
     op: Literal["set", "del"]
-    path: list[str | int]
+    path: list[str | StrictInt]
     value: Any = None
 
 
@@ -178,8 +178,8 @@ class ActionInfo(_Msg):
 
 class Change(_Msg):
     type: Literal["change"]
-    from_version: int
-    to_version: int
+    from_version: StrictInt
+    to_version: StrictInt
     ops: list[Op]
     log: list[LogEntry] = Field(default_factory=list)
     info: ActionInfo | None = None
@@ -188,7 +188,7 @@ class Change(_Msg):
 class Ack(_Msg):
     type: Literal["ack"]
     id: str
-    version: int
+    version: StrictInt
     duplicate: bool = False
 
 
@@ -200,7 +200,7 @@ class Reject(_Msg):
     code: str
     rule: str | None = None
     reason: Reason
-    version: int
+    version: StrictInt
     details: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -217,13 +217,13 @@ class Error(_Msg):
 class PromptMsg(_Msg):
     type: Literal["prompt"]
     prompt: dict[str, Any]
-    version: int
+    version: StrictInt
 
 
 class Pong(_Msg):
     type: Literal["pong"]
-    t: float | int | str | None = None
-    version: int
+    t: StrictFloat | StrictInt | str | None = None
+    version: StrictInt
 
 
 class Invite(_Msg):
@@ -252,7 +252,7 @@ class QueryResult(_Msg):
 
     type: Literal["query.result"]
     id: str
-    version: int
+    version: StrictInt
     result: dict[str, Any]
 
 
@@ -269,7 +269,7 @@ class TableOps(_Msg):
 
     type: Literal["table.ops"]
     platform: str
-    version: int
+    version: StrictInt
     reset: bool = False
     ops: list[dict[str, Any]]
     event: str | None = None

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
+from ...engine.bounds import OnlyInt
 from ...engine.errors import Text
 from ..board import BOARD_ID, board, board_cell
 from ..common import TableAdapter
@@ -58,8 +59,8 @@ class CcfoliaSettings(AdapterSettings):
 
     units: Literal["px", "cell"] = "cell"
     forts_as: Literal["dice", "status", "both"] = "both"
-    fort_die_faces: Literal[4, 6, 8, 10, 12, 20] = 6
-    dice_per_row: int = Field(default=5, ge=1, le=20)
+    fort_die_faces: Annotated[Literal[4, 6, 8, 10, 12, 20], OnlyInt] = 6
+    dice_per_row: StrictInt = Field(default=5, ge=1, le=20)
     chat_name: str = Field(default="komasync", min_length=1, max_length=50)
 
 

@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictFloat, StrictInt
 
 from ...engine.errors import Text
 from ..board import BOARD_ID, board, board_cell
@@ -52,9 +52,9 @@ class FoundrySettings(AdapterSettings):
     `font_size` of drawing text; `token_images` kind (`pc`, `group`, `individual`,
     `piece`) → image path for `texture.src` (none: Foundry's default)."""
 
-    cell_size: float = Field(default=100.0, gt=0)
+    cell_size: StrictFloat = Field(default=100.0, gt=0)
     units: Literal["px"] = "px"
-    font_size: int = Field(default=20, ge=6, le=128)
+    font_size: StrictInt = Field(default=20, ge=6, le=128)
     token_images: dict[str, str] = Field(default_factory=dict)
     chat_alias: str = Field(default="komasync", min_length=1, max_length=50)
 

@@ -17,7 +17,7 @@ from typing import Annotated, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..bounds import Count, Name, Number, Sentence
+from ..bounds import Count, Name, Number, OnlyInt, Sentence
 from .states import CharSide, Side, Status
 
 __all__ = [
@@ -105,7 +105,7 @@ class HappeningReq(BaseModel):
     base: Target | None = None
     to: Status | None = None
     came_from: Status | None = None
-    sign: Literal[-1, 1] | None = None
+    sign: Annotated[Literal[-1, 1], OnlyInt] | None = None
     op: Op | None = None
     n: Number | None = None
     name: Name | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
 from ..views import Audience, Entity
@@ -58,7 +58,7 @@ class Effect(BaseModel):
     value: Number | None = None
     state: Literal["active", "excited", "stopped"] | None = None
     target: Target = Field(default_factory=Target)
-    choose: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
+    choose: StrictInt | None = Field(default=None, ge=1, le=MAX_NUMBER)
     chooser: Literal["players", "gm"] | None = None
     element: Id | None = None
     text: Paragraph = ""
@@ -149,8 +149,8 @@ class Base(Entity):
     id: Id
     name: Name
     side: Side = "none"
-    base_gp: int = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-1"})
-    gp: int = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-2"})
+    base_gp: StrictInt = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-1"})
+    gp: StrictInt = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-2"})
     state: Status = Status.ACTIVE
     attributes: list[Name] = Field(default_factory=list)
     hidden: bool = False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from ..bounds import Id, Name, Number, Serial
 from ..views import Audience, Entity
@@ -44,7 +44,7 @@ class Status(Entity):
     kind: StatusKind = "effect"
     name: Name = ""
     #: Poison: the damage dealt when the character starts its main process (GRID-ST-1).
-    value: int | None = Field(default=None, ge=0, le=10_000)
+    value: StrictInt | None = Field(default=None, ge=0, le=10_000)
     #: Which of the combatant's counters that damage comes off (default "HP").
     counter: Id = "HP"
     duration: Duration = "until_removed"

@@ -10,12 +10,12 @@ will come from the VTT chat (`engagement.roll`).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
-from ..bounds import Id
+from ..bounds import Id, OnlyInt
 from ..combatants import Combatant
 from ..errors import Refusal, Text
 from ..table import TableState
@@ -150,7 +150,7 @@ class Approach(_Declaration):
 
     kind: Literal["engagement.approach"] = "engagement.approach"
     target: Id
-    dp: int = Field(ge=0, le=100)
+    dp: StrictInt = Field(ge=0, le=100)
 
     def apply(self, tx: Tx) -> None:
         s = _ready(tx)
@@ -210,8 +210,8 @@ class Melee(_Declaration):
 
     kind: Literal["engagement.melee"] = "engagement.melee"
     target: Id
-    dp: Literal[1, 3, 6]
-    grazes: int = Field(default=0, ge=0, le=100)
+    dp: Annotated[Literal[1, 3, 6], OnlyInt]
+    grazes: StrictInt = Field(default=0, ge=0, le=100)
 
     def apply(self, tx: Tx) -> None:
         s = _ready(tx)
@@ -250,10 +250,10 @@ class Shot(_Declaration):
     kind: Literal["engagement.shot"] = "engagement.shot"
     target: Id
     attack: Literal["shot", "homing"] = "shot"
-    check: int = Field(ge=-100, le=1000)
-    dice: int = Field(ge=0, le=100)
-    dp: int = Field(default=0, ge=0, le=100)
-    power: int = Field(ge=0, le=10_000)
+    check: StrictInt = Field(ge=-100, le=1000)
+    dice: StrictInt = Field(ge=0, le=100)
+    dp: StrictInt = Field(default=0, ge=0, le=100)
+    power: StrictInt = Field(ge=0, le=10_000)
 
     def apply(self, tx: Tx) -> None:
         s = _ready(tx)
@@ -276,7 +276,7 @@ class Defend(_Declaration):
 
     kind: Literal["engagement.defend"] = "engagement.defend"
     defence: DefenceKind
-    dp: int = Field(default=0, ge=0, le=100)
+    dp: StrictInt = Field(default=0, ge=0, le=100)
 
     def apply(self, tx: Tx) -> None:
         s = eng(tx)

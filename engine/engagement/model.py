@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from ..bounds import Count, Id, Number
 from ..combatants import Combatant
@@ -61,14 +61,14 @@ class EngagementSettings(_Spec):
     per reading of an ambiguity (docs/engagement.md)."""
 
     #: Sides of a check die: achievement = check value + the dice (base game).
-    check_die: int = Field(default=6, ge=2, le=100)
+    check_die: StrictInt = Field(default=6, ge=2, le=100)
     #: Sides of a damage die (`1D-3`, `(LV)D` of ENG-ACT-2).
-    damage_die: int = Field(default=6, ge=2, le=100)
+    damage_die: StrictInt = Field(default=6, ge=2, le=100)
     #: An opposed check that ties: the `defender` wins (the seed: the attacker must win
     #: to hit) or the `attacker` wins.
     ties: Literal["defender", "attacker"] = "defender"
     #: ENG-ACT-2 damage added per graze spent on a melee hit (the base game's rate).
-    graze_damage: int = Field(default=1, ge=0, le=100)
+    graze_damage: StrictInt = Field(default=1, ge=0, le=100)
     #: ENG-ACT-1 the front/back rule of the base game for approach: `any` (no limit here,
     #: the GM judges), `from_front` (the approacher stands in front), `front_to_front`.
     approach_rows: Literal["any", "from_front", "front_to_front"] = "any"
@@ -134,8 +134,8 @@ class Check(_Spec):
     who: Id
     purpose: Purpose
     base: Number
-    dice: int = Field(ge=0, le=100)
-    sides: int = Field(ge=2, le=100)
+    dice: StrictInt = Field(ge=0, le=100)
+    sides: StrictInt = Field(ge=2, le=100)
     total: Number | None = None
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id, Number
@@ -50,7 +50,7 @@ class AddStatus(ActionBase):
     status: StatusKind = "effect"
     id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
     name: str = Field(default="", max_length=100)
-    value: int | None = Field(default=None, ge=0, le=10_000)
+    value: StrictInt | None = Field(default=None, ge=0, le=10_000)
     counter: str = Field(default="HP", max_length=64)
     duration: Duration = "until_removed"
     removable: bool = True
@@ -193,7 +193,7 @@ class SetEvent(ActionBase):
 
     kind: Literal["grid.event"] = "grid.event"
     id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
-    round: int | None = Field(default=None, ge=1, le=1000)
+    round: StrictInt | None = Field(default=None, ge=1, le=1000)
     side: RoundSide = "pc"
     ja: str = Field(default="", max_length=300)
     en: str = Field(default="", max_length=300)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from ..bounds import Count, Id, Name, Serial
 from ..combatants import Combatant, Side
@@ -104,8 +104,8 @@ class Area(_Spec):
     """A rectangle of squares (the off-map area for dead PCs)."""
 
     cell: Cell
-    width: int = Field(default=1, ge=1, le=100)
-    height: int = Field(default=1, ge=1, le=100)
+    width: StrictInt = Field(default=1, ge=1, le=100)
+    height: StrictInt = Field(default=1, ge=1, le=100)
 
     def squares(self) -> list[tuple[int, int]]:
         return [(self.cell.x + dx, self.cell.y + dy)
@@ -129,7 +129,7 @@ class TimedEvent(Entity):
     """GRID-GM-1 an event due at the start of a round (of a side); announced = public."""
 
     id: str = Field(min_length=1, max_length=64)
-    round: int = Field(ge=1, le=1000)
+    round: StrictInt = Field(ge=1, le=1000)
     side: RoundSide = "pc"
     ja: str = Field(default="", max_length=300)
     en: str = Field(default="", max_length=300)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from ..bounds import Id
 from ..combatants import Combatant
@@ -132,7 +132,7 @@ class RangeQuery(QueryBase):
     kind: Literal["grid.range"] = "grid.range"
     frm: Cell | None = Field(default=None, alias="from")
     combatant: Id | None = None
-    range: int = Field(ge=0, le=50)
+    range: StrictInt = Field(ge=0, le=50)
     non_attack: bool = False
 
     def answer(self, state: Any, audience: Audience) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id
@@ -213,9 +213,9 @@ class Adjust(ActionBase):
 
     kind: Literal["mass.adjust"] = "mass.adjust"
     unit: str = Field(max_length=64)
-    attack: int = Field(default=0, ge=-99, le=99)
-    defence: int = Field(default=0, ge=-99, le=99)
-    strength: int = Field(default=0, ge=-999, le=999)
+    attack: StrictInt = Field(default=0, ge=-99, le=99)
+    defence: StrictInt = Field(default=0, ge=-99, le=99)
+    strength: StrictInt = Field(default=0, ge=-999, le=999)
     note: str = Field(default="", max_length=500)
 
     def apply(self, tx: Tx) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt
 
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Sentence
 from ..tx import parse_dice
@@ -82,11 +82,11 @@ class FormationSpec(_Spec):
 
     id: str = Field(min_length=1, max_length=40)
     en: Name = ""
-    attack: int = Field(default=0, ge=-20, le=20)
-    defence: int = Field(default=0, ge=-20, le=20)
+    attack: StrictInt = Field(default=0, ge=-20, le=20)
+    defence: StrictInt = Field(default=0, ge=-20, le=20)
     effect: FormationEffect = "none"
     #: `fixed_die`: the face the attack die is fixed at; `surge`: +1s per turn.
-    value: int = Field(default=0, ge=0, le=20)
+    value: StrictInt = Field(default=0, ge=0, le=20)
     ja_text: Sentence = ""
     en_text: Sentence = ""
 
@@ -106,7 +106,7 @@ class StrategySpec(_Spec):
     id: str = Field(min_length=1, max_length=40)
     en: Name = ""
     category: Literal["attack", "recovery", "trick"] = "attack"
-    uses: int | None = Field(default=1, ge=0, le=99)
+    uses: StrictInt | None = Field(default=1, ge=0, le=99)
     effect: StrategyEffect = "manual"
     modifier: ModifierEffect | None = None
     ja_text: Sentence = ""
@@ -179,9 +179,9 @@ class Unit(Entity):
     lp: Count | None = None
     initiative_from: Literal["initiative", "intellect"] = "initiative"
     # -- strength (MASS-PREP-1/2)
-    max_strength: int | None = Field(default=None, ge=0, le=MAX_NUMBER,
+    max_strength: StrictInt | None = Field(default=None, ge=0, le=MAX_NUMBER,
                                      json_schema_extra={"rule": "MASS-PREP-1"})
-    strength: int = Field(default=0, ge=0, le=MAX_NUMBER,
+    strength: StrictInt = Field(default=0, ge=0, le=MAX_NUMBER,
                           json_schema_extra={"rule": "MASS-PREP-2"})
     ability_used: Name | None = None
     routed: bool = False

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id
@@ -53,7 +53,7 @@ class SetStrength(ActionBase):
     unit: str = Field(max_length=64)
     ability: str = Field(default="魅力", max_length=40)
     result: str | None = Field(default=None, max_length=2000)
-    value: int | None = Field(default=None, ge=0, le=999)
+    value: StrictInt | None = Field(default=None, ge=0, le=999)
     by: Id | None = None
 
     def apply(self, tx: Tx) -> None:

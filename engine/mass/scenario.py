@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from ..bounds import Id, Name, Number
 from .data import default_formations, default_strategies
@@ -38,15 +38,15 @@ class UnitSpec(_Spec):
     leader: Name = ""
     commander: bool = False
     abilities: dict[str, Number] = Field(default_factory=dict, max_length=50)
-    mental: int = Field(default=0, ge=0, le=99)
+    mental: StrictInt = Field(default=0, ge=0, le=99)
     skills: dict[str, Number] = Field(default_factory=dict, max_length=50)
-    initiative: int = Field(default=0, ge=-99, le=999)
-    intellect_base: int | None = Field(default=None, ge=-99, le=999)
-    weapon_base: int | None = Field(default=None, ge=0, le=999)
-    lp: int | None = Field(default=None, ge=0, le=999)
+    initiative: StrictInt = Field(default=0, ge=-99, le=999)
+    intellect_base: StrictInt | None = Field(default=None, ge=-99, le=999)
+    weapon_base: StrictInt | None = Field(default=None, ge=0, le=999)
+    lp: StrictInt | None = Field(default=None, ge=0, le=999)
     initiative_from: Literal["initiative", "intellect"] = "initiative"
-    max_strength: int | None = Field(default=None, ge=0, le=999)
-    strength: int | None = Field(default=None, ge=0, le=999)
+    max_strength: StrictInt | None = Field(default=None, ge=0, le=999)
+    strength: StrictInt | None = Field(default=None, ge=0, le=999)
     formations: list[Name] | None = Field(default=None, max_length=20)
     strategies: list[Name] | None = Field(default=None, max_length=40)
     row: Row | None = None

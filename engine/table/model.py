@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from ..bounds import MAX_ITEMS, Id, Name, Number, Sentence
 from ..views import Audience, Entity
@@ -24,8 +24,8 @@ class Cell(BaseModel):
 class Grid(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    width: int = Field(default=20, ge=1, le=500)
-    height: int = Field(default=20, ge=1, le=500)
+    width: StrictInt = Field(default=20, ge=1, le=500)
+    height: StrictInt = Field(default=20, ge=1, le=500)
 
 
 class Piece(Entity):
@@ -35,7 +35,7 @@ class Piece(Entity):
     name: Name
     owner: Id | None = None
     cell: Cell | None = None
-    size: int = Field(default=1, ge=1, le=20)
+    size: StrictInt = Field(default=1, ge=1, le=20)
     hidden: bool = False
     labels: dict[Id, Name] = Field(default_factory=dict, max_length=50)
     movers: list[Id] = Field(default_factory=list, max_length=MAX_ITEMS)
@@ -75,8 +75,8 @@ class Marker(Entity):
     id: Id
     text: Sentence
     cell: Cell
-    width: int = Field(default=1, ge=1, le=500)
-    height: int = Field(default=1, ge=1, le=500)
+    width: StrictInt = Field(default=1, ge=1, le=500)
+    height: StrictInt = Field(default=1, ge=1, le=500)
     hidden: bool = False
 
     def visible_to(self, audience: Audience) -> bool:

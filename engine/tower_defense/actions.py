@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import MAX_NUMBER, Id, Name
@@ -113,7 +113,7 @@ class AddGroup(ActionBase):
 
     kind: Literal["td.group.add"] = "td.group.add"
     name: str = Field(min_length=1, max_length=100)
-    count: int = Field(ge=1, le=MAX_NUMBER)
+    count: StrictInt = Field(ge=1, le=MAX_NUMBER)
     direction: Id
     tag: Name | None = None
 
@@ -273,7 +273,7 @@ class Attack(_PCAction):
     kind: Literal["td.attack"] = "td.attack"
     weapon: Id
     group: Id
-    shots: int | None = Field(default=None, ge=1, le=20)
+    shots: StrictInt | None = Field(default=None, ge=1, le=20)
     results: Results | None = Field(default=None, min_length=1, max_length=20)
     ammo: Literal["normal", "special"] = "normal"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
 from ..bcdice import Level
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
@@ -101,10 +101,10 @@ class TDSettings(_Spec):
     #: TD-ATK-2 removals per level (hard = regular unless changed).
     removal: LevelRemoval = Field(default_factory=LevelRemoval)
     #: TD-DATA 魔眼: damage multiplier on the marked group for the rest of the round.
-    eye_multiplier: int = Field(default=2, ge=1, le=1000)
+    eye_multiplier: StrictInt = Field(default=2, ge=1, le=1000)
     #: Groups that may stand at one fort (None = no limit; the seed sets none). A group
     #: reaching a full, intact fort waits at the end of its passage.
-    max_groups_per_fort: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
+    max_groups_per_fort: StrictInt | None = Field(default=None, ge=1, le=MAX_NUMBER)
     #: TD-ADV-1 when every fort on a group's path is broken: `stay_at_last` (default) the
     #: group stands at the innermost fort of its path; `remove` it leaves the board.
     when_all_broken: Literal["stay_at_last", "remove"] = "stay_at_last"
@@ -121,7 +121,7 @@ class TDSettings(_Spec):
     #: Who may send BCDice result lines instead of letting the engine roll.
     reported_results_from: list[Role] = Field(default_factory=_all_reporters)
     #: CoC 7th caps bonus/penalty dice at 2.
-    max_penalty_dice: int = Field(default=2, ge=0, le=2)
+    max_penalty_dice: StrictInt = Field(default=2, ge=0, le=2)
 
 
 # -- scenario-only specs ----------------------------------------------------------------
@@ -143,7 +143,7 @@ class WeaponSpec(_Spec):
     kind: WeaponKind = "firearm"
     skill: Name = ""
     magazine: Unlimited = None
-    attacks_per_round: int = Field(default=1, ge=1, le=MAX_NUMBER)
+    attacks_per_round: StrictInt = Field(default=1, ge=1, le=MAX_NUMBER)
     range: Unlimited = 1
     damage: Count = 1
     special_ammo: SpecialAmmo | None = None
@@ -159,7 +159,7 @@ class WaveEntry(_Spec):
     tag: Name | None = None
     san: Name | None = None
     fort_damage: Count | None = None
-    penalty_dice: int | None = Field(default=None, ge=0, le=2)
+    penalty_dice: StrictInt | None = Field(default=None, ge=0, le=2)
     doubles_attack: bool | None = None
     hp: Number | None = None
 
@@ -189,7 +189,7 @@ class Victory(Entity):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["survive", "destroy", "gm"] = "survive"
-    rounds: int = Field(default=6, ge=1, le=MAX_NUMBER)
+    rounds: StrictInt = Field(default=6, ge=1, le=MAX_NUMBER)
     tag: Name | None = None
     defeat_on_final_fort: bool = True
     ja: Paragraph = ""
@@ -204,7 +204,7 @@ class Fort(Entity):
 
     id: Id
     name: Name
-    tier: int = Field(ge=1, le=MAX_NUMBER)
+    tier: StrictInt = Field(ge=1, le=MAX_NUMBER)
     durability: Number
     max_durability: Number
     cell: Cell

@@ -254,3 +254,195 @@ def _try_json(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+# -- issue 26 finding 5: a boolean (or 2.0, or "2") is not an integer ---------------------
+def _room_dump(r: Running) -> tuple[int, str]:
+    room = r.server.rooms[r.room]
+    return room.version, room.engine.state.model_dump_json()
+
+
+async def _refused_as_shape(r: Running, g: Client, frame: dict[str, Any], code: str,
+                            *fields: tuple[str | int, ...]) -> None:
+    """`frame` gets a structured `code` error naming each of `fields` as not an integer,
+    and the room, its version and the sender's connection are as they were."""
+    before = _room_dump(r)
+    await g.send(frame, invalid=True)
+    err = await _answer(g, frame)
+    assert (err["type"], err.get("code"), err.get("id")) == ("error", code, frame.get("id")), err
+    assert err["reason"]["ja"].startswith("メッセージの形が正しくありません")
+    assert err["reason"]["en"].startswith("The message is malformed")
+    for field in fields:
+        assert any(_within(field, e["loc"]) and ("integer" in e["msg"] or "number" in e["msg"])
+                   for e in err["details"]["errors"]), (field, err["details"])
+    assert _room_dump(r) == before
+    await g.send({"type": "ping", "t": "still-here"})
+    assert (await g.expect("pong"))["version"] == before[0]
+
+
+async def _answer(g: Client, frame: dict[str, Any]) -> dict[str, Any]:
+    """The server's answer to `frame`: an error, or what it would have answered had it
+    taken the frame (an ack or a reject, a pong, a history or a query's result)."""
+    while True:
+        msg = await g.recv()
+        if msg["type"] == "error" or (msg["type"], frame["type"]) == ("pong", "ping") or (
+                msg.get("id") == frame.get("id") and msg["type"] != "notice"):
+            return msg
+
+
+def _within(field: tuple[str | int, ...], loc: list[str | int]) -> bool:
+    """`field` names a run of `loc` (a union's member or a tagged kind may sit around it)."""
+    return any(tuple(loc[i:i + len(field)]) == field for i in range(len(loc)))
+
+
+async def _act_ok(g: Client, action: dict[str, Any]) -> dict[str, Any]:
+    reply = await g.reply_to(await g.act(action))
+    assert reply["type"] == "ack", (action, reply)
+    await g.settle(reply["version"])
+    return reply
+
+
+async def test_grid_move_to_true_true_is_not_a_move_to_1_1(tmp_path: Path) -> None:
+    # issue 26 finding 5: `to: {"x": true, "y": true}` was acked and moved the piece to (1,1)
+    r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / "seamless_combat.yaml")
+    try:
+        g = await gm(r)
+        await _act_ok(g, {"kind": "grid.start"})
+        await _act_ok(g, {"kind": "grid.process.start", "combatant": "fighter"})
+        move = {"kind": "grid.move", "combatant": "fighter"}
+        await _refused_as_shape(r, g, {"type": "action", "id": "m1",
+                                       "action": {**move, "to": {"x": True, "y": True}}},
+                                "bad_action", ("to", "x"), ("to", "y"))
+        assert g.state["table"]["pieces"]["fighter"]["cell"] == {"x": 1, "y": 4}
+        await _act_ok(g, {**move, "to": {"x": 1, "y": 1}})  # the same move, said with integers
+        assert g.state["table"]["pieces"]["fighter"]["cell"] == {"x": 1, "y": 1}
+    finally:
+        await r.runner.cleanup()
+
+
+async def test_grid_event_round_true_is_refused(tmp_path: Path) -> None:
+    # issue 26 finding 5: `grid.event {round: true}` was acked as round 1
+    r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / "seamless_combat.yaml")
+    try:
+        g = await gm(r)
+        event = {"kind": "grid.event", "id": "quake", "ja": "地震", "en": "A quake"}
+        await _refused_as_shape(r, g, {"type": "action", "id": "e1",
+                                       "action": {**event, "round": True}}, "bad_action",
+                                ("round",))
+        assert "quake" not in g.state["grid"]["events"]
+        await _act_ok(g, {**event, "round": 1})
+        assert g.state["grid"]["events"]["quake"]["round"] == 1
+    finally:
+        await r.runner.cleanup()
+
+
+async def test_engagement_shot_with_true_numbers_is_refused(tmp_path: Path) -> None:
+    # issue 26 finding 5: `engagement.shot` with `check/dice/power: true` was acked
+    r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / "engagement.yaml")
+    try:
+        g = await gm(r)
+        await _act_ok(g, {"kind": "engagement.start"})
+        await _act_ok(g, {"kind": "engagement.phase"})  # the main phase: shots may be declared
+        shot = {"kind": "engagement.shot", "combatant": "ghost", "target": "aya"}
+        await _refused_as_shape(r, g, {"type": "action", "id": "s1", "action": {
+            **shot, "check": True, "dice": True, "power": True}}, "bad_action",
+            ("check",), ("dice",), ("power",))
+        assert g.state["engagement"].get("exchange") is None
+        await _act_ok(g, {**shot, "check": 1, "dice": 1, "power": 1})
+        assert g.state["engagement"]["exchange"]["attacker"] == "ghost"
+    finally:
+        await r.runner.cleanup()
+
+
+def _act(action: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "action", "id": "x1", "action": action}
+
+
+#: A sample of the other integers a client sends, one subsystem after another: each frame
+#: is whole and right but for the marked field(s), so only that can refuse it.
+NOT_INTEGERS: list[tuple[str, dict[str, Any], str, tuple[tuple[str | int, ...], ...]]] = [
+    ("demo_table.yaml", _act({"kind": "table.counter.add", "counter": "clock", "delta": True}),
+     "bad_action", (("delta",),)),
+    ("demo_table.yaml", _act({"kind": "table.counter.set", "counter": "clock", "value": 2.0}),
+     "bad_action", (("value",),)),
+    ("demo_table.yaml", _act({"kind": "table.counter.set", "counter": "clock", "value": "2"}),
+     "bad_action", (("value",),)),
+    ("demo_table.yaml", _act({"kind": "table.move", "piece": "knight", "to": {"x": 2, "y": False}}),
+     "bad_action", (("to", "y"),)),
+    ("demo_table.yaml", {**_act({"kind": "table.counter.add", "counter": "clock", "delta": 1}),
+                         "base_version": False}, "bad_action", (("base_version",),)),
+    ("demo_table.yaml", _act({"kind": "undo", "to_version": False, "reason": "oops"}),
+     "bad_action", (("to_version",),)),
+    ("demo_table.yaml", _act({"kind": "override", "path": ["table", "counters", "clock", True],
+                              "value": 3, "reason": "fix"}), "bad_action", (("path", 3),)),
+    ("demo_table.yaml", {"type": "history", "id": "h1", "after": True}, "bad_message",
+     (("after",),)),
+    ("demo_table.yaml", {"type": "history", "id": "h1", "limit": True}, "bad_message",
+     (("limit",),)),
+    ("demo_table.yaml", {"type": "ping", "t": True}, "bad_message", (("t",),)),
+    ("tower_defense.yaml", _act({"kind": "td.group.add", "name": "鬼", "count": True,
+                                 "direction": "north"}), "bad_action", (("count",),)),
+    ("tower_defense.yaml", _act({"kind": "td.attack", "pc": "p", "weapon": "w", "group": "g",
+                                 "shots": True}), "bad_action", (("shots",),)),
+    ("base_battle.yaml", _act({"kind": "bases.report", "happening": "character.damaged",
+                               "amount": True}),
+     "bad_action", (("amount",),)),
+    ("base_battle.yaml", _act({"kind": "bases.count", "side": "pc", "on_field": True,
+                               "incapacitated": 0}), "bad_action", (("on_field",),)),
+    ("mass_combat.yaml", _act({"kind": "mass.adjust", "unit": "u", "attack": True}),
+     "bad_action", (("attack",),)),
+    ("mass_combat.yaml", _act({"kind": "mass.strength", "unit": "u", "value": True}),
+     "bad_action", (("value",),)),
+    ("seamless_combat.yaml", _act({"kind": "grid.status.add", "combatant": "fighter",
+                                   "status": "poison", "value": True}),
+     "bad_action", (("value",),)),
+    ("seamless_combat.yaml", _act({"kind": "grid.spot", "id": "s", "cell": {"x": True, "y": 1}}),
+     "bad_action", (("cell", "x"),)),
+    ("seamless_combat.yaml", {"type": "query", "id": "q1", "query": {
+        "kind": "grid.range", "combatant": "fighter", "range": True}}, "bad_message",
+     (("range",),)),
+    ("engagement.yaml", _act({"kind": "engagement.approach", "combatant": "aya",
+                              "target": "oni", "dp": True}), "bad_action", (("dp",),)),
+    ("engagement.yaml", _act({"kind": "engagement.melee", "combatant": "aya", "target": "oni",
+                              "dp": 1, "grazes": True}), "bad_action", (("grazes",),)),
+    ("engagement.yaml", _act({"kind": "engagement.melee", "combatant": "aya", "target": "oni",
+                              "dp": True}), "bad_action", (("dp",),)),  # Literal[1, 3, 6]
+]
+
+
+@pytest.mark.parametrize(("scenario", "frame", "code", "fields"), NOT_INTEGERS,
+                         ids=[f"{s}:{f.get('action', f).get('kind', f['type'])}"
+                              for s, f, _, _ in NOT_INTEGERS])
+async def test_a_non_integer_where_an_integer_is_wanted_is_refused(
+        tmp_path: Path, scenario: str, frame: dict[str, Any], code: str,
+        fields: tuple[tuple[str | int, ...], ...]) -> None:
+    # issue 26 finding 5: every integer of every wire model is a strict integer
+    r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / scenario)
+    try:
+        await _refused_as_shape(r, await gm(r), frame, code, *fields)
+    finally:
+        await r.runner.cleanup()
+
+
+async def test_auth_since_true_is_not_a_resume_from_version_1(running: Running) -> None:
+    # issue 26 finding 5: a resume point is an integer, not a boolean
+    c = await Client.connect(running.url)
+    await c.send({"type": "auth", "room": running.room, "secret": running.secret,
+                  "since": True}, invalid=True)
+    err = await c.recv()
+    assert (err["type"], err.get("code")) == ("error", "bad_message"), err
+    assert ["auth", "since"] in [e["loc"] for e in err["details"]["errors"]], err
+    await c.auth(running.room, secret=running.secret)  # not joined: it may still authenticate
+    assert (await c.expect("snapshot"))["version"] == 0
+
+
+async def test_override_writes_no_boolean_into_an_integer(running: Running) -> None:
+    # issue 26 finding 5: a GM's override is checked against the field's strict type too
+    g = await gm(running)
+    before = _room_dump(running)
+    path = ["table", "counters", "clock", "value"]
+    reply = await g.reply_to(await g.act({"kind": "override", "path": path, "value": True,
+                                          "reason": "fix"}))
+    assert (reply["type"], reply["code"]) == ("reject", "bad_value"), reply
+    assert reply["reason"]["ja"] and reply["reason"]["en"]
+    assert _room_dump(running) == before
