@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, StrictBool, ValidationError
 
 from . import paths
 from .actions import ActionBase
@@ -35,7 +35,7 @@ class Override(ActionBase):
     kind: Literal["override"] = "override"
     path: list[Name | Exact] = Field(min_length=1, max_length=16)
     value: Any = None
-    delete: bool = False
+    delete: StrictBool = False
     reason: str = Field(min_length=1, max_length=500)
 
     def apply(self, tx: Tx) -> None:

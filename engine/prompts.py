@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from .bounds import Id, Name, Paragraph, Sentence
 from .views import Audience, Entity
@@ -30,7 +30,7 @@ class Prompt(Entity):
     ja: Paragraph
     en: Paragraph
     choices: list[Choice] = Field(default_factory=list)
-    free: bool = False
+    free: StrictBool = False
     resume: Name
     context: dict[str, Any] = Field(default_factory=dict)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Field, StrictInt, ValidationError
+from pydantic import BaseModel, Field, StrictBool, StrictInt, ValidationError
 
 from . import paths
 from .errors import Refusal, Text
@@ -60,7 +60,7 @@ class Actor(BaseModel):
     role: Role
     player: str | None = None
     label: str = ""
-    legacy: bool = False
+    legacy: StrictBool = False
     """A bridge replayed from a log written before bridges were bound (`from_log`): it
     keeps the rights it was accepted with (`by` unchecked; without it, anyone's), so
     old rooms replay exactly."""
@@ -118,7 +118,7 @@ class LogLine(BaseModel):
 
     ja: str
     en: str
-    chat: bool = True
+    chat: StrictBool = True
 
 
 class RuleWarning(BaseModel):

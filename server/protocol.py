@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, TypeAdapter
 
 from ..engine.bounds import Exact, Finite, Json, Serial
 from ..engine.registry import ActionUnion, QueryUnion
@@ -189,7 +189,7 @@ class Ack(_Msg):
     type: Literal["ack"]
     id: str
     version: StrictInt
-    duplicate: bool = False
+    duplicate: StrictBool = False
 
 
 class Reject(_Msg):
@@ -270,7 +270,7 @@ class TableOps(_Msg):
     type: Literal["table.ops"]
     platform: str
     version: StrictInt
-    reset: bool = False
+    reset: StrictBool = False
     ops: list[dict[str, Any]]
     event: str | None = None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from ..actions import ActionBase
 from ..bounds import Count, Id, Number
@@ -95,7 +95,7 @@ class FireElement(ActionBase):
     kind: Literal["bases.fire"] = "bases.fire"
     element: Id
     triggerer: str | None = Field(default=None, max_length=100)
-    active: bool = True
+    active: StrictBool = True
 
     def apply(self, tx: Tx) -> None:
         loc = find_element(tx, self.element)

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from typing import Annotated, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from ..bounds import Count, Name, Number, OnlyInt, Sentence
 from .states import CharSide, Side, Status
@@ -79,12 +79,12 @@ class Target(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    this: bool = False
+    this: StrictBool = False
     name: Name | None = None
     side: Literal["ally", "foe", "pc", "enemy", "none", "any"] | None = None
     attribute: Name | None = None
     without: Name | None = None
-    others: bool = False
+    others: StrictBool = False
 
     @field_validator("attribute", "without")
     @classmethod
@@ -119,7 +119,7 @@ class CountPred(BaseModel):
     what: Literal["on_field", "incapacitated"] = "on_field"
     op: Op
     n: Number
-    others: bool = False
+    others: StrictBool = False
 
 
 class WipedPred(BaseModel):
@@ -187,9 +187,9 @@ class Block(BaseModel):
     active: ActiveSpec | None = None
     happening: HappeningReq | None = None
     predicates: list[Predicate] = Field(default_factory=list)
-    always: bool = False
-    once: bool = False
-    exempt: bool = False
+    always: StrictBool = False
+    once: StrictBool = False
+    exempt: StrictBool = False
     manual: Sentence | None = None
     defined: list[Name] = Field(default_factory=list)
 

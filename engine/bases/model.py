@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
 from ..views import Audience, Entity
@@ -83,8 +83,8 @@ class Element(Entity):
     id: Id
     conditions: list[Block] = Field(default_factory=list)
     hidden: list[Part] = Field(default_factory=list)
-    even_when_stopped: bool = False
-    latched: bool = False
+    even_when_stopped: StrictBool = False
+    latched: StrictBool = False
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or "element" not in self.hidden
@@ -119,8 +119,8 @@ class ConstantEffect(Element):
 
     name: Name
     effect: Paragraph = ""
-    active: bool = False
-    manual_on: bool = False
+    active: StrictBool = False
+    manual_on: StrictBool = False
 
 
 class Event(Element):
@@ -153,8 +153,8 @@ class Base(Entity):
     gp: StrictInt = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-2"})
     state: Status = Status.ACTIVE
     attributes: list[Name] = Field(default_factory=list)
-    hidden: bool = False
-    gp_hidden: bool = False
+    hidden: StrictBool = False
+    gp_hidden: StrictBool = False
     summary: Paragraph = ""
     note: Paragraph = ""
     gp_conditions: list[GpCondition] = Field(default_factory=list)
@@ -270,7 +270,7 @@ class BasesState(Entity):
 
     battle: BattleType = Field(default_factory=lambda: BATTLE_TYPES["general"].model_copy(deep=True))
     round: Count = 0
-    large_scale: bool = False
+    large_scale: StrictBool = False
     battle_grid: GridSize | None = None
     summary: Paragraph = ""
     defined: dict[str, DefinedCondition] = Field(default_factory=dict)

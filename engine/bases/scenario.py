@@ -17,6 +17,7 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
+    StrictBool,
     field_validator,
     model_validator,
 )
@@ -61,8 +62,8 @@ class ElementSpec(BaseModel):
 
     id: str | None = Field(default=None, pattern=_ID)
     condition: str | list[str]
-    hidden: bool | list[Part] = False
-    even_when_stopped: bool = False
+    hidden: StrictBool | list[Part] = False
+    even_when_stopped: StrictBool = False
     _blocks: list[Block] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
@@ -141,8 +142,8 @@ class BaseSpec(BaseModel):
     gp: Count
     state: Literal["active", "stopped", "excited"] = "active"
     attributes: list[str] = Field(default_factory=list)
-    hidden: bool = False
-    hide_gp: bool = False
+    hidden: StrictBool = False
+    hide_gp: StrictBool = False
     summary: str = ""
     note: str = ""
     gp_conditions: list[GpConditionSpec] = Field(default_factory=list)
@@ -247,7 +248,7 @@ class BasesScenario(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: BattleTypeKey | BattleTypeSpec = "general"
-    large_scale: bool = False
+    large_scale: StrictBool = False
     summary: str = ""
     defined_conditions: dict[str, str] = Field(default_factory=dict)
     characters: list[CharacterSpec] = Field(default_factory=list)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from ..bounds import Id, Name, Number, Serial
 from ..views import Audience, Entity
@@ -50,7 +50,7 @@ class Status(Entity):
     duration: Duration = "until_removed"
     #: False when an effect says the status cannot be shaken off by the usual action
     #: (GRID-ST-2 move action for paralysis, GRID-ST-3 major action for bind).
-    removable: bool = True
+    removable: StrictBool = True
     #: For one-cycle effects: the side-round at whose start it ends (set by the engine).
     expires_turn: Serial | None = None
     source: Name = ""
@@ -81,11 +81,11 @@ class Combatant(Entity):
     counters: dict[Id, Id] = Field(default_factory=dict, max_length=50)
     row: Row | None = None
     profile: dict[Id, Number] = Field(default_factory=dict, max_length=50)
-    published: bool = False
+    published: StrictBool = False
     any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=20)
     #: Mirrors the piece's `hidden` (kept in step by the subsystem that holds it): a
     #: hidden combatant is the GM's alone and not yet in the scene.
-    hidden: bool = False
+    hidden: StrictBool = False
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ..bounds import MAX_ITEMS, Id, Number
 from .model import Combatant, Row, Side, Status
@@ -27,7 +27,7 @@ class CombatantSpec(BaseModel):
     row: Row | None = None
     profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ITEMS)
     any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ITEMS)
-    published: bool | None = None
+    published: StrictBool | None = None
 
     def build(self, pieces: Mapping[str, Any], published: bool = False) -> Combatant:
         """The state's combatant: hidden exactly when its piece is; `published` unless

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id, OnlyInt
@@ -141,7 +141,7 @@ class _Declaration(ActionBase):
     #: The check's BCDice result line, when rolled at the table.
     result: str | None = LINE
     #: Wait for the line from the VTT chat (`engagement.roll`) instead of rolling.
-    report: bool = False
+    report: StrictBool = False
 
 
 class Approach(_Declaration):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from ..actions import ActionBase
 from ..bounds import Id
@@ -46,7 +46,7 @@ class Link(ActionBase):
     roles = ACTORS
     a: Id
     b: Id
-    engaged: bool = True
+    engaged: StrictBool = True
     note: str = Field(default="", max_length=100)
     by: Id | None = None
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bounds import Count, Id, Number
 from ..combatants import Combatant
@@ -89,7 +89,7 @@ def pair_key(a: str, b: str) -> str:
 class _Shown(Entity):
     """Hidden from players and the table while it involves a hidden character."""
 
-    hidden: bool = False
+    hidden: StrictBool = False
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden
@@ -163,12 +163,12 @@ class Exchange(_Shown):
     #: Shot/homing: the damage on a hit (the base game's power, as declared).
     power: Count = 0
     #: Damage rolls of this exchange wait for a reported line instead of being rolled.
-    report: bool = False
+    report: StrictBool = False
     goal: Number | None = None
     attack_total: Number | None = None
     check: Check | None = None
     defence: Defence | None = None
-    cover_failed: bool = False
+    cover_failed: StrictBool = False
     victim: Id | None = None
     reduction: Count = 0
 
@@ -200,7 +200,7 @@ class EngagementState(Entity):
 
     settings: EngagementSettings = Field(default_factory=EngagementSettings)
     combatants: dict[str, Combatant] = Field(default_factory=dict)
-    active: bool = False
+    active: StrictBool = False
     turn: Count = 0
     phase: Phase = "setup"
     pairs: dict[str, Pair] = Field(default_factory=dict)

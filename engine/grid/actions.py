@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import StrictBool
+
 from ..actions import ActionBase
 from ..bounds import Id
 from ..combatants import Combatant, Status, add_status, adjust_counter
@@ -55,7 +57,7 @@ class StartCombat(ActionBase):
     """GM: seamless combat begins (GRID-RND-1; `surprise` GRID-X-1: enemy round first)."""
 
     kind: Literal["grid.start"] = "grid.start"
-    surprise: bool = False
+    surprise: StrictBool = False
 
     def apply(self, tx: Tx) -> None:
         g = grid(tx)

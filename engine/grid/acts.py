@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from ..actions import ActionBase
 from ..bounds import Count, Id
@@ -77,7 +77,7 @@ class Act(ActionBase):
     range: Count | Literal["sight"] | None = Field(default=None)
     skill: Literal["attack", "non_attack"] = "attack"
     area: Literal["single", "area", "scene"] = "single"
-    sight: bool = False
+    sight: StrictBool = False
     check: str | None = Field(default=None, max_length=100)
     to: Cell | None = None
     item: str | None = Field(default=None, max_length=64)

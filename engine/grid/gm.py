@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id, Number
@@ -53,7 +53,7 @@ class AddStatus(ActionBase):
     value: StrictInt | None = Field(default=None, ge=0, le=10_000)
     counter: str = Field(default="HP", max_length=64)
     duration: Duration = "until_removed"
-    removable: bool = True
+    removable: StrictBool = True
     source: str = Field(default="", max_length=100)
 
     def apply(self, tx: Tx) -> None:
@@ -177,7 +177,7 @@ class SetSpot(ActionBase):
     cell: Cell | None = None
     ja: str = Field(default="", max_length=300)
     en: str = Field(default="", max_length=300)
-    hidden: bool = False
+    hidden: StrictBool = False
 
     def apply(self, tx: Tx) -> None:
         grid(tx)
@@ -197,7 +197,7 @@ class SetEvent(ActionBase):
     side: RoundSide = "pc"
     ja: str = Field(default="", max_length=300)
     en: str = Field(default="", max_length=300)
-    announced: bool = True
+    announced: StrictBool = True
 
     def apply(self, tx: Tx) -> None:
         grid(tx)
@@ -215,7 +215,7 @@ class Publish(ActionBase):
 
     kind: Literal["grid.publish"] = "grid.publish"
     combatant: Id
-    published: bool | None = None
+    published: StrictBool | None = None
     any_seven: dict[Id, Number | None] = Field(default_factory=dict, max_length=20)
 
     def apply(self, tx: Tx) -> None:

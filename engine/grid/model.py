@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bounds import Count, Id, Name, Serial
 from ..combatants import Combatant, Side
@@ -55,7 +55,7 @@ class SkillUse(_Spec):
 
     timing: Literal["move", "minor", "major"] = "major"
     range: Count | None = None
-    sight: bool = True
+    sight: StrictBool = True
 
 
 class GridSettings(_Spec):
@@ -63,25 +63,25 @@ class GridSettings(_Spec):
     reading of an ambiguity in the seed. docs/grid.md has the table."""
 
     #: GRID-X-1 the GM may start with the enemy round ([不意打ち]).
-    surprise: bool = False
+    surprise: StrictBool = False
     #: GRID-X-2 a magic attack in the major allows 1 square of movement in the process.
-    magic_move_limit: bool = False
+    magic_move_limit: StrictBool = False
     #: GRID-X-3 [移動妨害] may be declared against a character passing through range 0.
-    hindrance: bool = False
+    hindrance: StrictBool = False
     #: GRID-X-4 skills without a timing as a major ([瞬間移動] → 2 squares ignoring
     #: obstacles), setup skills for move + minor.
-    timeless_skills: bool = False
+    timeless_skills: StrictBool = False
     #: GRID-X-5 [地動説].
-    geocentric: bool = False
+    geocentric: StrictBool = False
     #: GRID-X-6 towing an object in range 0.
-    towing: bool = False
+    towing: StrictBool = False
     #: A drop farther than the current step allows goes on into the next unused steps
     #: (each step it reaches is spent on moving); false: one drop, one step.
-    drop_spans_steps: bool = True
+    drop_spans_steps: StrictBool = True
     #: A diagonal step between two squares that block (obstacle or enemy) is allowed.
-    diagonal_past_corners: bool = True
+    diagonal_past_corners: StrictBool = True
     #: Neutral pieces block everyone (they are nobody's ally); false: anyone passes.
-    neutral_blocks: bool = True
+    neutral_blocks: StrictBool = True
     #: GRID-LOS-1 a sight line that only touches an obstacle's edge or corner:
     #: `open` (it passes) or `blocked`.
     los_corners: Literal["open", "blocked"] = "open"
@@ -97,7 +97,7 @@ class GridSettings(_Spec):
     #: GRID-X-5 [地動説] is used in its user's main process: its step, range and sight.
     geocentric_use: SkillUse = Field(default_factory=SkillUse)
     #: GRID-GM-1 enemies' durability data (profile) is public as soon as they appear.
-    publish_enemy_data: bool = False
+    publish_enemy_data: StrictBool = False
 
 
 class Area(_Spec):
@@ -119,7 +119,7 @@ class Spot(Entity):
     cell: Cell
     ja: str = Field(default="", max_length=300)
     en: str = Field(default="", max_length=300)
-    hidden: bool = False
+    hidden: StrictBool = False
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden
@@ -133,8 +133,8 @@ class TimedEvent(Entity):
     side: RoundSide = "pc"
     ja: str = Field(default="", max_length=300)
     en: str = Field(default="", max_length=300)
-    announced: bool = True
-    done: bool = False
+    announced: StrictBool = True
+    done: StrictBool = False
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or self.announced
@@ -161,7 +161,7 @@ class Process(Entity):
     #: GRID-SK-1 after a move skill, the one direction later movement may take.
     direction: Cell | None = None
     #: GRID-X-2 a magic attack was made in the major.
-    magic: bool = False
+    magic: StrictBool = False
     #: GRID-X-3 a [移動妨害] question is waiting (its prompt id).
     waiting: Id | None = None
 
@@ -178,7 +178,7 @@ class GridState(Entity):
     spots: dict[str, Spot] = Field(default_factory=dict)
     events: dict[str, TimedEvent] = Field(default_factory=dict)
     combatants: dict[str, Combatant] = Field(default_factory=dict)
-    active: bool = False
+    active: StrictBool = False
     outcome: Outcome = "none"
     round: Serial = 0
     #: Side-rounds since the start (0 = the first); one-cycle effects end by it.

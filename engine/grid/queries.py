@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from ..bounds import Id
 from ..combatants import Combatant
@@ -133,7 +133,7 @@ class RangeQuery(QueryBase):
     frm: Cell | None = Field(default=None, alias="from")
     combatant: Id | None = None
     range: StrictInt = Field(ge=0, le=50)
-    non_attack: bool = False
+    non_attack: StrictBool = False
 
     def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
         g, t = _grid(state)

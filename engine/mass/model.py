@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Sentence
 from ..tx import parse_dice
@@ -168,7 +168,7 @@ class Unit(Entity):
     side: Id
     player: Id | None = None
     leader: Name = ""
-    commander: bool = False
+    commander: StrictBool = False
     # -- the leader's numbers (MASS-PREP-1/3, MASS-T-3, 指揮官突撃)
     abilities: dict[str, Number] = Field(default_factory=dict)
     mental: Number = 0
@@ -184,10 +184,10 @@ class Unit(Entity):
     strength: StrictInt = Field(default=0, ge=0, le=MAX_NUMBER,
                           json_schema_extra={"rule": "MASS-PREP-2"})
     ability_used: Name | None = None
-    routed: bool = False
-    retreated: bool = False
+    routed: StrictBool = False
+    retreated: StrictBool = False
     # -- picks (MASS-PREP-3)
-    picked: bool = False
+    picked: StrictBool = False
     formations: list[Name] = Field(default_factory=list)
     strategies: list[Name] = Field(default_factory=list)
     uses: dict[str, Count | None] = Field(default_factory=dict)
@@ -201,9 +201,9 @@ class Unit(Entity):
     defence: Count = 0
     active: Name | None = None
     mods: list[Mod] = Field(default_factory=list)
-    acted: bool = False
-    delayed: bool = False
-    reroll_used: bool = False
+    acted: StrictBool = False
+    delayed: StrictBool = False
+    reroll_used: StrictBool = False
     surges_left: Count = 0
 
     def redact(self, audience: Audience, data: dict[str, Any]) -> dict[str, Any]:
@@ -225,15 +225,15 @@ class PendingAttack(Entity):
     attacker: Id
     target: Id
     stage: Literal["declared", "rolled"] = "declared"
-    bonus: bool = False
+    bonus: StrictBool = False
     die: Count | None = None
-    fixed: bool = False
+    fixed: StrictBool = False
     reported: Sentence | None = None
     reporter: Name | None = None
-    charge: bool = False
-    rerolled: bool = False
-    information: bool = False
-    white_flag: bool = False
+    charge: StrictBool = False
+    rerolled: StrictBool = False
+    information: StrictBool = False
+    white_flag: StrictBool = False
     decoy: Id | None = None
     surge_attack: Count = 0
     surge_defence: Count = 0

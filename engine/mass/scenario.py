@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from ..bounds import Id, Name, Number
 from .data import default_formations, default_strategies
@@ -36,7 +36,7 @@ class UnitSpec(_Spec):
     side: Id
     player: Id | None = None
     leader: Name = ""
-    commander: bool = False
+    commander: StrictBool = False
     abilities: dict[str, Number] = Field(default_factory=dict, max_length=50)
     mental: StrictInt = Field(default=0, ge=0, le=99)
     skills: dict[str, Number] = Field(default_factory=dict, max_length=50)

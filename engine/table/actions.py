@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from pydantic import StrictBool
+
 from ..actions import ActionBase
 from ..bounds import MAX_NUMBER, Id, Number
 from ..errors import Refusal, Text
@@ -142,7 +144,7 @@ class RevealPiece(ActionBase):
 
     kind: Literal["table.piece.reveal"] = "table.piece.reveal"
     piece: Id
-    hidden: bool = False
+    hidden: StrictBool = False
 
     def apply(self, tx: Tx) -> None:
         _piece(tx, self.piece)
@@ -155,7 +157,7 @@ class AllowMove(ActionBase):
     kind: Literal["table.piece.allow"] = "table.piece.allow"
     piece: Id
     player: Id
-    allow: bool = True
+    allow: StrictBool = True
 
     def apply(self, tx: Tx) -> None:
         piece = _piece(tx, self.piece)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bounds import MAX_ITEMS, Id, Name, Number, Sentence
 from ..views import Audience, Entity
@@ -36,7 +36,7 @@ class Piece(Entity):
     owner: Id | None = None
     cell: Cell | None = None
     size: StrictInt = Field(default=1, ge=1, le=20)
-    hidden: bool = False
+    hidden: StrictBool = False
     labels: dict[Id, Name] = Field(default_factory=dict, max_length=50)
     movers: list[Id] = Field(default_factory=list, max_length=MAX_ITEMS)
     color: Name | None = None
@@ -77,7 +77,7 @@ class Marker(Entity):
     cell: Cell
     width: StrictInt = Field(default=1, ge=1, le=500)
     height: StrictInt = Field(default=1, ge=1, le=500)
-    hidden: bool = False
+    hidden: StrictBool = False
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden

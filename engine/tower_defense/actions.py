@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import MAX_NUMBER, Id, Name
@@ -193,7 +193,7 @@ class SetTrap(_PCAction):
     trap: TrapKind
     skill: Name = "手さばき"
     result: str | None = Field(default=None, max_length=2000)
-    check: bool = True
+    check: StrictBool = True
 
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bcdice import Level
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
@@ -113,7 +113,7 @@ class TDSettings(_Spec):
     group_at_intact_fort: Literal["stay", "advance"] = "stay"
     #: TD-OPT-1 traps fire for every group moving on the passage in one advance phase and
     #: are then spent (default), or keep firing every advance phase (`true`).
-    traps_persist: bool = False
+    traps_persist: StrictBool = False
     #: TD-PRE-1 how many traps the GM allows in total (None = no limit).
     trap_limit: Count | None = None
     #: TD-PRE-1 skills a trap may be set with.
@@ -160,7 +160,7 @@ class WaveEntry(_Spec):
     san: Name | None = None
     fort_damage: Count | None = None
     penalty_dice: StrictInt | None = Field(default=None, ge=0, le=2)
-    doubles_attack: bool | None = None
+    doubles_attack: StrictBool | None = None
     hp: Number | None = None
 
 
@@ -191,7 +191,7 @@ class Victory(Entity):
     kind: Literal["survive", "destroy", "gm"] = "survive"
     rounds: StrictInt = Field(default=6, ge=1, le=MAX_NUMBER)
     tag: Name | None = None
-    defeat_on_final_fort: bool = True
+    defeat_on_final_fort: StrictBool = True
     ja: Paragraph = ""
     en: Paragraph = ""
 
@@ -208,7 +208,7 @@ class Fort(Entity):
     durability: Number
     max_durability: Number
     cell: Cell
-    final: bool = False
+    final: StrictBool = False
 
 
 class Direction(Entity):
@@ -226,7 +226,7 @@ class Passage(Entity):
     outer: Id
     inner: Id
     cells: list[Cell] = Field(default_factory=list)
-    lateral: bool = False
+    lateral: StrictBool = False
 
 
 class Walker(Entity):
@@ -243,7 +243,7 @@ class Walker(Entity):
     at: Count = 0
     fort: Id | None = None
     cell: Cell
-    waiting: bool = False
+    waiting: StrictBool = False
     tag: Name | None = None
     san: Name | None = None
     round: Count = 0
@@ -256,7 +256,7 @@ class Group(Walker):
 
     count: Count
     max_count: Count | None = None
-    snared: bool = False
+    snared: StrictBool = False
 
 
 class Individual(Walker):
@@ -265,7 +265,7 @@ class Individual(Walker):
     special: SpecialKind
     fort_damage: Count = 0
     penalty_dice: Count = 0
-    doubles_attack: bool = False
+    doubles_attack: StrictBool = False
     hp: Number | None = None
 
 
@@ -277,7 +277,7 @@ class Trap(Entity):
     kind: TrapKind
     pc: Id | None = None
     cell: Cell | None = None
-    spent: bool = False
+    spent: StrictBool = False
 
 
 class WeaponState(Entity):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from ..bounds import MAX_NUMBER, Count, Name, Number
 from ..table import Cell
@@ -46,7 +46,7 @@ class FortSpec(_Spec):
     tier: StrictInt = Field(ge=1, le=MAX_NUMBER)
     durability: Count
     cell: Cell
-    final: bool | None = None
+    final: StrictBool | None = None
 
 
 class DirectionSpec(_Spec):
