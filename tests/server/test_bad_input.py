@@ -263,9 +263,11 @@ def _room_dump(r: Running) -> tuple[int, str]:
 
 
 async def _refused_as_shape(r: Running, g: Client, frame: dict[str, Any], code: str,
-                            *fields: tuple[str | int, ...]) -> None:
-    """`frame` gets a structured `code` error naming each of `fields` as not an integer,
-    and the room, its version and the sender's connection are as they were."""
+                            *fields: tuple[str | int, ...],
+                            wanted: tuple[str, ...] = ("integer", "number")) -> None:
+    """`frame` gets a structured `code` error naming each of `fields` as not what is
+    `wanted` (an integer), and the room, its version and the sender's connection are as
+    they were."""
     before = _room_dump(r)
     await g.send(frame, invalid=True)
     err = await _answer(g, frame)
@@ -273,7 +275,7 @@ async def _refused_as_shape(r: Running, g: Client, frame: dict[str, Any], code: 
     assert err["reason"]["ja"].startswith("メッセージの形が正しくありません")
     assert err["reason"]["en"].startswith("The message is malformed")
     for field in fields:
-        assert any(_within(field, e["loc"]) and ("integer" in e["msg"] or "number" in e["msg"])
+        assert any(_within(field, e["loc"]) and any(w in e["msg"] for w in wanted)
                    for e in err["details"]["errors"]), (field, err["details"])
     assert _room_dump(r) == before
     await g.send({"type": "ping", "t": "still-here"})
@@ -446,3 +448,118 @@ async def test_override_writes_no_boolean_into_an_integer(running: Running) -> N
     assert (reply["type"], reply["code"]) == ("reject", "bad_value"), reply
     assert reply["reason"]["ja"] and reply["reason"]["en"]
     assert _room_dump(running) == before
+
+
+# -- issue 26 finding 5: 1, "true", "yes" or "on" is not a boolean -------------------------
+async def test_grid_start_surprise_1_or_yes_is_not_a_surprise(tmp_path: Path) -> None:
+    # `grid.start {surprise: 1}` (or "yes") was acked as a surprise: the enemy round first
+    scenario = tmp_path / "surprise.yaml"
+    scenario.write_text((EXAMPLES / "seamless_combat.yaml").read_text(encoding="utf-8")
+                        .replace("# surprise: true", "surprise: true"), encoding="utf-8")
+    r = await start_server(tmp_path / "k.sqlite3", scenario)
+    try:
+        g = await gm(r)
+        assert g.state["grid"]["settings"]["surprise"] is True  # GRID-X-1 is on
+        for lax in (1, "yes", "true", "on"):
+            await _refused_as_shape(r, g, _act({"kind": "grid.start", "surprise": lax}),
+                                    "bad_action", ("surprise",), wanted=("boolean",))
+        assert not g.state["grid"]["active"]
+        await _act_ok(g, {"kind": "grid.start", "surprise": True})  # said with a boolean
+        assert (g.state["grid"]["active"], g.state["grid"]["side"]) == (True, "enemy")
+    finally:
+        await r.runner.cleanup()
+
+
+async def test_override_delete_true_as_text_deletes_nothing(running: Running) -> None:
+    # `override {delete: "true"}` was taken as a deletion
+    g = await gm(running)
+    path = ["table", "counters", "clock"]
+    await _refused_as_shape(running, g, _act({"kind": "override", "path": path,
+                                              "delete": "true", "reason": "fix"}),
+                            "bad_action", ("delete",), wanted=("boolean",))
+    assert "clock" in g.state["table"]["counters"]
+    await _act_ok(g, {"kind": "override", "path": path, "delete": True, "reason": "fix"})
+    assert "clock" not in g.state["table"]["counters"]
+
+
+async def test_override_writes_no_number_or_text_into_a_boolean(running: Running) -> None:
+    # a GM's override is checked against the field's strict type: 1 or "yes" is no boolean
+    g = await gm(running)
+    path = ["table", "pieces", "knight", "hidden"]
+    for lax in (1, "yes", "true"):
+        before = _room_dump(running)
+        reply = await g.reply_to(await g.act({"kind": "override", "path": path, "value": lax,
+                                              "reason": "fix"}))
+        assert (reply["type"], reply.get("code")) == ("reject", "bad_value"), reply
+        assert reply["reason"]["ja"] and reply["reason"]["en"]
+        assert _room_dump(running) == before
+    await _act_ok(g, {"kind": "override", "path": path, "value": True, "reason": "fix"})
+    assert running.server.rooms[running.room].engine.state.table.pieces["knight"].hidden
+
+
+async def test_a_piece_placed_with_hidden_1_is_refused(running: Running) -> None:
+    # `table.piece.place` with `hidden: 1` was acked: a hidden piece from a number
+    g = await gm(running)
+    piece = {"id": "spy", "name": "密偵 / Spy", "cell": {"x": 3, "y": 3}}
+    await _refused_as_shape(running, g, _act({"kind": "table.piece.place",
+                                              "piece": {**piece, "hidden": 1}}),
+                            "bad_action", ("piece", "hidden"), wanted=("boolean",))
+    assert "spy" not in g.state["table"]["pieces"]
+    await _act_ok(g, {"kind": "table.piece.place", "piece": {**piece, "hidden": True}})
+    assert running.server.rooms[running.room].engine.state.table.pieces["spy"].hidden
+
+
+#: A sample of the other booleans a client sends, one subsystem after another: each frame
+#: is whole and right but for the marked field, so only that can refuse it.
+NOT_BOOLEANS: list[tuple[str, dict[str, Any], str, tuple[str | int, ...]]] = [
+    ("demo_table.yaml", _act({"kind": "table.piece.reveal", "piece": "assassin",
+                              "hidden": "false"}), "bad_action", ("hidden",)),
+    ("demo_table.yaml", _act({"kind": "table.piece.allow", "piece": "ghoul", "player": "alice",
+                              "allow": "on"}), "bad_action", ("allow",)),
+    ("demo_table.yaml", _act({"kind": "table.marker.place", "marker": {
+        "id": "trap", "text": "罠 / Trap", "cell": {"x": 1, "y": 1}, "hidden": 0}}),
+     "bad_action", ("marker", "hidden")),
+    ("seamless_combat.yaml", _act({"kind": "grid.status.add", "combatant": "fighter",
+                                   "status": "poison", "removable": 0}),
+     "bad_action", ("removable",)),
+    ("seamless_combat.yaml", _act({"kind": "grid.spot", "id": "s", "cell": {"x": 1, "y": 1},
+                                   "hidden": "yes"}), "bad_action", ("hidden",)),
+    ("seamless_combat.yaml", _act({"kind": "grid.event", "id": "quake", "round": 1,
+                                   "announced": "no"}), "bad_action", ("announced",)),
+    ("seamless_combat.yaml", _act({"kind": "grid.publish", "combatant": "fighter",
+                                   "published": 1}), "bad_action", ("published",)),
+    ("seamless_combat.yaml", _act({"kind": "grid.act", "combatant": "fighter",
+                                   "sight": "true"}), "bad_action", ("sight",)),
+    ("seamless_combat.yaml", {"type": "query", "id": "q1", "query": {
+        "kind": "grid.range", "combatant": "fighter", "range": 2, "non_attack": 1}},
+     "bad_message", ("non_attack",)),
+    ("engagement.yaml", _act({"kind": "engagement.link", "a": "aya", "b": "oni",
+                              "engaged": "yes"}), "bad_action", ("engaged",)),
+    ("engagement.yaml", _act({"kind": "engagement.shot", "combatant": "ghost", "target": "aya",
+                              "check": 1, "dice": 1, "power": 1, "report": 1}),
+     "bad_action", ("report",)),
+    ("engagement.yaml", _act({"kind": "engagement.combatant.add", "combatant": {
+        "id": "fox2", "piece": "fox", "side": "enemy", "published": "true"}}),
+     "bad_action", ("combatant", "published")),
+    ("base_battle.yaml", _act({"kind": "bases.fire", "element": "erosion", "active": "off"}),
+     "bad_action", ("active",)),
+    ("base_battle.yaml", _act({"kind": "bases.effect", "effect": {
+        "do": "message", "text": "x", "target": {"this": 1}}}),
+     "bad_action", ("effect", "target", "this")),
+    ("tower_defense.yaml", _act({"kind": "td.trap.set", "pc": "p", "passage": "in_left",
+                                 "trap": "snare", "check": "false"}), "bad_action", ("check",)),
+]
+
+
+@pytest.mark.parametrize(("scenario", "frame", "code", "field"), NOT_BOOLEANS,
+                         ids=[f"{s}:{f.get('action', f).get('kind', f['type'])}"
+                              for s, f, _, _ in NOT_BOOLEANS])
+async def test_a_non_boolean_where_a_boolean_is_wanted_is_refused(
+        tmp_path: Path, scenario: str, frame: dict[str, Any], code: str,
+        field: tuple[str | int, ...]) -> None:
+    # issue 26 finding 5: every boolean of every wire model is a strict boolean
+    r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / scenario)
+    try:
+        await _refused_as_shape(r, await gm(r), frame, code, field, wanted=("boolean",))
+    finally:
+        await r.runner.cleanup()
