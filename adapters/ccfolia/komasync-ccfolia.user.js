@@ -1062,9 +1062,7 @@ async function sendChat(win, text, { name = null, waitMs = 1000 } = {}) {
     "Enter",
     () => box.textarea.dispatchEvent(new win.KeyboardEvent("keydown", { key: "Enter", code: "Enter", keyCode: 13, which: 13, bubbles: true })),
   ]);
-  let how = "";
   for (const [label, fn] of tries) {
-    how = label;
     try {
       fn();
     } catch {
@@ -1073,7 +1071,7 @@ async function sendChat(win, text, { name = null, waitMs = 1000 } = {}) {
     if (await cleared(win, box.textarea, waitMs)) {
       if (oldName !== null && oldName !== name) setField(win, box.name, oldName);
       if (draft) setField(win, box.textarea, draft);
-      return { ok: true, how };
+      return { ok: true, how: label };
     }
   }
   setField(win, box.textarea, draft);

@@ -20,7 +20,6 @@ import { waitFor, sleep } from "./support/wait.js";
 import { readFileSync } from "node:fs";
 import { build, OUT, SERVED_FROM_LINE } from "../ccfolia/build.mjs";
 
-const HARD_80 = "(1D100<=80) ボーナス・ペナルティダイス[0] ＞ 30 ＞ 30 ＞ ハード成功";
 const cc = (target, value, level) => `(1D100<=${target}) ボーナス・ペナルティダイス[0] ＞ ${value} ＞ ${value} ＞ ${level}`;
 const USERS = { uidP1: "p1", uidP2: "p2", uidGM0001: "gm" };
 

@@ -97,7 +97,7 @@ for (const generation of [12, 13]) {
     let gmc; // the GM's browser
     let p1c; // player 1's browser
     let p2c;
-    let bridges = [];
+    const bridges = [];
     let gmBridge;
 
     function open(client) {

@@ -73,7 +73,7 @@ export class GM {
 
   _wake() {
     for (const w of [...this.waiters]) {
-      let ok = false;
+      let ok;
       try {
         ok = w.test();
       } catch {

@@ -2,7 +2,7 @@
 export async function waitFor(test, what = "condition", ms = 10000) {
   const end = Date.now() + ms;
   for (;;) {
-    let ok = false;
+    let ok;
     try {
       ok = await test();
     } catch {

@@ -131,7 +131,7 @@ function label(el) {
 function elementRow(ctx, base, field, el, i) {
   const path = [K, "bases", base.id, field, i];
   const hidden = el.hidden || [];
-  let counts = null;
+  let counts;
   if (field === "gp_conditions") {
     counts = [h("span.badge", `${el.delta > 0 ? "+" : ""}${el.delta ?? "?"}`), " ",
       ctx.editable([...path, "applied"], el.applied ?? 0, { type: "int", display: t("bases.applied", { n: el.applied ?? 0 }) })];
@@ -155,7 +155,7 @@ function manualTriggers(ctx, bases) {
   const items = [];
   for (const base of bases) {
     for (const field of ["constants", "events", "gp_conditions"]) {
-      (base[field] || []).forEach((el, i) => {
+      (base[field] || []).forEach((el) => {
         if (!hasManual(el)) return;
         if (field === "events" && el.count !== null && el.count !== undefined && (el.fired ?? 0) >= el.count) return;
         const manual = el.conditions.filter((b) => b.manual).map((b) => b.manual).join(" / ");

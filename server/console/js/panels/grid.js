@@ -60,8 +60,6 @@ const RULES = [
   R(["obstacles"], "GRID-MV-3", "障害物は通過できず、射程視界をさえぎる", "obstacles block movement and line of sight"),
 ];
 
-const name = (state, id) => state.table?.pieces?.[state.grid?.combatants?.[id]?.piece]?.name || id;
-
 function headline(ctx) {
   const g = ctx.data;
   if (g.active) return t("grid.round", { n: g.round, side: t(`grid.round.${g.side}`) });
@@ -140,7 +138,7 @@ function legalSquares(ctx, state) {
   return reply?.type === "query.result" ? reply.result.squares : [];
 }
 
-function map(ctx, chars) {
+function map(ctx) {
   const state = ctx.state;
   const p = ctx.data.process;
   const legal = legalSquares(ctx, state);
@@ -246,7 +244,7 @@ function render(ctx) {
     h("div.grid-head", h("b", headline(ctx)), controls(ctx)),
     processBox(ctx, chars),
     overlayBar(ctx),
-    map(ctx, chars),
+    map(ctx),
     notes(ctx),
     h("section.sub", h("h4", t("grid.chars")), h("table.grid-table.grid-chars", h("tbody", chars.map((c) => charRow(ctx, c))))),
     statusForm(ctx, chars));

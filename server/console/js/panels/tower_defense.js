@@ -221,7 +221,6 @@ function mapSvg(ctx, td) {
     const ratio = f.max_durability > 0 ? Math.max(0, Math.min(1, f.durability / f.max_durability)) : 0;
     const size = S * 1.3;
     const pcs = pcsAt[f.id] || [];
-    const mine = pcs.some((p) => isMine(ctx, p));
     layers.forts.appendChild(h("g", { class: `td-fort tier${f.tier}${broken ? " broken" : ""}${f.final ? " final" : ""}`,
                                       dataset: { id: f.id, durability: f.durability } },
       h("rect.td-fort-box", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 5 }),
