@@ -117,7 +117,7 @@ def settle(tx: Tx) -> None:
         if p.hidden != hidden(p.a, p.b):
             tx.set((PATH, "pairs", key, "hidden"), not p.hidden)
     for pid, o in s.offers.items():
-        if o.hidden != hidden(o.leaver, o.partner):
+        if o.hidden != hidden(o.leaver, o.partner, *o.formed.split("|")):
             tx.set((PATH, "offers", pid, "hidden"), not o.hidden)
     for key, gone in s.left.items():
         if gone.hidden != hidden(gone.leaver, gone.partner):

@@ -90,3 +90,17 @@ def test_eng_guard_a_hidden_characters_uses_are_the_gms() -> None:
     assert "e4" not in project(e.state, Audience("player", "p1"))["engagement"]["used"]
     _hidden(e, hidden=False)
     assert "e4" in project(e.state, Audience("player", "p1"))["engagement"]["used"]
+
+
+def test_eng_hand_1_a_handover_asked_because_of_a_hidden_character_is_the_gms() -> None:
+    """e4 (hidden) engages a1, with whom e1 is engaged: e1 is asked whether it leaves — a
+    question about e4, so the GM's alone though e1 and a1 are in the scene."""
+    e = engine()
+    do(e, GM, kind="engagement.link", a="a1", b="e1")
+    _hidden(e)
+    do(e, GM, kind="engagement.approach", combatant="e4", target="a1", dp=3,
+       result=line(6, 6, 6))
+    offers = eng(e).offers
+    assert len(offers) == 1 and all(o.hidden for o in offers.values())
+    player = project(e.state, Audience("player", "p1"))["engagement"]
+    assert player["offers"] == {} and "e4" not in str(player)  # (its counters are the kit's)
