@@ -13,7 +13,9 @@ guard for another, or an ability (ENG-IN-1), and each forming offers the ENG-HAN
 handovers as prompts. Declarations (actions.py) open one *exchange* at a time
 (exchange.py): the attack's check, the defence and its check (defence.py says who may
 guard or cover, ENG-GUARD / ENG-COVER), then the damage (ENG-ACT-1/2, ENG-BONUS in
-checks.py). Each check is rolled by komasync or read from a reported BCDice line.
+checks.py). Each check is rolled by komasync or read from a reported BCDice line. An
+attack involving a hidden character is the GM's: it is resolved in its own slot beside
+the scene's (model.EngagementState.hidden_exchange) and holds up no player.
 The GM's hand (gm.py): abilities that engage or part, rows (ENG-EF-3), cancel.
 
 Every number the base game holds outside the seed (the check die, DP and HP pools,

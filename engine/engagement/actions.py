@@ -10,6 +10,7 @@ will come from the VTT chat (`engagement.roll`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt
@@ -22,7 +23,7 @@ from ..table import TableState
 from ..tx import Role, Tx
 from .checks import melee_dice, roll_or_read
 from .defence import cover_problem, engaged_in_scene, evade_problem, guard_problem
-from .exchange import declare_defence, no_defence, proceed, put, run_check
+from .exchange import declare_defence, no_defence, proceed, put, run_check, slot
 from .model import AttackKind, Check, DefenceKind, EngagementState, Exchange, pair_key
 from .rules import (
     BODY,
@@ -43,7 +44,8 @@ from .rules import (
 )
 from .turns import PHASE_NAMES
 
-__all__ = ["ACTORS", "DECLARATIONS", "Approach", "Defend", "Melee", "ReportRoll", "Shot"]
+__all__ = ["ACTORS", "DECLARATIONS", "Approach", "Defend", "Melee", "ReportRoll", "Shot",
+           "answering"]
 
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 LINE = Field(default=None, min_length=1, max_length=500)
@@ -99,13 +101,44 @@ WHAT = {"approach": ("接近", "approach"), "melee": ("近接攻撃", "melee"),
         "evade": ("回避", "evasion"), "guard": ("ガード", "a guard"), "cover": ("カバー", "a cover")}
 
 
-def _ready(tx: Tx) -> EngagementState:
+def _ready(tx: Tx, attacker: str, target: str) -> EngagementState:
+    """The battle is on and the attack's slot is free (one attack at a time, ENG-TURN):
+    the scene's, or for the GM's attack involving a hidden character the hidden slot
+    beside it — so a hidden attack never makes a player's declaration wait."""
     s = eng(tx)
     need_active(s)
-    if s.exchange is not None:
-        raise Refusal("exchange_open", OPEN.format(n=name(tx, s.exchange.attacker)), rule="ENG-TURN",
-                      about=[(PATH, "exchange")])
+    field = "hidden_exchange" if tx.actor.role == "gm" and _hidden(s, attacker, target) else "exchange"
+    held: Exchange | None = getattr(s, field)
+    if held is not None:
+        raise Refusal("exchange_open", OPEN.format(n=name(tx, held.attacker)), rule="ENG-TURN",
+                      about=[(PATH, field)])
     return s
+
+
+def _hidden(s: EngagementState, *ids: str) -> bool:
+    return any((c := s.combatants.get(i)) is not None and c.hidden for i in ids)
+
+
+def answering(tx: Tx, s: EngagementState, cid: str, named: str | None,
+              fits: Callable[[Exchange], bool]) -> Exchange | None:
+    """The open attack a defence or a reported line is for: among those the sender may
+    see (a non-GM: the scene's alone) that `fits`, the one `named`; with the scene's and
+    the hidden one both fitting (the GM), the hidden one when the character is hidden or
+    takes part in it and not in the scene's, else the scene's."""
+    gm = tx.actor.role == "gm"
+    found = [ex for ex in s.open_exchanges()
+             if (gm or not ex.hidden) and fits(ex) and named in (None, ex.id)]
+    if len(found) < 2:
+        return found[0] if found else None
+    scene, lurking = found
+    if _hidden(s, cid) or (_takes_part(lurking, cid) and not _takes_part(scene, cid)):
+        return lurking
+    return scene
+
+
+def _takes_part(ex: Exchange, cid: str) -> bool:
+    return (cid in (ex.attacker, ex.target) or (ex.check is not None and ex.check.who == cid)
+            or (ex.defence is not None and ex.defence.by == cid))
 
 
 def _pair_up(tx: Tx, attacker: str, target: str) -> tuple[Combatant, Combatant]:
@@ -126,12 +159,21 @@ def _main_only(tx: Tx, s: EngagementState, what: str, rule: str) -> None:
 def _open(tx: Tx, s: EngagementState, c: Combatant, t: Combatant, attack: AttackKind, dp: int,
           report: bool, goal: int | None = None, grazes: int = 0, power: int = 0) -> Exchange:
     """The exchange this declaration opens (one at a time, ENG-TURN)."""
-    ex = Exchange(id=tx.next_id("x"), attack=attack, attacker=c.id, target=t.id, turn=s.turn,
+    hidden = c.hidden or t.hidden
+    xid = _hidden_id(tx, s) if hidden else tx.next_id("x")
+    ex = Exchange(id=xid, attack=attack, attacker=c.id, target=t.id, turn=s.turn,
                   phase=s.phase, dp=dp, report=report, goal=goal, grazes=grazes, power=power,
-                  hidden=c.hidden or t.hidden)
+                  hidden=hidden)
     put(tx, ex)
     tx.emit("engagement.declared", exchange=ex.id, attack=ex.attack, attacker=c.id, target=t.id)
     return ex
+
+
+def _hidden_id(tx: Tx, s: EngagementState) -> str:
+    """A hidden attack's id, numbered apart: the room's sequence is seen by everyone."""
+    n = s.hidden_seq + 1
+    tx.set((PATH, "hidden_seq"), n)
+    return f"hx{n}"
 
 
 class _Declaration(ActionBase):
@@ -153,7 +195,7 @@ class Approach(_Declaration):
     dp: StrictInt = Field(ge=0, le=100)
 
     def apply(self, tx: Tx) -> None:
-        s = _ready(tx)
+        s = _ready(tx, self.combatant, self.target)
         c, t = _pair_up(tx, self.combatant, self.target)
         _main_only(tx, s, "approach", "ENG-ACT-1")
         tx.check(stat(c, MELEE) > 0, Refusal("no_melee_skill", NO_SKILL.format(n=name(tx, c)),
@@ -214,7 +256,7 @@ class Melee(_Declaration):
     grazes: StrictInt = Field(default=0, ge=0, le=100)
 
     def apply(self, tx: Tx) -> None:
-        s = _ready(tx)
+        s = _ready(tx, self.combatant, self.target)
         c, t = _pair_up(tx, self.combatant, self.target)
         problem = melee_problem(tx, s, c, t)
         if problem is not None:
@@ -256,7 +298,7 @@ class Shot(_Declaration):
     power: StrictInt = Field(ge=0, le=10_000)
 
     def apply(self, tx: Tx) -> None:
-        s = _ready(tx)
+        s = _ready(tx, self.combatant, self.target)
         c, t = _pair_up(tx, self.combatant, self.target)
         _main_only(tx, s, self.attack, "ENG-TURN")
         spend(tx, s, c, self.dp, "ENG-DP")
@@ -277,12 +319,14 @@ class Defend(_Declaration):
     kind: Literal["engagement.defend"] = "engagement.defend"
     defence: DefenceKind
     dp: StrictInt = Field(default=0, ge=0, le=100)
+    #: The attack answered, when the GM has two open (the scene's and a hidden one).
+    exchange: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
         need_active(s)
-        ex = s.exchange
-        if ex is None or ex.stage != "defence" or (ex.hidden and tx.actor.role != "gm"):
+        ex = answering(tx, s, self.combatant, self.exchange, lambda x: x.stage == "defence")
+        if ex is None:
             raise Refusal("nothing_to_answer", NOTHING, rule="ENG-TURN")
         c = combatant(tx, self.combatant)
         may_act(tx, c)
@@ -326,18 +370,20 @@ class ReportRoll(ActionBase):
     combatant: Id
     result: str = Field(min_length=1, max_length=500)
     by: Id | None = None
+    #: The attack whose check this is, when the GM has two open.
+    exchange: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
         need_active(s)
-        ex = s.exchange
-        hidden = ex is not None and ex.hidden and tx.actor.role != "gm"
-        if ex is None or ex.check is None or ex.check.total is not None or hidden:
+        ex = answering(tx, s, self.combatant, self.exchange,
+                       lambda x: x.check is not None and x.check.total is None)
+        if ex is None or ex.check is None:
             raise Refusal("no_check_waiting", NO_WAIT, rule="ENG-TURN")
         c = combatant(tx, self.combatant)
         if c.id != ex.check.who:
             raise Refusal("not_awaited", NOT_THEIRS.format(n=name(tx, ex.check.who)), rule="ENG-TURN",
-                          about=[(PATH, "exchange")])
+                          about=[(PATH, slot(s, ex))])
         may_act(tx, c)
         check = roll_or_read(tx, ex.check, self.result, False,
                              f"{name(tx, ex.attacker)}→{name(tx, ex.target)}")

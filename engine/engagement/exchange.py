@@ -22,7 +22,7 @@ from .model import Check, Defence, DefenceKind, EngagementState, Exchange, How, 
 from .relation import dissolve, form
 from .rules import BODY, MELEE, PATH, WEAPON, eng, name, stat
 
-__all__ = ["close", "declare_defence", "hit", "no_defence", "put", "run_check"]
+__all__ = ["close", "declare_defence", "hit", "no_defence", "put", "run_check", "slot"]
 
 WHAT = {"approach": ("接近", "approach"), "melee": ("近接攻撃", "melee"),
         "shot": ("ショット", "shot"), "homing": ("ホーミング", "homing")}
@@ -46,12 +46,22 @@ GRAZES = Text("「{n}」はグレイズを{g}消費", "{n} spends {g} grazes")
 NO_DAMAGE = Text("ダメージなし", "No damage")
 
 
-def put(tx: Tx, ex: Exchange | None) -> None:
-    tx.set((PATH, "exchange"), ex)
+def slot(s: EngagementState, ex: Exchange) -> str:
+    """Where `ex` is kept: the slot already holding it, else the hidden one for an attack
+    involving a hidden character (it never takes the scene's turn), else the scene's."""
+    for field in ("exchange", "hidden_exchange"):
+        held = getattr(s, field)
+        if held is not None and held.id == ex.id:
+            return field
+    return "hidden_exchange" if ex.hidden else "exchange"
+
+
+def put(tx: Tx, ex: Exchange) -> None:
+    tx.set((PATH, slot(eng(tx), ex)), ex)
 
 
 def close(tx: Tx, ex: Exchange) -> None:
-    put(tx, None)
+    tx.set((PATH, slot(eng(tx), ex)), None)
     tx.emit("engagement.exchange.closed", exchange=ex.id)
 
 

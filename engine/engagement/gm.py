@@ -100,13 +100,17 @@ class Cancel(ActionBase):
     """GM: drop the attack being resolved (what it already spent stays spent)."""
 
     kind: Literal["engagement.cancel"] = "engagement.cancel"
+    #: Which attack, when two are open (the scene's and a hidden one); else the scene's
+    #: if open, then the hidden one.
+    exchange: Id | None = None
 
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
-        if s.exchange is None:
+        ex = next((x for x in s.open_exchanges() if self.exchange in (None, x.id)), None)
+        if ex is None:
             raise Refusal("nothing_open", NOTHING, rule="ENG-TURN")
-        tx.say(CANCELLED.format(n=name(tx, s.exchange.attacker)), chat=not s.exchange.hidden)
-        close(tx, s.exchange)
+        tx.say(CANCELLED.format(n=name(tx, ex.attacker)), chat=not ex.hidden)
+        close(tx, ex)
 
 
 class AddCombatant(ActionBase):
@@ -137,8 +141,9 @@ class RemoveCombatant(ActionBase):
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
         c = combatant(tx, self.combatant)
-        if s.exchange is not None and c.id in (s.exchange.attacker, s.exchange.target):
-            close(tx, s.exchange)
+        for ex in s.open_exchanges():
+            if c.id in (ex.attacker, ex.target):
+                close(tx, ex)
         for key, pair in list(s.pairs.items()):
             if pair.has(c.id):
                 dissolve(tx, s, key, "ability", "GM")

@@ -114,8 +114,9 @@ class Pair(_Shown):
         return cid in (self.a, self.b)
 
 
-class Used(Entity):
-    """What a character used up, as the turn number it was used in (0: never)."""
+class Used(_Shown):
+    """What a character used up, as the turn number it was used in (0: never); the GM's
+    while the character is hidden."""
 
     #: ENG-GUARD the once-per-turn guard (not a guard against melee on oneself).
     guard: Count = 0
@@ -196,7 +197,14 @@ class Left(_Shown):
 
 
 class EngagementState(Entity):
-    """Engagement (seed 004): combatants, the turn, the relation and what is pending."""
+    """Engagement (seed 004): combatants, the turn, the relation and what is pending.
+
+    `exchange` is the scene's attack (one at a time, ENG-TURN); `hidden_exchange` is an
+    attack involving a hidden character, resolved beside it and never shown to non-GMs:
+    it takes no turn in the scene, so it shapes nothing a player is told. Its ids come
+    from `hidden_seq`, not the room's sequence (which every audience sees)."""
+
+    __secret__ = frozenset({"hidden_exchange", "hidden_seq"})
 
     settings: EngagementSettings = Field(default_factory=EngagementSettings)
     combatants: dict[str, Combatant] = Field(default_factory=dict)
@@ -206,12 +214,18 @@ class EngagementState(Entity):
     pairs: dict[str, Pair] = Field(default_factory=dict)
     used: dict[str, Used] = Field(default_factory=dict)
     exchange: Exchange | None = None
+    hidden_exchange: Exchange | None = None
+    hidden_seq: Count = 0
     offers: dict[str, Offer] = Field(default_factory=dict)
     left: dict[str, Left] = Field(default_factory=dict)
 
     def partners(self, cid: str) -> list[str]:
         """Everyone `cid` is engaged with, in the order the pairs formed."""
         return [p.other(cid) for p in self.pairs.values() if p.has(cid)]
+
+    def open_exchanges(self) -> list[Exchange]:
+        """The attacks being resolved: the scene's first, then the hidden one."""
+        return [ex for ex in (self.exchange, self.hidden_exchange) if ex is not None]
 
     def pair(self, a: str, b: str) -> Pair | None:
         return self.pairs.get(pair_key(a, b))

@@ -79,8 +79,9 @@ def _offer_handovers(tx: Tx, s: EngagementState, a: Combatant, b: Combatant, for
         text = ASK.format(new=name(tx, a), other=name(tx, b), c=name(tx, c), p=name(tx, b))
         pid = tx.ask(controller(tx, c), text, HANDOVER_RESUME, [("leave", LEAVE), ("stay", STAY)],
                      leaver=c.id, partner=b.id, pair=key)
+        # a question asked because of a hidden character is about it: the GM's alone
         tx.set((PATH, "offers", pid), Offer(prompt=pid, leaver=c.id, partner=b.id, formed=formed,
-                                           hidden=c.hidden or b.hidden))
+                                           hidden=c.hidden or b.hidden or a.hidden))
         tx.emit("engagement.handover.offered", prompt=pid, leaver=c.id, partner=b.id)
 
 

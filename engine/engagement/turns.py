@@ -63,8 +63,9 @@ class NextPhase(ActionBase):
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
         need_active(s)
-        if s.exchange is not None:
-            raise Refusal("exchange_open", OPEN.format(who=name(tx, s.exchange.attacker)),
+        busy = s.open_exchanges()  # the hidden one too: the GM finishes it first
+        if busy:
+            raise Refusal("exchange_open", OPEN.format(who=name(tx, busy[0].attacker)),
                           rule="ENG-TURN")
         i = PHASES.index(s.phase)
         nxt = PHASES[(i + 1) % len(PHASES)]
@@ -89,6 +90,7 @@ class EndBattle(ActionBase):
         s = eng(tx)
         need_active(s)
         tx.set((PATH, "exchange"), None)
+        tx.set((PATH, "hidden_exchange"), None)
         for key in list(s.pairs):
             dissolve(tx, s, key, "ended")
         for pid in list(s.offers):
@@ -115,16 +117,33 @@ def settle(tx: Tx) -> None:
         if p.hidden != hidden(p.a, p.b):
             tx.set((PATH, "pairs", key, "hidden"), not p.hidden)
     for pid, o in s.offers.items():
-        if o.hidden != hidden(o.leaver, o.partner):
+        if o.hidden != hidden(o.leaver, o.partner, *o.formed.split("|")):
             tx.set((PATH, "offers", pid, "hidden"), not o.hidden)
     for key, gone in s.left.items():
         if gone.hidden != hidden(gone.leaver, gone.partner):
             tx.set((PATH, "left", key, "hidden"), not gone.hidden)
-    ex = s.exchange
-    if ex is not None:
-        ids = [ex.attacker, ex.target, *([ex.defence.by] if ex.defence else [])]
-        if ex.hidden != hidden(*ids):
-            tx.set((PATH, "exchange", "hidden"), not ex.hidden)
+    for cid, u in s.used.items():
+        if u.hidden != hidden(cid):
+            tx.set((PATH, "used", cid, "hidden"), not u.hidden)
+    for field in ("exchange", "hidden_exchange"):
+        ex = getattr(s, field)
+        if ex is not None:
+            ids = [ex.attacker, ex.target, *([ex.defence.by] if ex.defence else [])]
+            if ex.hidden != hidden(*ids):
+                tx.set((PATH, field, "hidden"), not ex.hidden)
+    _reslot(tx, s)
+
+
+def _reslot(tx: Tx, s: EngagementState) -> None:
+    """An attack whose character was hidden or revealed mid-way moves to its slot when
+    that is free (until then it stays where it is: the GM's call to finish it)."""
+    ex, lurking = s.exchange, s.hidden_exchange
+    if ex is not None and ex.hidden and lurking is None:
+        tx.set((PATH, "hidden_exchange"), ex)
+        tx.set((PATH, "exchange"), None)
+    elif lurking is not None and not lurking.hidden and ex is None:
+        tx.set((PATH, "exchange"), lurking)
+        tx.set((PATH, "hidden_exchange"), None)
 
 
 TURN_ACTIONS: tuple[type[ActionBase], ...] = (StartBattle, NextPhase, EndBattle)

@@ -12,6 +12,10 @@ everyone asked has passed:
   三波状陣's +1 attack; the target's side may make it reroll with 情報操作 (once an
   attack); the target may raise 偽りの白旗 (the die counts for its defence instead) and
   use 三波状陣's +1 defence. After any reaction everyone is asked again.
+- The GM is asked at a window whenever a GM-run unit could react by what the table sees
+  (its picks are the GM's), with just "pass" when it holds nothing — so whether an
+  attack waits never tells the players what the GM holds (`gm_reactions: never`: GM-run
+  units make no strategy reaction at all).
 - damage = attack − defence, at least 1 (MASS-DMG-1); the leader may take part on LP
   (MASS-DMG-2, damage.deal). Attack and defence themselves do not move (MASS-DMG-3).
 """
@@ -111,6 +115,10 @@ def _options(m: MassState, a: PendingAttack) -> dict[str, list[tuple[str, Text]]
         out.setdefault(owner_key(unit), []).append((choice, text))
 
     defenders = [u for u in m.units.values() if u.side == target.side and not u.routed]
+    if m.settings.gm_reactions == "never":  # GM-run units' strategies make no reactions
+        defenders = [u for u in defenders if u.player is not None]
+    if _gm_may_react(m, a, attacker, target, defenders):
+        out["gm"] = []  # first, so the prompts are made in one order whatever the GM holds
     if a.stage == "declared":
         if a.decoy is None:
             for u in defenders:
@@ -130,7 +138,8 @@ def _options(m: MassState, a: PendingAttack) -> dict[str, list[tuple[str, Text]]
     if _formation_effect(m, target) == "surge" and target.surges_left > 0:
         offer(target, "surge_defence", Text(f"三波状陣: 防御力+1（残り{target.surges_left}回）",
                                             f"Triple wave: defence +1 ({target.surges_left} left)"))
-    if a.die is not None and not a.white_flag and owns_usable(target, "偽りの白旗"):
+    if (a.die is not None and not a.white_flag and target.id in {u.id for u in defenders}
+            and owns_usable(target, "偽りの白旗")):
         offer(target, "white_flag", Text(f"偽りの白旗: ダイス（{a.die}）を防御力に",
                                          f"False white flag: the die ({a.die}) to defence"))
     if a.die is not None and not a.fixed and not a.information:
@@ -139,6 +148,22 @@ def _options(m: MassState, a: PendingAttack) -> dict[str, list[tuple[str, Text]]
                 offer(u, f"information:{u.id}", Text(f"情報操作（{u.name}）: ダイスを振り直させる",
                                                      f"Disinformation ({u.name}): reroll the die"))
     return out
+
+
+def _gm_may_react(m: MassState, a: PendingAttack, attacker: Unit, target: Unit,
+                  defenders: list[Unit]) -> bool:
+    """Whether, by what the table sees, a GM-run unit could react here with a strategy
+    (囮作戦, 情報操作, 偽りの白旗). A GM-run unit's picks and uses are the GM's, so the
+    GM is asked whenever one could — with just "pass" when it holds nothing — and
+    whether the attack waits never tells the players what the GM holds."""
+    theirs = [u for u in defenders if u.player is None]
+    if a.stage == "declared":
+        return a.decoy is None and any(
+            u.id != target.id and target_refusal(attacker, u) is None for u in theirs)
+    if a.die is None:
+        return False
+    return (bool(theirs) and not a.fixed and not a.information) or (
+        target.id in {u.id for u in theirs} and not a.white_flag)
 
 
 def _formation_effect(m: MassState, unit: Unit) -> str:

@@ -132,6 +132,11 @@ class MassSettings(_Spec):
     default_formation: Name = "縦列陣形"
     #: MASS-DMG-1 dice of the front-row attack bonus.
     bonus_dice: Dice = "1D6"
+    #: GM-run units' reactions to an attack with their strategies (囮作戦, 情報操作,
+    #: 偽りの白旗): `ask` — the GM is asked at every window where one could react,
+    #: whatever it holds (just "pass" when nothing), so a wait tells the players nothing;
+    #: `never` — GM-run units do not react with strategies and their attacks never wait.
+    gm_reactions: Literal["ask", "never"] = "ask"
     #: Who may send BCDice lines instead of letting komasync roll.
     reported_results_from: list[Literal["gm", "player", "bridge"]] = Field(
         default_factory=lambda: ["gm", "player", "bridge"])  # type: ignore[arg-type]

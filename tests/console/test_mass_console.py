@@ -228,6 +228,10 @@ async def test_mass_player_controls_from_preparation_to_battle(browser: Browser,
     await battle.locator("textarea.pl-lines").fill("(1D6) ＞ 5")
     before = gm.state["mass"]["units"]["orcs"]["strength"]
     await battle.locator("button[data-act=attack]").click()
+    # the GM is asked at each reaction window, whatever its units hold (issue 26): it passes
+    for _ in range(2):
+        await gm.wait(lambda s: any(p["to"] == "gm" for p in s["prompts"].values()), "a window")
+        await answer_gm_prompts(gm, "pass")
     await gm.wait(lambda s: s["mass"]["units"]["orcs"]["strength"] < before, "the attack")
     await pw_expect(card.locator(".pms-acted")).to_be_visible()
 

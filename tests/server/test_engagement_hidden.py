@@ -109,7 +109,8 @@ async def engagement_probes(t: Table) -> None:
 
     # an attack by the hidden enemy: the table is told nothing about it
     await g.ok({**shot, "combatant": "ninja", "target": "goblin", "dice": 1, "report": True})
-    await p1.refused({**hero, "combatant": "scout"}, "not_available")  # exchange_open, about it
+    # it takes no turn in the scene: 斥候 is judged as if nothing were open (issue 26)
+    await p1.refused({**hero, "combatant": "scout"}, "row")
     await p1.refused(defend, "nothing_to_answer")
     await p1.refused(roll, "no_check_waiting")
     await g.ok({"kind": "engagement.cancel"})

@@ -60,11 +60,15 @@ def two_by_two(**extra: dict[str, Any]) -> list[dict[str, Any]]:
 class War:
     """One room with a mass combat; `do` applies an action as an actor."""
 
-    def __init__(self, data: dict[str, Any], enforcement: str | None = None) -> None:
+    def __init__(self, data: dict[str, Any], enforcement: str | None = None,
+                 gm_passes: bool = True) -> None:
         if enforcement:
             data = copy.deepcopy(data)
             data["room"]["enforcement"] = enforcement
         self.engine = Engine(build_room(Scenario.model_validate(data), "mass-tests"))
+        #: Answer "pass" to a reaction window the GM is asked with nothing to use (the
+        #: window opens whatever a GM-run unit holds): the GM's one click.
+        self.gm_passes = gm_passes
 
     @property
     def m(self) -> MassState:
@@ -76,7 +80,17 @@ class War:
         return self.m.units[uid]
 
     def do(self, actor: Actor = GM, **action: Any) -> Outcome:
-        return self.engine.apply(parse_action(action), actor)
+        """Apply; with `gm_passes`, also the GM's passes it led to, whose happenings,
+        rolls and log are added to the returned outcome (the attack's whole story)."""
+        out = self.engine.apply(parse_action(action), actor)
+        while self.gm_passes and (empty := [p for p in self.prompts("mass.react")
+                                            if p.to == "gm" and len(p.choices) == 1]):
+            more = self.engine.apply(parse_action({"kind": "answer", "prompt": empty[0].id,
+                                                   "choice": "pass"}), GM)
+            out.tx.happenings.extend(more.happenings)
+            out.tx.rolls.extend(more.rolls)
+            out.tx.log.extend(more.log)
+        return out
 
     def refused(self, actor: Actor = GM, **action: Any) -> Refusal:
         before = self.engine.state.model_dump()

@@ -22,6 +22,7 @@ PCS = {"alice": "p1", "boris": "p2", "kana": "p3", "dean": "p4"}
 def _war(seed: str) -> War:
     w = War.__new__(War)
     w.engine = Engine(build_room(load_scenario_file(EXAMPLE), seed))
+    w.gm_passes = False  # the GM's empty reaction windows are answered like any prompt
     return w
 
 

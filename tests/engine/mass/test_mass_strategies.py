@@ -313,3 +313,35 @@ def test_strategy_投石部隊() -> None:
     stone = next(r for r in out.rolls if r.purpose.startswith("mass.stones"))
     assert w.u("b2").strength == 10 - (stone.total or 0)
     assert w.m.stones == [] and w.m.turn == 2
+
+
+# -- a GM-run unit's reactions (issue 26 finding 4) ------------------------------------------
+
+
+def _windows(gm_holds: list[str], settings: dict[str, Any] | None = None) -> list[list[str]]:
+    """p1's a1 attacks b1 (front vs front); the GM's reaction prompts, one per window, as
+    the choices offered (each answered "pass")."""
+    w = War(scenario(two_by_two(b2={"strategies": gm_holds}),
+                     **({"settings": settings} if settings else {})), gm_passes=False)
+    w.to_battle(rows=FRONT)
+    w.do(P1, kind="mass.attack", unit="a1", target="b1", result=d6(4))
+    asked = []
+    while (open_ := w.prompts("mass.react")):
+        assert [p.to for p in open_] == ["gm"]
+        asked.append([c.id for c in open_[0].choices])
+        w.answer(open_[0], "pass")
+    assert w.m.attack is None and w.u("b1").strength == 8  # 6 + 4 − 6
+    return asked
+
+
+def test_strategy_囮作戦_and_情報操作_windows_open_for_the_gm_whatever_it_holds() -> None:
+    """Whether p1's attack waits tells p1 nothing: the GM is asked at both windows with
+    or without a reaction to use (the prompt offers just "pass" when it holds none)."""
+    assert _windows(["囮作戦", "情報操作"]) == [["decoy:b2", "pass"], ["information:b2", "pass"]]
+    assert _windows([]) == [["pass"], ["pass"]]
+
+
+def test_strategy_gm_reactions_never_no_gm_unit_reacts_and_nothing_waits() -> None:
+    """`gm_reactions: never` (public): GM-run units make no strategy reaction, so the GM
+    is never asked and the attack resolves at once."""
+    assert _windows(["囮作戦", "情報操作"], {"gm_reactions": "never"}) == []

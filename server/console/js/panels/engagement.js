@@ -75,7 +75,7 @@ function controls(ctx) {
   return h("div.eng-controls",
     h("button.primary", { type: "button", dataset: { act: "engagement.phase" },
       on: { click: go({ kind: "engagement.phase", to: NEXT[e.phase] }) } }, t("eng.next", { phase: t(`eng.phase.${NEXT[e.phase]}`) })),
-    e.exchange ? h("button", { type: "button", dataset: { act: "engagement.cancel" },
+    e.exchange || e.hidden_exchange ? h("button", { type: "button", dataset: { act: "engagement.cancel" },
       on: { click: go({ kind: "engagement.cancel" }) } }, t("eng.cancel")) : null,
     h("button", { type: "button", dataset: { act: "engagement.end" }, on: { click: go({ kind: "engagement.end" }) } }, t("eng.end")),
     feedback(ctx, "eng.ctl"));
@@ -83,7 +83,7 @@ function controls(ctx) {
 
 /** GM: answer the open attack for anyone (NPC defences, covers), or paste a waited-for roll. */
 function gmDefence(ctx, chars) {
-  const x = ctx.data.exchange;
+  const x = ctx.data.exchange || ctx.data.hidden_exchange; // the scene's first, then a hidden one
   if (!ctx.isGM || !x) return null;
   const waiting = x.check && (x.check.total === null || x.check.total === undefined);
   if (waiting) {
@@ -91,7 +91,7 @@ function gmDefence(ctx, chars) {
     return h("div.eng-form", h("div.pl-row",
       field(t("eng.line"), input(ctx, `${key}.line`, { type: "text", name: "line", "aria-label": t("eng.line") }, ""), "wide"),
       h("button.primary", { type: "button", dataset: { act: "engagement.roll" }, on: { click: (ev) => send(ctx, key, {
-        kind: "engagement.roll", combatant: x.check.who, result: String(val(ctx, `${key}.line`, "")).trim() }, ev.currentTarget) } },
+        kind: "engagement.roll", combatant: x.check.who, exchange: x.id, result: String(val(ctx, `${key}.line`, "")).trim() }, ev.currentTarget) } },
       t("eng.report"))), feedback(ctx, key));
   }
   if (x.stage !== "defence") return null;
@@ -100,7 +100,7 @@ function gmDefence(ctx, chars) {
   const submit = (ev) => {
     const kind = val(ctx, `${key}.kind`, "none");
     const extra = kind === "none" ? {} : rollOf() || {};
-    send(ctx, key, { kind: "engagement.defend", combatant: val(ctx, `${key}.who`, x.target), defence: kind,
+    send(ctx, key, { kind: "engagement.defend", exchange: x.id, combatant: val(ctx, `${key}.who`, x.target), defence: kind,
                      dp: Number(val(ctx, `${key}.dp`, 0)) || 0, ...extra }, ev.currentTarget);
   };
   return h("div.eng-form", h("h4", t("eng.defend")), h("div.pl-row",

@@ -131,7 +131,7 @@ export function setupList(state) {
 
 /** The open attack: who on whom, its stage, the totals, and whose result it waits for. */
 export function exchangeBox(state, isGM) {
-  const x = state.engagement?.exchange;
+  const x = state.engagement?.exchange || (isGM ? state.engagement?.hidden_exchange : null);
   if (!x) return null;
   const stage = x.attack === "approach" && x.stage === "defence" ? "cover" : x.stage;
   const c = x.check;
