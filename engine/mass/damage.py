@@ -2,7 +2,8 @@
 
 Damage an enemy deals (an attack, 爆裂部隊, 投石部隊) may be taken in part on the
 leader's LP: the unit's player is asked how much (a prompt), and the strength loses the
-rest. Under 指揮官突撃 all of it goes to LP without asking (until LP runs out).
+rest. Under 指揮官突撃 all of it goes to LP without asking (until LP runs out). Only a
+unit with a player has a commanding PC; a GM-run unit's leader takes nothing on LP.
 Self-inflicted costs (爆裂部隊's own loss, 全軍防御) and 雨乞い's rain are not combat
 damage and never reach LP.
 """
@@ -43,7 +44,9 @@ def deal(tx: Tx, unit: Unit, amount: int, source: str) -> None:
     """MASS-DMG-1/2: an enemy's damage; the leader's LP may absorb part (asked)."""
     if amount <= 0 or unit.routed:
         return
-    lp = unit.lp or 0
+    # MASS-DMG-2 is the commanding PC's: a GM-run unit takes nothing on LP, so whether the
+    # war waits never tells the players what the GM's leaders hold.
+    lp = unit.lp or 0 if unit.player is not None else 0
     if lp <= 0:
         lose(tx, unit, amount, source)
         return

@@ -448,6 +448,15 @@ def test_mass_dmg_2_no_prompt_without_lp() -> None:
     assert w.prompts() == [] and w.u("a1").strength == 7
 
 
+def test_mass_dmg_2_a_gm_run_unit_takes_nothing_on_lp() -> None:
+    """MASS-DMG-2 is the commanding PC's: b1 (GM-run, LP 5 in the scenario) takes the whole
+    hit on strength with no prompt, so the war never waits on what the GM's leaders hold."""
+    w = front_war(b1={"lp": 5})
+    w.do(P1, kind="mass.attack", unit="a1", target="b1", result=d6(6))
+    assert w.prompts("mass.lp") == []
+    assert w.u("b1").lp == 5 and w.u("b1").strength < 12
+
+
 # -- MASS-DMG-3 frozen values ----------------------------------------------------------------
 
 
