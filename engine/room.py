@@ -43,7 +43,13 @@ class RoomMeta(Entity):
     uncredited: Uncredited = "moves"
     players: dict[Id, PlayerInfo] = Field(default_factory=dict)
     seq: Serial = 0
+    gm_seq: Serial | None = None
+    """The sequence of ids only the GM sees (prompts to the GM, hidden things), so the
+    public `seq` never counts them; None in rooms made before it (they keep drawing every
+    id from `seq`, so their logs replay exactly)."""
     platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)
+
+    __secret__ = frozenset({"gm_seq"})
 
 
 class RoomBase(Entity):

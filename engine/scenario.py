@@ -263,7 +263,7 @@ def build_room(scenario: Scenario, seed: str) -> RoomState:
         meta=RoomMeta(name=scenario.room.name, enforcement=scenario.room.enforcement,
                       player_rolls=scenario.room.player_rolls,
                       players={p.id: p for p in scenario.players},
-                      platforms=scenario.room.platforms),
+                      platforms=scenario.room.platforms, gm_seq=0),
         rng=RngState(seed=scenario.room.seed or seed),
         **{name: _built(part, scenario.table) for name, part in parts.items()},
     )

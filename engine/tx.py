@@ -254,9 +254,14 @@ class Tx:
     def say(self, text: Text, chat: bool = True) -> None:
         self.log.append(LogLine(ja=text.ja, en=text.en, chat=chat))
 
-    def next_id(self, prefix: str) -> str:
-        """A fresh id, deterministic on replay (the room's sequence counter)."""
-        seq = self.state.meta.seq + 1
+    def next_id(self, prefix: str, secret: bool = False) -> str:
+        """A fresh id, deterministic on replay (the room's sequence counter); `secret`: an
+        id only the GM sees, counted apart so the public sequence reveals nothing."""
+        meta = self.state.meta
+        if secret and meta.gm_seq is not None:
+            self.set(("meta", "gm_seq"), meta.gm_seq + 1)
+            return f"g{prefix}{meta.gm_seq}"
+        seq = meta.seq + 1
         self.set(("meta", "seq"), seq)
         return f"{prefix}{seq}"
 
@@ -265,7 +270,7 @@ class Tx:
         """Pause for a choice by `to` ("gm", "players", "player:<id>"); `resume` continues."""
         from .prompts import Choice, Prompt
 
-        pid = self.next_id("q")
+        pid = self.next_id("q", secret=to == "gm")
         prompt = Prompt(
             id=pid, to=to, ja=text.ja, en=text.en, resume=resume, free=free, context=context,
             choices=[Choice(id=cid, ja=t.ja, en=t.en) for cid, t in choices],

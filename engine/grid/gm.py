@@ -59,7 +59,7 @@ class AddStatus(ActionBase):
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
         c = combatant(tx, self.combatant)
-        s = Status(id=self.id or tx.next_id("st"), kind=self.status, name=self.name,
+        s = Status(id=self.id or tx.next_id("st", secret=c.hidden), kind=self.status, name=self.name,
                    value=self.value, counter=self.counter, duration=self.duration,
                    removable=self.removable, source=self.source)
         s = s.model_copy(update={"expires_turn": expiry_turn(g, s)})

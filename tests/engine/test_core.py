@@ -201,6 +201,33 @@ def test_prompt_pauses_and_an_answer_resumes(monkeypatch: pytest.MonkeyPatch) ->
     assert answers == ["b"] and not e.state.prompts
 
 
+def test_ids_only_the_gm_sees_are_counted_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 26 finding 4: a prompt to the GM (about a hidden character, say) must not move
+    # the sequence players see, or they learn that something hidden happened.
+    def ask(tx: Tx, h: Happening) -> None:
+        tx.ask(str(h.data["to"]), Text("?", "?"), "test.resume", [("ok", Text("OK", "OK"))])
+
+    monkeypatch.setattr(core, "TRIGGERS", (Trigger(ask, frozenset({"test.ask"})),))
+
+    e = engine()
+    tx = Tx(e.state, GM, registry.RESUMERS)
+    tx.emit("test.ask", to="gm")
+    core._settle(tx)
+    tx.emit("test.ask", to="players")
+    core._settle(tx)
+    assert sorted(e.state.prompts) == ["gq1", "q1"]
+    bob = Audience("player", "bob")
+    assert project(e.state.meta, bob)["seq"] == 1 and "gm_seq" not in project(e.state.meta, bob)
+    assert project(e.state.meta, Audience("gm"))["gm_seq"] == 1
+    # A room made before the GM's own sequence keeps drawing every id from `seq` (replay).
+    old = Engine(build_room(load_scenario(SCENARIO), "seed"))
+    old.state.meta.gm_seq = None
+    tx = Tx(old.state, GM, registry.RESUMERS)
+    tx.emit("test.ask", to="gm")
+    core._settle(tx)
+    assert sorted(old.state.prompts) == ["q1"] and old.state.meta.seq == 1
+
+
 def test_views_hide_secrets_and_turn_reveals_into_whole_objects() -> None:
     e = engine()
     player, table, gm = (View(a, e.state) for a in (Audience("player", "alice"), Audience("table"),
