@@ -1,6 +1,6 @@
 """Several `komasync serve` processes on one Redis: any process accepts any client.
 
-A room runs in exactly one process, the holder of its lease (redis_lease.py), exactly as
+A room runs in exactly one process, the holder of its lease (storage/lease.py), exactly as
 in a single process. A process that gets a client of a room another process owns relays
 the socket: it reads the client's `auth`, finds the owner's address beside the lease
 (`<p>:node:<owner>`) and opens a WebSocket to the owner, with the client's real address
@@ -38,10 +38,10 @@ from aiohttp import WSMsgType, web
 from ..engine.errors import Text
 from ..engine.views import Audience, View
 from .connection import Peer, close_socket, dumps
-from .redis_lease import as_text
-from .redis_store import RedisStorage
 from .replay import rebuild
 from .room import Call, Room
+from .storage import RedisStorage
+from .storage.lease import as_text
 
 if TYPE_CHECKING:
     from .app import Komasync
