@@ -121,7 +121,7 @@ class Komasync:
         except Exception as e:
             self._quarantine(room_id, e)
             return None
-        room = Room(room_id, engine, self.storage, self.limits, retries, on_fail=self._forget,
+        room = Room(room_id, engine, self.storage, self.limits, retries, on_fail=self.forget,
                     gm_view=gm_view)
         self.rooms[room_id] = room
         if room.audiences.big:
@@ -139,7 +139,7 @@ class Komasync:
         log.error("room %s quarantined, its log cannot be replayed: %s", room_id, why,
                   exc_info=error, extra={"room": room_id, "quarantined": why})
 
-    def _forget(self, room_id: str) -> None:
+    def forget(self, room_id: str) -> None:
         """A room whose log could not be written is dropped; the next join reloads it."""
         self.rooms.pop(room_id, None)
         self._loading.pop(room_id, None)
