@@ -264,7 +264,7 @@ def komasync_app(db: str, durability: str, snapshot_every: int, lazy: bool,
     """The real komasync app; imported here so that the relay process never loads it.
     `store`: the log in Redis (as `komasync serve --store`) instead of the SQLite file."""
     from komasync.server.app import Komasync, make_app
-    from komasync.server.stores import open_backend
+    from komasync.server.storage import open_backend
 
     backend = open_backend(store, db, durability)  # type: ignore[arg-type]
     server = Komasync(db, bench_limits(snapshot_every, extra), durability, backend)

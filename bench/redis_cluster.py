@@ -38,9 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _lib import Goal, machine_note, pct
 
 from komasync.engine.scenario import build_room, load_scenario_file
-from komasync.server.redis_conf import redis_conf
-from komasync.server.redis_store import RedisStorage
-from komasync.server.storage import Storage
+from komasync.server.storage import RedisStorage, Storage
+from komasync.server.storage.redis_conf import redis_conf
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "examples" / "demo_table.yaml"

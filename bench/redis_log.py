@@ -52,9 +52,8 @@ from _lib import (
 from _serve import LIMITS_NOTE
 
 from komasync.server.migrate import copy_rooms
-from komasync.server.redis_conf import redis_conf
-from komasync.server.redis_store import RedisStorage
-from komasync.server.storage import Storage
+from komasync.server.storage import RedisStorage, Storage
+from komasync.server.storage.redis_conf import redis_conf
 
 CLIENTS = 10
 SENDERS = 2

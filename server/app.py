@@ -13,14 +13,12 @@ import hmac
 import logging
 import math
 import secrets
-import sqlite3
 from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
-import redis
 from aiohttp import web
 
 from ..adapters import exports
@@ -31,14 +29,11 @@ from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
 from .offload import SETTLE, keep, offload
 from .protocol import PROTOCOL_VERSION
-from .redis_lease import LeaseHeld
-from .redis_store import RedisStorage
 from .replay import rebuild
 from .retries import RetryWindow
 from .room import Call, Room
 from .session import Session
-from .storage import AsyncStorage, Storage, new_secret
-from .stores import Backend
+from .storage import AsyncStorage, Backend, LeaseHeld, Storage, new_secret
 from .throttle import AuthThrottle
 
 if TYPE_CHECKING:
@@ -56,12 +51,10 @@ CHECKS = 4
 
 
 def _retry_window(store: Backend, room_id: str, size: int) -> RetryWindow:
-    """On the storage thread: each identity's last action ids, from the log. The Redis log
-    refuses an id it has ever logged, so with it every id is kept (size 0: no bound)."""
-    if isinstance(store, RedisStorage):
-        keys = store.client_keys(room_id)
-        return RetryWindow.from_log(0, sorted(keys.items(), key=lambda kv: -kv[1]))
-    return RetryWindow.from_log(size, store.newest_client_keys(room_id))
+    """On the storage thread: each identity's last action ids, from the log. A log that
+    refuses an id it has ever logged (Redis) needs every id kept (size 0: no bound)."""
+    return RetryWindow.from_log(0 if store.refuses_known_keys else size,
+                                store.newest_client_keys(room_id))
 
 
 class Komasync:
@@ -71,7 +64,7 @@ class Komasync:
                  durability: str = "full", storage: Backend | None = None) -> None:
         # `storage` given: the backend `serve --store` chose (SQLite or Redis, same methods).
         backend = storage or Storage(db, durability)  # type: ignore[arg-type]
-        self.storage = AsyncStorage(backend)  # type: ignore[arg-type]
+        self.storage = AsyncStorage(backend)
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -111,7 +104,7 @@ class Komasync:
             if await self.storage.call(store.room, room_id) is None:
                 self._loading.pop(room_id, None)
                 return None
-            if isinstance(store, RedisStorage):  # one writer across processes: own it first
+            if store.shared() is not None:  # one writer across processes: own it first
                 await self.storage.call(store.claim, room_id)
             engine = await self.storage.call(rebuild, store, room_id)
             retries = await self.storage.call(_retry_window, store, room_id,
@@ -121,14 +114,14 @@ class Komasync:
             log.info("room owned elsewhere", extra={"room": room_id, "holder": e.holder})
             self._loading.pop(room_id, None)
             return None
-        except (sqlite3.Error, redis.RedisError):  # the store, not the log: try again later
+        except store.errors:  # the store, not the log: try again later
             log.exception("room %s could not be read", room_id, extra={"room": room_id})
             self._loading.pop(room_id, None)
             return None
         except Exception as e:
             self._quarantine(room_id, e)
             return None
-        room = Room(room_id, engine, self.storage, self.limits, retries, on_fail=self._forget,
+        room = Room(room_id, engine, self.storage, self.limits, retries, on_fail=self.forget,
                     gm_view=gm_view)
         self.rooms[room_id] = room
         if room.audiences.big:
@@ -146,7 +139,7 @@ class Komasync:
         log.error("room %s quarantined, its log cannot be replayed: %s", room_id, why,
                   exc_info=error, extra={"room": room_id, "quarantined": why})
 
-    def _forget(self, room_id: str) -> None:
+    def forget(self, room_id: str) -> None:
         """A room whose log could not be written is dropped; the next join reloads it."""
         self.rooms.pop(room_id, None)
         self._loading.pop(room_id, None)

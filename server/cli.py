@@ -114,7 +114,8 @@ def _export_args(ex: argparse.ArgumentParser) -> None:
 
 
 def _store_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from . import migrate, redis_conf
+    from . import migrate
+    from .storage import redis_conf
 
     m = sub.add_parser("migrate", help="ルームを別の保存先へコピー / copy rooms to another store",
                        description="例 / e.g. komasync migrate --from sqlite:komasync.sqlite3 "

@@ -9,8 +9,7 @@ from pathlib import Path
 from ..engine.errors import Text
 from ..engine.scenario import Scenario, load_scenario_file
 from .settings import load_settings
-from .storage import Storage
-from .stores import Backend, is_redis, open_redis, sqlite_path
+from .storage import Backend, Storage, is_redis, open_redis, sqlite_path
 
 __all__ = ["CliError", "open_db", "open_room", "read_scenario", "say_error"]
 

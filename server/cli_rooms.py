@@ -14,11 +14,8 @@ from pathlib import Path
 from ..engine.errors import Text
 from ..engine.scenario import build_room
 from .cli_common import CliError, open_db, open_room, read_scenario
-from .redis_lease import LeaseHeld
-from .redis_store import RedisStorage, RoomExists
 from .settings import invite_link, load_settings
-from .storage import new_secret
-from .stores import Backend
+from .storage import Backend, LeaseHeld, RoomExists, new_secret
 
 __all__ = ["MIN_SECRET", "create", "delete", "export", "invite", "listing", "reset"]
 
@@ -80,9 +77,6 @@ def _confirmed(args: argparse.Namespace) -> None:
 def _owned(store: Backend, room_id: str) -> Iterator[None]:
     """On Redis, hold the room's lease while it is changed, so no server appends to it
     meanwhile (and refuse, saying who, while a server owns it). SQLite: nothing to own."""
-    if not isinstance(store, RedisStorage):
-        yield
-        return
     try:
         store.claim(room_id)
     except LeaseHeld as e:

@@ -19,10 +19,8 @@ from .cli_common import CliError, read_scenario
 from .cluster import Cluster
 from .connection import Limits
 from .logs import setup_logging
-from .redis_store import RedisStorage
 from .settings import Settings, load_settings
-from .storage import new_secret
-from .stores import Backend, open_backend
+from .storage import Backend, new_secret, open_backend
 
 __all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "serve"]
 
@@ -82,8 +80,8 @@ def serve(args: argparse.Namespace) -> int:
     backend = open_backend(settings.store, settings.db, settings.durability, settings.lease_ms)
     server = Komasync(settings.db, limits, settings.durability, storage=backend)
     server.operator_token = settings.operator_token
-    if isinstance(backend, RedisStorage):  # every process on one Redis serves every room
-        server.cluster = Cluster(server, backend)
+    if (shared := backend.shared()) is not None:  # every process on it serves every room
+        server.cluster = Cluster(server, shared)
     asyncio.run(_run(server, settings, demo_secret))
     return 0
 

@@ -1,6 +1,6 @@
 """Several `komasync serve` processes on one Redis: any process accepts any client.
 
-A room runs in exactly one process, the holder of its lease (redis_lease.py), exactly as
+A room runs in exactly one process, the holder of its lease (storage/lease.py), exactly as
 in a single process. A process that gets a client of a room another process owns relays
 the socket: it reads the client's `auth`, finds the owner's address beside the lease
 (`<p>:node:<owner>`) and opens a WebSocket to the owner, with the client's real address
@@ -26,8 +26,9 @@ import secrets
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import aiohttp
 import orjson
@@ -38,16 +39,13 @@ from aiohttp import WSMsgType, web
 from ..engine.errors import Text
 from ..engine.views import Audience, View
 from .connection import Peer, close_socket, dumps
-from .redis_lease import as_text
-from .redis_store import RedisStorage
 from .replay import rebuild
 from .room import Call, Room
-
-if TYPE_CHECKING:
-    from .app import Komasync
+from .storage import AsyncStorage, RedisStorage
+from .storage.lease import as_text
 
 __all__ = ["CLIENT_HEADER", "MARGIN_S", "RELAY_WINDOW_S", "SIGN_HEADER", "Cluster", "Relayed",
-           "relay_proof"]
+           "Server", "relay_proof"]
 
 log = logging.getLogger("komasync.cluster")
 
@@ -69,6 +67,26 @@ MOVED = Text("ルームの担当サーバーが替わりました。再接続し
              "The room moved to another server process; reconnect.")
 UNAVAILABLE = Text("ルームを担当するサーバーが見つかりません。少し待って再接続してください。",
                    "No server process could take the room; reconnect in a moment.")
+
+
+class Server(Protocol):
+    """All the cluster may use of its process's server (app.py's `Komasync`)."""
+
+    @property
+    def rooms(self) -> dict[str, Room]:
+        """The rooms this process serves (the cluster drops and hands them over)."""
+
+    @property
+    def quarantined(self) -> Mapping[str, str]: ...
+
+    @property
+    def storage(self) -> AsyncStorage: ...
+
+    async def room(self, room_id: str) -> Room | None:
+        """The room, loaded (and its lease claimed) if need be; None if not here."""
+
+    def forget(self, room_id: str) -> None:
+        """Drop the room and any load of it under way; the next join loads it again."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +157,7 @@ class Relay:
 class Cluster:
     """This process's part in the cluster: routing joins, relaying, watching leases."""
 
-    def __init__(self, server: Komasync, store: RedisStorage) -> None:
+    def __init__(self, server: Server, store: RedisStorage) -> None:
         self.server = server
         self.store = store
         self.ws_url = ""  # where the other processes reach this one (`announce`)
@@ -422,7 +440,7 @@ class Cluster:
         room = self.server.rooms.pop(room_id, None)
         if room is None:
             return  # not loaded (or still loading: that load claimed it just now)
-        self.server._forget(room_id)
+        self.server.forget(room_id)
         self.store.leases.pop(room_id, None)
         room.task.cancel()
         room.audiences.drop_all("room_moved", MOVED)

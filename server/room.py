@@ -42,8 +42,8 @@ from .connection import Connection, Limits
 from .offload import SETTLE
 from .replay import state_at
 from .retries import RetryWindow
-from .snapshot_policy import SnapshotPolicy
 from .storage import ActionRecord, ActionRow, AsyncStorage, encode
+from .storage.snapshot_policy import SnapshotPolicy
 
 __all__ = ["Join", "Room", "Submit"]
 

@@ -39,7 +39,7 @@ from .errors import (
 )
 from .protocol import client_adapter
 from .room import Call, Join, Room, Submit
-from .storage import Storage
+from .storage import Backend
 
 if TYPE_CHECKING:
     from .app import Komasync
@@ -241,7 +241,7 @@ class Session:
                                "entries": await self._history(msg.after, msg.limit)})
 
     @property
-    def _storage(self) -> Storage:
+    def _storage(self) -> Backend:
         return self.server.storage.storage
 
     async def _store(self, fn: Any, *args: Any) -> Any:

@@ -33,10 +33,8 @@ from aiohttp import web
 from komasync.engine.scenario import load_scenario_file
 from komasync.server.app import Komasync, make_app
 from komasync.server.connection import Limits
-from komasync.server.redis_conf import redis_conf
-from komasync.server.redis_store import RedisStorage
-from komasync.server.storage import Storage
-from komasync.server.stores import open_backend
+from komasync.server.storage import RedisStorage, Storage, open_backend
+from komasync.server.storage.redis_conf import redis_conf
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

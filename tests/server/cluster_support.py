@@ -20,7 +20,7 @@ import websockets
 
 from conftest import Client, serve_process, stop_process
 from komasync.engine.scenario import build_room, load_scenario_file
-from komasync.server.redis_store import RedisStorage
+from komasync.server.storage import RedisStorage
 
 TOKEN = "operator-token-for-the-cluster-tests"
 LEASE_MS = 1500

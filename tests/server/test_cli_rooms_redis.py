@@ -16,7 +16,7 @@ from redis_support import RedisProc, needs_redis, redis_server
 
 from conftest import EXAMPLES, Client, free_port, serve_process, stop_process
 from komasync.server.cli import main
-from komasync.server.redis_store import RedisStorage
+from komasync.server.storage import RedisStorage
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]

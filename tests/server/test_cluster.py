@@ -23,8 +23,8 @@ from test_tower_defense_game import Table, _projection
 from conftest import EXAMPLES, ROOT, Client
 from komasync.engine.views import Audience, project
 from komasync.server.cluster import MARGIN_S
-from komasync.server.redis_store import RedisStorage
 from komasync.server.replay import rebuild
+from komasync.server.storage import RedisStorage
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]

@@ -25,7 +25,7 @@ from cluster_support import TOKEN, Node, create_room, start_node
 from redis_support import RedisProc, needs_redis, redis_server
 
 from conftest import ROOT, Client
-from komasync.server.redis_store import RedisStorage
+from komasync.server.storage import RedisStorage
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]

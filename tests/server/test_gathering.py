@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import ROOT, Client, gm, logged_versions, start_server
 from komasync.engine.scenario import load_scenario_file
 from komasync.server.connection import Limits
-from komasync.server.gathering import ENOUGH, ROOMS, SEEN, Gathering
+from komasync.server.storage.gathering import ENOUGH, ROOMS, SEEN, Gathering
 
 COUNTERS = ROOT / "tests/data/counters.yaml"
 ADD = {"kind": "table.counter.add", "counter": "tally", "delta": 1}

@@ -14,9 +14,7 @@ from pathlib import Path
 import redis
 from redis_support import RedisProc, needs_redis, redis_server
 
-from komasync.server.redis_lease import LeaseLost, LogConflict
-from komasync.server.redis_store import RedisStorage
-from komasync.server.storage import ActionRecord, encode
+from komasync.server.storage import ActionRecord, LeaseLost, LogConflict, RedisStorage, encode
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]
@@ -26,7 +24,7 @@ __all__ = ["redis_server"]
 # does that was paused between deciding to write and writing: only Redis can refuse it then.
 OWNER = """
 import sys
-from komasync.server.redis_store import RedisStorage
+from komasync.server.storage import RedisStorage
 from komasync.server.storage import ActionRecord, encode
 url, room, ttl = sys.argv[1], sys.argv[2], int(sys.argv[3])
 store = RedisStorage(url, owner="paused-owner", ttl_ms=ttl)

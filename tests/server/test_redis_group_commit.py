@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from redis_support import RedisProc, needs_redis, redis_server
 
-from komasync.server.redis_lease import LeaseLost, LogConflict
-from komasync.server.redis_store import RedisStorage
-from komasync.server.storage import ActionRecord, encode
+from komasync.server.storage import ActionRecord, LeaseLost, LogConflict, RedisStorage, encode
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]

@@ -11,9 +11,8 @@ from typing import Any
 from redis_support import RedisProc, needs_redis, played_sqlite, redis_server
 
 from conftest import EXAMPLES, KOMASYNC, Client, start_server
-from komasync.server.redis_store import RedisStorage
 from komasync.server.replay import rebuild
-from komasync.server.storage import Storage
+from komasync.server.storage import RedisStorage, Storage
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]

@@ -14,7 +14,7 @@ from pathlib import Path
 from redis_support import RedisProc, needs_redis, redis_server
 
 from conftest import KOMASYNC, ROOT, Client, serve_process, stop_process
-from komasync.server.redis_store import RedisStorage
+from komasync.server.storage import RedisStorage
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]

@@ -8,10 +8,17 @@ from pathlib import Path
 import pytest
 from redis_support import MOVES, RedisProc, needs_redis, played_sqlite, redis_server
 
-from komasync.server.redis_lease import LeaseHeld, LeaseLost, LogConflict
-from komasync.server.redis_store import RedisStorage, RoomExists
 from komasync.server.replay import rebuild, state_at
-from komasync.server.storage import ActionRecord, Storage, encode
+from komasync.server.storage import (
+    ActionRecord,
+    LeaseHeld,
+    LeaseLost,
+    LogConflict,
+    RedisStorage,
+    RoomExists,
+    Storage,
+    encode,
+)
 
 pytestmark = needs_redis
 __all__ = ["redis_server"]

@@ -1,4 +1,4 @@
-"""Storage snapshots sized to the room (server/snapshot_policy.py): the policy itself, and a
+"""Storage snapshots sized to the room (server/storage/snapshot_policy.py): the policy itself, and a
 room whose snapshots follow it comes back whole after a SIGKILL (both backends)."""
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from pathlib import Path
 import yaml
 
 from conftest import KOMASYNC, ON_REDIS, Client, open_store, serve_process, store_args
-from komasync.server.migrate import snapshots
-from komasync.server.snapshot_policy import SnapshotPolicy, row_bytes
 from komasync.server.storage import encode
+from komasync.server.storage.snapshot_policy import SnapshotPolicy, row_bytes
 
 LEASE = ["--lease-ms", "1500"] if ON_REDIS else []
 SECRET = "s3cret-for-the-snapshot-test"
@@ -142,7 +141,7 @@ async def test_a_room_snapshotted_by_size_comes_back_whole_after_sigkill(tmp_pat
 
     store = open_store(db)
     try:
-        stored = snapshots(store, "r1")
+        stored = store.snapshots_raw("r1")
         rows = {r.version: row_bytes(encode(r)) for r in store.actions("r1", 0)}
     finally:
         store.close()

@@ -8,8 +8,7 @@ from pathlib import Path
 import redis
 
 from conftest import ON_REDIS, Running, store_args, store_url
-from komasync.server.redis_store import RedisStorage
-from komasync.server.storage import Storage
+from komasync.server.storage import RedisStorage, Storage
 
 
 async def test_servers_use_the_pass_store_and_each_test_db_is_its_own(

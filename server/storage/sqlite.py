@@ -14,31 +14,39 @@ power loss may lose the last acknowledged actions (the database stays consistent
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import hashlib
-import hmac
 import secrets
 import sqlite3
-import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from ..engine.errors import Text
-from .gathering import GATHER, Gathering
-from .offload import FAST_SWITCH
+from ...engine.errors import Text
+from .base import (
+    ActionRecord,
+    ActionRow,
+    Backend,
+    Batch,
+    InviteRow,
+    RoomExists,
+    RoomRow,
+    RoomSummary,
+    StorageError,
+    StoredRoom,
+    encode,
+    hash_secret,
+    log_chunks,
+    new_secret,
+)
 
-__all__ = ["ActionRecord", "ActionRow", "AsyncStorage", "InviteRow", "RoomRow", "RoomSummary",
-           "Storage", "StorageError", "encode", "hash_secret", "new_secret"]
+if TYPE_CHECKING:
+    from .lease import Lease
+    from .redis import RedisStorage
 
-T = TypeVar("T")
+__all__ = ["Storage"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -73,84 +81,8 @@ FOREIGN = Text("{path} は komasync のデータベースではありません�
                "name another file with --db.")
 
 
-class StorageError(Exception):
-    """The database file cannot be used; `text` says why in Japanese and English."""
-
-    def __init__(self, text: Text) -> None:
-        super().__init__(text.en)
-        self.text = text
-
-
-def new_secret() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def hash_secret(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class RoomRow:
-    id: str
-    name: str
-    gm_secret_hash: str
-    initial_state: dict[str, Any]
-    created_at: float
-
-    def gm_secret_ok(self, secret: str) -> bool:
-        return hmac.compare_digest(self.gm_secret_hash, hash_secret(secret))
-
-
-@dataclass(frozen=True)
-class InviteRow:
-    id: str
-    room: str
-    role: Literal["player", "bridge", "observer"]
-    player: str | None
-    label: str
-    created_at: float
-    revoked: bool
-
-
-@dataclass(frozen=True)
-class RoomSummary:
-    """A room as `komasync room list` shows it."""
-
-    id: str
-    name: str
-    scenario: str | None
-    created_at: float
-    version: int
-
-
-@dataclass
-class ActionRecord:
-    """One logged action with everything it produced."""
-
-    version: int
-    client_key: str | None
-    actor: dict[str, Any]
-    action: dict[str, Any]
-    ops: list[dict[str, Any]]
-    rolls: list[dict[str, Any]]
-    log: list[dict[str, Any]]
-    warnings: list[dict[str, Any]]
-    at: float
-
-
 def _dumps(value: Any) -> bytes:
     return orjson.dumps(value)
-
-
-ActionRow = tuple[int, str | None, bytes, bytes, bytes, bytes, bytes, bytes, float]
-"""An `ActionRecord` as the log stores it (serialised before the action counts as applied)."""
-
-
-def encode(record: ActionRecord) -> ActionRow:
-    """The record serialised for `Storage.append`; raises if any part cannot be written."""
-    r = record
-    return (r.version, r.client_key, _dumps(r.actor), _dumps(r.action), _dumps(r.ops),
-            _dumps(r.rolls), _dumps(r.log), _dumps(r.warnings), r.at)
 
 
 ROWS_PER_INSERT = 64
@@ -190,8 +122,21 @@ class Storage:
         except sqlite3.Error as e:
             raise StorageError(NOT_SQLITE.format(path=self.path, why=e)) from e
 
+    errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+    local = True  # a file on this machine: a quiet loop may commit itself
+    refuses_known_keys = False  # a repeated client key is stored: the retry window decides
+
     def close(self) -> None:
         self.db.close()
+
+    def shared(self) -> RedisStorage | None:
+        return None  # only this process writes the file
+
+    def claim(self, room_id: str) -> Lease | None:
+        return None  # no other process writes the file: nothing to own
+
+    def release(self, room_id: str) -> bool:
+        return False
 
     # -- rooms ------------------------------------------------------------------------
     def create_room(self, room_id: str, name: str, secret: str, state: dict[str, Any],
@@ -328,7 +273,7 @@ class Storage:
 
     def newest_client_keys(self, room_id: str) -> Iterator[tuple[str, int]]:
         """The client keys of the room's logged actions with their versions, newest first
-        (the retry window keeps each identity's latest; see retries.py)."""
+        (the retry window keeps each identity's latest; see server/retries.py)."""
         rows = self.db.execute(
             "SELECT client_key, version FROM actions WHERE room=? AND client_key IS NOT NULL "
             "ORDER BY version DESC", (room_id,))
@@ -370,6 +315,46 @@ class Storage:
             "SELECT id, room, role, player, label, created_at, revoked FROM invites "
             "WHERE room=? ORDER BY created_at", (room_id,))
         return [_invite(r) for r in rows]
+
+    # -- copying between stores (migrate) ---------------------------------------------
+    def stored_rooms(self) -> list[StoredRoom]:
+        rows = self.db.execute("SELECT id, name, gm_secret_hash, initial_state, created_at, "
+                               "scenario_name FROM rooms ORDER BY created_at").fetchall()
+        return [StoredRoom(r[0], r[1], r[2], bytes(r[3]), float(r[4]), r[5]) for r in rows]
+
+    def snapshots_raw(self, room_id: str) -> list[tuple[int, bytes]]:
+        rows = self.db.execute("SELECT version, state FROM snapshots WHERE room=? ORDER BY version",
+                               (room_id,))
+        return [(int(v), bytes(s)) for v, s in rows]
+
+    def invites_raw(self, room_id: str) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT id, token_hash, role, player, label, created_at, revoked "
+                               "FROM invites WHERE room=? ORDER BY created_at", (room_id,))
+        return [{"id": r[0], "token_hash": r[1], "role": r[2], "player": r[3], "label": r[4],
+                 "created_at": r[5], "revoked": bool(r[6])} for r in rows]
+
+    def put_copy(self, room: StoredRoom, source: Backend) -> None:
+        """The whole room in one transaction: nothing of it is stored if any part fails."""
+        db = self.db
+        if db.execute("SELECT 1 FROM rooms WHERE id=?", (room.id,)).fetchone():
+            raise RoomExists(room.id)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?)",
+                       (room.id, room.name, room.gm_secret_hash, room.initial_state, room.created_at,
+                        room.scenario_name))
+            for chunk in log_chunks(source, room.id):
+                db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               [(room.id, *encode(r)) for r in chunk])
+            db.executemany("INSERT INTO snapshots VALUES (?, ?, ?)",
+                           [(room.id, v, s) for v, s in source.snapshots_raw(room.id)])
+            db.executemany("INSERT INTO invites VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(i["id"], room.id, i["token_hash"], i["role"], i["player"], i["label"],
+                             i["created_at"], int(i["revoked"])) for i in source.invites_raw(room.id)])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def _tx(self) -> _Transaction:
         return _Transaction(self.db)
@@ -415,157 +400,4 @@ class _Transaction:
             self.db.execute("RELEASE part")
 
 
-Batch = tuple[str, list[ActionRow], tuple[int, Any] | None]
-"""One room's part of a group commit: (room id, rows, snapshot or None)."""
-
-
-def _quiet(loop: asyncio.AbstractEventLoop) -> bool:
-    """Nothing else for the loop to do now: no callback ready, no socket readable (a peek:
-    epoll is level-triggered, the loop still sees every event). False on loops without
-    these internals (e.g. uvloop): they always use the storage thread."""
-    ready = getattr(loop, "_ready", None)
-    selector = getattr(loop, "_selector", None)
-    if ready is None or selector is None or ready:
-        return False
-    return not selector.select(0)
-
-
-def _wake(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
-    for fut, error in done:
-        if fut.done():
-            continue
-        if error is None:
-            fut.set_result(None)
-        else:
-            fut.set_exception(error)
-
-
-class AsyncStorage:
-    """Runs `Storage` calls on one thread, so the event loop does not block on disk.
-
-    `commit` is the group commit: a room's batch joins whatever the other rooms have
-    waiting; the thread writes them all in one transaction and wakes every waiting room
-    with one call back into the loop. While it commits, new batches gather for the next
-    group, so a busy process pays one fsync per group, not per room or per action.
-
-    A quiet process commits on the loop thread instead: the same transaction and fsync,
-    without the two thread hops (~100 µs on a 2-core VM) that nothing else could have
-    used. Never with a snapshot (a large room's is megabytes to write). Quiet: SQLite,
-    the storage thread idle, nothing else ready on the loop (no callback due, no socket
-    readable), and no commit for at least as long as a commit usually takes (so at most
-    about half of the loop's time goes to commits made on it, and a steady stream of
-    actions from many rooms still shares one fsync per group on the thread instead of
-    paying one each on the loop).
-
-    While many rooms commit at a steady rate, the loop thread never commits, and a group
-    waits up to 1 ms for more of them (gathering.py): one fsync then carries several rooms'
-    batches. It stops waiting once each room seen lately has a batch in (or 16 have)."""
-
-    def __init__(self, storage: Storage, gather: float = GATHER) -> None:
-        self.storage = storage
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="komasync-db")
-        self._lock = threading.Lock()
-        self._gathered = threading.Condition(self._lock)
-        self.gathering = Gathering(gather)
-        self._wanted = 0  # batches the storage thread is gathering for (0: not waiting)
-        self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
-        self._scheduled = False
-        self._calls = 0  # `call`s handed to the thread and not finished
-        self.inline = isinstance(storage, Storage)
-        self._took: deque[float] = deque(maxlen=16)  # the last commits' durations (s)
-        self._last = 0.0  # when the last commit ended (time.monotonic)
-        self.groups = 0  # transactions the thread committed, and their batches
-        self.batches = 0
-
-    async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            self._calls += 1
-        return await loop.run_in_executor(self._pool, self._counted, fn, args)
-
-    def _counted(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
-        try:
-            return fn(*args)
-        finally:
-            with self._lock:
-                self._calls -= 1
-
-    async def commit(self, room_id: str, rows: list[ActionRow],
-                     snapshot: tuple[int, bytes] | None = None) -> None:
-        """Durably log one room's batch (with the next group); raises if it failed."""
-        await self.submit(room_id, rows, snapshot)
-
-    def submit(self, room_id: str, rows: list[ActionRow],
-               snapshot: tuple[int, bytes] | None = None) -> asyncio.Future[None]:
-        """Hand one room's batch to the next group now; the future is done once it is
-        durable (at once when committed on the loop thread) or failed."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        batch = (room_id, rows, snapshot)
-        now = time.monotonic()
-        with self._lock:
-            self.gathering.arrived(room_id, now)
-        if (self.inline and snapshot is None and not self._scheduled and not self._calls
-                and now - self._last >= self._typical()
-                and not self.gathering.busy() and _quiet(loop)):
-            try:
-                error = self._append([batch])[0]
-            except Exception as e:
-                error = e
-            _wake([(done, error)])
-            return done
-        with self._lock:
-            self._waiting.append((batch, done))
-            start, self._scheduled = not self._scheduled, True
-            if self._wanted and len(self._waiting) >= self._wanted:
-                self._gathered.notify()
-        if start:
-            FAST_SWITCH.enter()  # the thread takes the GIL back often (every sqlite3 call)
-            self._pool.submit(self._group, loop)
-        return done
-
-    def _append(self, batches: list[Batch]) -> list[BaseException | None]:
-        """The group's transaction, timed (either thread)."""
-        start = time.monotonic()
-        try:
-            return self.storage.append_group(batches)
-        finally:
-            self._last = time.monotonic()
-            self._took.append(self._last - start)
-
-    def _typical(self) -> float:
-        """How long a commit usually takes: the median of the last few (a rare slow
-        fsync, e.g. a checkpoint, does not make every following commit look slow)."""
-        took = sorted(self._took)
-        return took[len(took) // 2] if took else 0.0
-
-    def _group(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the storage thread: commit everything waiting as one group (gathered for a
-        moment first while many rooms are committing)."""
-        with self._lock:
-            self._wanted = self.gathering.wanted()
-            if self._wanted:
-                self._gathered.wait_for(lambda: len(self._waiting) >= self._wanted,
-                                        self.gathering.wait)
-                self._wanted = 0
-            group, self._waiting = self._waiting, []
-        self.groups += 1
-        self.batches += len(group)
-        try:
-            results = self._append([batch for batch, _ in group])
-        except BaseException as e:  # the commit itself failed: nothing of the group is in
-            results = [e] * len(group)
-        with self._lock:
-            if self._waiting:  # gathered meanwhile: the next group, after other queued calls
-                self._pool.submit(self._group, loop)
-            else:
-                self._scheduled = False
-                FAST_SWITCH.exit()
-        loop.call_soon_threadsafe(_wake, [(done, r) for (_, done), r in zip(group, results,
-                                                                             strict=True)])
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=True)
-        self.storage.close()
-
-
+_check: type[Backend] = Storage  # mypy: the SQLite file implements the whole protocol

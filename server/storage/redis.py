@@ -4,7 +4,7 @@ Keys, all of one room under one hash tag so a Redis Cluster keeps them on one sh
 `<p>:{<room>}:meta` (hash), `:log` (stream, entry id `<version>-0`), `:keys` (client key →
 version), `:snapv` / `:snaps` (snapshot versions and states), `:invites`, `:tokens`,
 `:lease`, `:fence`. Global: `<p>:rooms` (zset by creation time) and `<p>:gm:<hash>` (the
-rooms a GM secret opens). Appends go through the fenced script of `redis_lease`: this
+rooms a GM secret opens). Appends go through the fenced script of `lease.py`: this
 process must hold the room's lease (`claim`). Every call blocks; run it off the event loop.
 """
 
@@ -15,36 +15,44 @@ import secrets
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 import redis
 
-from .redis_lease import Lease, LeaseHeld, LeaseLost, Scripts, as_text, refusal
-from .storage import (
+from .base import (
+    MISMATCH,
     ActionRecord,
     ActionRow,
+    Backend,
     Batch,
     InviteRow,
+    RoomExists,
     RoomRow,
     RoomSummary,
+    StorageError,
+    StoredRoom,
+    encode,
     hash_secret,
+    log_chunks,
     new_secret,
 )
+from .lease import Lease, LeaseHeld, LeaseLost, Scripts, as_text, refusal
 
-__all__ = ["DEFAULT_TTL_MS", "RedisStorage", "RoomExists", "redacted"]
+__all__ = ["DEFAULT_TTL_MS", "RedisStorage", "redacted"]
 
 DEFAULT_TTL_MS = 10_000
 ROOM_PARTS = ("meta", "log", "keys", "snapv", "snaps", "invites", "tokens")
 
 
-class RoomExists(Exception):
-    """A room with this id is already stored."""
-
-
 class RedisStorage:
-    """Blocking Redis access with the SQLite `Storage`'s methods; owns rooms by lease."""
+    """Blocking Redis access: the `Backend` protocol, with rooms owned by lease."""
+
+    errors: tuple[type[Exception], ...] = (redis.RedisError,)
+    local = False  # every commit is a round trip: never made on the event loop
+    refuses_known_keys = True  # the append script refuses a client key it has logged
 
     def __init__(self, url: str, prefix: str = "komasync", owner: str | None = None,
                  ttl_ms: int = DEFAULT_TTL_MS) -> None:
@@ -66,6 +74,9 @@ class RedisStorage:
         for room in list(self.leases):
             self.release(room)
         self.client.close()
+
+    def shared(self) -> RedisStorage | None:
+        return self  # every process on this Redis serves every room (cluster.py)
 
     def key(self, room_id: str, part: str) -> str:
         return f"{self.prefix}:{{{room_id}}}:{part}"
@@ -132,7 +143,7 @@ class RedisStorage:
 
     def put_room(self, room_id: str, name: str, secret_hash: str, state: bytes, created_at: float,
                  scenario_name: str | None) -> None:
-        """Store a room as given (RoomExists if the id is taken); migrate uses it directly."""
+        """Store a room as given (RoomExists if the id is taken); `put_copy` uses it."""
         meta = self.key(room_id, "meta")
         fields = {"id": room_id, "name": name, "gm": secret_hash, "state": state,
                   "created": repr(created_at), "scenario": scenario_name or ""}
@@ -301,6 +312,10 @@ class RedisStorage:
         raw = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "keys")))
         return {as_text(k): int(v) for k, v in raw.items()}
 
+    def newest_client_keys(self, room_id: str) -> Iterator[tuple[str, int]]:
+        """The client keys the room has logged with their versions, newest first."""
+        return iter(sorted(self.client_keys(room_id).items(), key=lambda kv: -kv[1]))
+
     def latest_snapshot(self, room_id: str, upto: int | None = None
                         ) -> tuple[int, dict[str, Any]] | None:
         state = self.latest_snapshot_raw(room_id, upto)
@@ -360,6 +375,53 @@ class RedisStorage:
         raw = cast(dict[bytes, bytes], self.client.hgetall(self.key(room_id, "invites")))
         return [orjson.loads(v) for v in raw.values()]
 
+    # -- copying between stores (migrate) ---------------------------------------------
+    def stored_rooms(self) -> list[StoredRoom]:
+        metas = (self.room_meta(room_id) for room_id in self.room_ids())
+        return [StoredRoom(**meta) for meta in metas if meta is not None]
+
+    def put_copy(self, room: StoredRoom, source: Backend) -> None:
+        """The room, then its log through the fenced append under a lease (so versions stay
+        gapless), each snapshot once the log reaches it, its invites; on any failure the
+        half-made room is deleted again."""
+        try:
+            self.put_room(room.id, room.name, room.gm_secret_hash, room.initial_state,
+                          room.created_at, room.scenario_name)
+            self._copy_parts(room.id, source)
+        except RoomExists:
+            raise  # someone else's room: not ours to delete
+        except BaseException:
+            self.delete_room(room.id)  # never leave half a room behind
+            raise
+
+    def _copy_parts(self, room_id: str, source: Backend) -> None:
+        snaps = dict(source.snapshots_raw(room_id))
+        self.claim(room_id)
+        try:
+            if 0 in snaps:
+                self.put_snapshot(room_id, 0, snaps.pop(0))
+            for chunk in log_chunks(source, room_id):
+                for piece in _split_at(chunk, snaps):
+                    self.append(room_id, [encode(r) for r in piece])
+                    if piece[-1].version in snaps:  # a snapshot lands when the log reaches it
+                        self.put_snapshot(room_id, piece[-1].version, snaps.pop(piece[-1].version))
+            if snaps:
+                raise StorageError(MISMATCH.format(room=room_id,
+                                                   why=f"snapshots past the log: {sorted(snaps)}"))
+            for invite in source.invites_raw(room_id):
+                self.put_invite(room_id, invite)
+        finally:
+            self.release(room_id)
+
+
+def _split_at(chunk: list[ActionRecord], snaps: dict[int, bytes]) -> Iterator[list[ActionRecord]]:
+    """The chunk cut after every version that has a snapshot."""
+    start = 0
+    for i, record in enumerate(chunk):
+        if record.version in snaps or i == len(chunk) - 1:
+            yield chunk[start:i + 1]
+            start = i + 1
+
 
 def redacted(url: str) -> str:
     """The URL as messages may show it: a password in it becomes `***`."""
@@ -390,3 +452,5 @@ def _invite(room_id: str, i: dict[str, Any]) -> InviteRow:
     return InviteRow(id=i["id"], room=room_id, role=role, player=i["player"], label=i["label"],
                      created_at=float(i["created_at"]), revoked=bool(i["revoked"]))
 
+
+_check: type[Backend] = RedisStorage  # mypy: Redis implements the whole protocol

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .storage import ActionRow
+from .base import ActionRow
 
 __all__ = ["SnapshotPolicy", "row_bytes"]
 

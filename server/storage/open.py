@@ -6,13 +6,12 @@ from typing import Literal
 
 import redis
 
-from ..engine.errors import Text
-from .redis_store import DEFAULT_TTL_MS, RedisStorage, redacted
-from .storage import Storage, StorageError
+from ...engine.errors import Text
+from .base import Backend, StorageError
+from .redis import DEFAULT_TTL_MS, RedisStorage, redacted
+from .sqlite import Storage
 
-__all__ = ["Backend", "is_redis", "open_backend", "open_redis", "sqlite_path"]
-
-Backend = Storage | RedisStorage
+__all__ = ["is_redis", "open_backend", "open_redis", "sqlite_path"]
 
 NO_REDIS = Text("Redis {store} に接続できません（{why}）。", "Cannot reach Redis at {store} ({why}).")
 BAD_STORE = Text("保存先 {store} が分かりません。"
