@@ -181,7 +181,7 @@ class Cluster:
     # -- life -------------------------------------------------------------------------
     async def start(self) -> None:
         """Before the server listens: read (or make) the cluster key, start watching."""
-        self._redis = redis.asyncio.Redis.from_url(self.store.path, socket_timeout=10)
+        self._redis = self.store.async_client()
         shared = f"{self.store.prefix}:cluster:key"
         await self._redis.set(shared, secrets.token_hex(32), nx=True)
         key = await self._redis.get(shared)

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 import redis
+import redis.asyncio
 
 from .base import (
     MISMATCH,
@@ -57,6 +58,7 @@ class RedisStorage:
     def __init__(self, url: str, prefix: str = "komasync", owner: str | None = None,
                  ttl_ms: int = DEFAULT_TTL_MS) -> None:
         self.path = redacted(url)  # what messages name as "the database" (no password)
+        self._url = url  # what connections use (with its password)
         self.prefix = prefix
         self.client: redis.Redis = redis.Redis.from_url(url, socket_timeout=10)
         self.client.ping()
@@ -66,6 +68,10 @@ class RedisStorage:
         self.leases: dict[str, Lease] = {}
         self._renewer: threading.Thread | None = None
         self._stop = threading.Event()
+
+    def async_client(self) -> redis.asyncio.Redis:
+        """A new asyncio connection to the same Redis (the cluster's watcher and relay)."""
+        return redis.asyncio.Redis.from_url(self._url, socket_timeout=10)
 
     def close(self) -> None:
         self._stop.set()

@@ -291,3 +291,24 @@ async def test_a_join_waits_a_bounded_time_for_an_unreachable_owner(
     finally:
         node.stop()
         store.close()
+
+
+async def test_a_cluster_on_a_password_protected_redis_starts_and_serves(
+        tmp_path: Path, redis_server: RedisProc) -> None:
+    # The cluster's own connection used the URL as messages print it (password `***`), so
+    # a process on a Redis with a password could not start its cluster watcher.
+    import redis as redis_client
+
+    admin = redis_client.Redis(port=redis_server.port, socket_timeout=5)
+    admin.config_set("requirepass", "pass-word-1")
+    admin.close()
+    url = f"redis://:pass-word-1@127.0.0.1:{redis_server.port}/0"
+    create_room(url, "td", EXAMPLES / "tower_defense.yaml", SECRET, "section-v")
+    node = start_node(url, tmp_path / "node.log")
+    try:
+        g = await _joined(node.ws, "td", secret=SECRET)
+        assert "td" in await node.owned()
+        await g.close()
+        assert "pass-word-1" not in (tmp_path / "node.log").read_text()
+    finally:
+        node.stop()
