@@ -7,10 +7,11 @@
   (`meta.version` 1.1.0; entities room, items, decks, notes, characters, effects,
   scenes, savedatas, snapshots; `resources`), images named by their SHA-256, and a
   `.token` file (`0.` + 64 hex). The `room` entity carries the field size, the marker
-  panels (traps, directions, generic markers) and, for a tower defense, a generated
-  fortress map as the foreground (TD-MAP-2). Dice symbols are not in the ZIP (whether
-  the import reads them is unconfirmed), so forts come as characters with a 耐久力 bar
-  whatever `forts_as` says.
+  panels (each drawing's markers, and lines' text, on a tile of the drawing's colour)
+  and, when a subsystem paints a map (`TableSubsystem.paint`), that map as the
+  foreground. Dice symbols are not in the ZIP (whether the import reads them is
+  unconfirmed): the drawings are asked for where dice cannot go (`Surface.dice` False),
+  so a subsystem shows the same numbers another way, whatever its settings say.
 
 Both follow the room's Ccfolia calibration (`meta.platforms.ccfolia`: positions and sizes
 in its unit, the ZIP's positions from its origin). An export made without calibration says
@@ -41,10 +42,11 @@ from .ccfolia.adapter import (
     character_objects,
 )
 from .diff import PlatformObject
+from .drawing import LINE, MARKER, Area, Surface
 from .geometry import Geometry, number
-from .objects import Objects
+from .objects import Objects, placed
 from .projection import grid_of
-from .render import render
+from .render import drawings, paint, render
 
 __all__ = ["CALIBRATION_MARKER", "DATA_VERSION", "ENTITIES", "NOT_A_CHARACTER", "clipboard",
            "clipboard_document", "clipboard_lines", "export_notice", "room_data", "room_files",
@@ -127,15 +129,17 @@ def _room(tree: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, bytes]]:
         pobjs[CALIBRATION_MARKER] = _warning_marker(notice["warning"], geo, grid)
     images: dict[str, bytes] = {}
     markers: dict[str, Any] = {}
+    colors = _marker_colors(objs, settings)
     for oid, o in pobjs.items():
         if o.type != "marker":
             continue
-        png = _tile(MARKER_COLORS.get(str(o.ref.get("kind")), MARKER_COLORS["marker"]))
+        png = _tile(colors.get(oid) or (CALIBRATION_COLOR if oid == CALIBRATION_MARKER
+                                        else MARKER_COLOR))
         name = _image(images, png)
         markers[oid] = {**o.data, "imageUrl": name}
     foreground = None
-    if isinstance(tree.get("tower_defense"), dict):
-        foreground = _image(images, fortress_map(tree, objs, settings))
+    if (areas := paint(tree, objs)) is not None:
+        foreground = _image(images, map_image(tree, areas, settings))
     room = {
         "defaultAnonymousRole": None, "backgroundUrl": None, "foregroundUrl": foreground,
         "embedUrl": None, "thumbnailUrl": None, "mapType": None,
@@ -165,6 +169,14 @@ def _warning_marker(warning: dict[str, str], geo: Geometry, grid: tuple[int, int
         "imageUrl": None, "clickAction": None}, {"kind": "calibration", "id": "calibration"})
 
 
+def _marker_colors(objs: Objects, settings: CcfoliaSettings) -> dict[str, RGB]:
+    """Each marker panel's tile colour: its drawing's (a marker's, or a line's whose text
+    the panel shows); none given, the plain marker grey."""
+    surface = Surface(settings)
+    return {oid: _rgb(color) for oid, o, _cell in placed(objs) for d in drawings(o, surface)
+            if d["draw"] in (MARKER, LINE) and (color := d.get("color"))}
+
+
 def _image(images: dict[str, bytes], png: bytes) -> str:
     name = hashlib.sha256(png).hexdigest() + ".png"
     images[name] = png
@@ -174,13 +186,17 @@ def _image(images: dict[str, bytes], png: bytes) -> str:
 # -- images: a tiny PNG writer (RGB, 8 bit) ------------------------------------------------------
 
 RGB = tuple[int, int, int]
-MARKER_COLORS: dict[str, RGB] = {"trap": (198, 40, 40), "direction": (21, 101, 192),
-                                 "marker": (84, 110, 122), "calibration": (239, 108, 0)}
-MAP_COLORS: dict[str, RGB] = {
-    "ground": (38, 42, 50), "line": (58, 63, 74), "passage": (128, 116, 92),
-    "lateral": (104, 104, 128), "direction": (40, 80, 150), "fort": (150, 100, 60),
-    "final": (170, 60, 50),
-}
+#: A marker panel's tile without a colour of its own; the calibration warning's.
+MARKER_COLOR: RGB = (84, 110, 122)
+CALIBRATION_COLOR: RGB = (239, 108, 0)
+#: The map image's ground and square lines (what no area paints).
+GROUND, GRID_LINE = (38, 42, 50), (58, 63, 74)
+
+
+def _rgb(color: str) -> RGB:
+    """`#rrggbb` as (r, g, b)."""
+    value = int(color.lstrip("#")[:6], 16)
+    return (value >> 16) & 255, (value >> 8) & 255, value & 255
 
 
 def png(width: int, height: int, rows: list[bytes]) -> bytes:
@@ -203,26 +219,17 @@ def _tile(color: RGB, size: int = 48) -> bytes:
     return png(size, size, rows)
 
 
-def fortress_map(tree: Mapping[str, Any], objs: Objects, settings: CcfoliaSettings) -> bytes:
-    """TD-MAP-2: the fortress as an image for the room's foreground — passages, lateral
-    passages, directions and forts (the final fort darker) on the table grid."""
+def map_image(tree: Mapping[str, Any], areas: list[Area], settings: CcfoliaSettings) -> bytes:
+    """The map under the table as an image for the room's foreground: the table's squares
+    with lines between them, each area's squares in its colour (later ones on top)."""
     width, height = grid_of(tree)
     px = max(8, min(64, int(settings.cell_size)))
     colors: dict[tuple[int, int], RGB] = {}
-    td = tree.get("tower_defense")
-    passages = td.get("passages", {}) if isinstance(td, dict) else {}
-    for p in passages.values() if isinstance(passages, dict) else ():
-        if not isinstance(p, dict):
-            continue
-        tone = MAP_COLORS["lateral" if p.get("lateral") else "passage"]
-        for c in p.get("cells", []):
-            if isinstance(c, dict) and isinstance(c.get("x"), int) and isinstance(c.get("y"), int):
-                colors[(c["x"], c["y"])] = tone
-    for o in objs.values():
-        if o["kind"] in ("direction", "fort") and o.get("cell"):
-            tone = MAP_COLORS["final" if o.get("final") else o["kind"]]
-            colors[(o["cell"]["x"], o["cell"]["y"])] = tone
-    line, ground = bytes(MAP_COLORS["line"]), MAP_COLORS["ground"]
+    for area in areas:
+        tone = _rgb(area["color"])
+        for c in area["cells"]:
+            colors[(c["x"], c["y"])] = tone
+    line, ground = bytes(GRID_LINE), GROUND
     rows: list[bytes] = []
     for cy in range(height):
         body = b"".join(line + bytes(colors.get((cx, cy), ground)) * (px - 1)

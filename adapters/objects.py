@@ -16,8 +16,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from ..engine.errors import Text
 from .base import EventResult
+from .drawing import MARKER, TOKEN, Area, DrawHook
 from .geometry import AdapterSettings, Geometry
 from .projection import as_dict, entries
 
@@ -41,14 +44,8 @@ __all__ = [
 TableObject = dict[str, Any]
 Objects = dict[str, TableObject]
 
-#: `draw` values any subsystem may give an object of its own kind, so the platforms draw
-#: it without knowing the kind. TOKEN: a piece (`name`, `cell`, `size`, `bars` [{label,
-#: value, max}] → Ccfolia status / the Foundry token's name and flags, `params` [{label,
-#: value}], `caption` (short text after the name where there are no params), `memo`,
-#: `color`, `disposition` -1/0/1). MARKER: a text panel (`text`, `cell`, `width`,
-#: `height`, `color`).
-TOKEN = "token"
-MARKER = "marker"
+# TOKEN / MARKER (drawing.py): an object that carries `draw` is its own drawing, so a
+# subsystem needs no draw hook for it.
 
 _SAFE = re.compile(r"^[A-Za-z0-9_-]{1,48}$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -168,6 +165,7 @@ class Entries:
             objs[object_id(self.prefix, eid)] = self.make(eid, entry)
 
 BoardHook = Callable[[Objects, Board], None]
+PaintHook = Callable[[Mapping[str, Any], Objects], list[Area] | None]
 MoveHook = Callable[[Drop], EventResult]
 ChatHook = Callable[[Chat], EventResult | None]
 LegalHook = Callable[[TableObject, Objects, Mapping[str, Any]], Legal | None]
@@ -187,7 +185,10 @@ class TableSubsystem:
     (redrawn one by one when only they change); `reads` names other parts of the
     projection its render reads or whose objects it alters (when it has a part in the
     room, changes to those parts are drawn whole); `board_kinds` the kinds its `board`
-    hook reads.
+    hook reads. `draw` maps a kind to the drawings (drawing.py) of one object of that
+    kind; `options` a platform to a model of the keys it adds to that platform's settings
+    (`meta.platforms.<platform>`); `paint` gives the areas of a map under the table, None
+    when it has none to paint.
     """
 
     name: str
@@ -202,3 +203,6 @@ class TableSubsystem:
     entries: tuple[Entries, ...] = ()
     reads: frozenset[str] = frozenset()
     board_kinds: frozenset[str] = frozenset()
+    draw: Mapping[str, DrawHook] = field(default_factory=dict)
+    options: Mapping[str, type[BaseModel]] = field(default_factory=dict)
+    paint: PaintHook | None = None

@@ -9,12 +9,16 @@ things are not in the projection, so they never appear here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from pydantic import BaseModel, create_model
+
+from .drawing import AREA, DICE, LINE, MARKER, TOKEN, Area, DrawHook, Drawing, Surface
+from .geometry import AdapterSettings
 from .objects import Objects, object_id
 from .subsystems import SUBSYSTEMS
 
-__all__ = ["player_of", "render", "stable_id"]
+__all__ = ["drawings", "paint", "platform_model", "player_of", "render", "stable_id"]
 
 #: Stable-id prefixes that differ from the kind (`ks-<prefix>-<engine id>`).
 PREFIX: dict[str, str] = {k: v for s in SUBSYSTEMS for k, v in s.prefixes.items()}
@@ -22,6 +26,11 @@ PREFIX: dict[str, str] = {k: v for s in SUBSYSTEMS for k, v in s.prefixes.items(
 STACK_ORDER: dict[str, int] = {k: v for s in SUBSYSTEMS for k, v in s.stack.items()}
 #: The field naming the player an object belongs to, by kind.
 OWNER_FIELD: dict[str, str] = {k: v for s in SUBSYSTEMS for k, v in s.owners.items()}
+#: A kind → the subsystem hook that says how one object of it is drawn.
+DRAW: dict[str, DrawHook] = {k: v for s in SUBSYSTEMS for k, v in s.draw.items()}
+_SHAPES = frozenset({TOKEN, MARKER, LINE, DICE, AREA})
+
+S = TypeVar("S", bound=AdapterSettings)
 
 
 def stable_id(kind: str, ref: str) -> str:
@@ -56,3 +65,30 @@ def _stack(objs: Objects) -> None:
     for items in cells.values():
         for slot, (_order, _ref, oid) in enumerate(sorted(items)):
             objs[oid]["slot"] = slot
+
+
+def drawings(o: Mapping[str, Any], surface: Surface) -> list[Drawing]:
+    """How one table object is drawn: its subsystem's hook for its kind, else the object
+    itself when it carries a `draw` shape, else nothing (it only feeds the board)."""
+    hook = DRAW.get(o["kind"])
+    if hook is not None:
+        return hook(o, surface)
+    return [cast(Drawing, o)] if o.get("draw") in _SHAPES else []
+
+
+def platform_model(platform: str, own: type[S]) -> type[S]:
+    """A platform's settings model: its own keys plus those each subsystem adds for it
+    (`TableSubsystem.options`), validated as one (an invalid key resets them all)."""
+    added = tuple(m for s in SUBSYSTEMS if (m := s.options.get(platform)) is not None)
+    if not added:
+        return own
+    models: tuple[type[BaseModel], ...] = (*added, own)  # the platform's own keys first
+    return cast(type[S], create_model(own.__name__, __base__=models, __doc__=own.__doc__))
+
+
+def paint(tree: Mapping[str, Any], objs: Objects) -> list[Area] | None:
+    """The map under the table: every subsystem's areas in registry order (None: no
+    subsystem paints one)."""
+    painted = [p for s in SUBSYSTEMS if s.paint is not None
+               if (p := s.paint(tree, objs)) is not None]
+    return None if not painted else [a for areas in painted for a in areas]

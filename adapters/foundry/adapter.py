@@ -1,10 +1,11 @@
-"""Foundry VTT (v12/v13): the neutral table as scene tokens and drawings, plus chat.
+"""Foundry VTT (v12/v13): the neutral table's drawings as scene tokens and drawings, plus chat.
 
 How this works: `FoundryAdapter` renders the `table` projection (adapters/render.py) and
-draws it on the bridge's scene: enemy groups, 特異個体, PCs and generic pieces are
-tokens (their name shows the count: token text); forts, traps, directions and generic
-markers are drawings with text (耐久力 as drawing text); round/phase, counters and bases'
-GP are the text of one 'komasync' board drawing. Positions are pixels: square → the
+draws each object's drawings (adapters/drawing.py) on the bridge's scene, knowing nothing
+of the subsystem that made them: a token is a Token (its bars in its name: token text),
+a fixed token and a marker a rectangle Drawing with text, a line a polygon Drawing of two
+points; dice symbols are not drawn (their numbers are in the token's text). The board's
+lines are the text of one 'komasync' board drawing. Positions are pixels: square → the
 scene's grid size (`cell_size`, default 100) plus its padding offset (`origin_x/y`,
 default 0). Each change is batched: at most one `delete`, one `create` and one `update`
 operation per document type (Token, Drawing), then one `chat` operation with a message
@@ -25,23 +26,22 @@ from ...engine.errors import Text
 from ..board import BOARD_ID, board, board_cell
 from ..common import TableAdapter
 from ..diff import Diff, PlatformObject, PObjects
+from ..drawing import LINE, MARKER, TOKEN, Drawing, Line, Surface, Token, composed_title, panel_text
 from ..events import legal_drop
 from ..geometry import AdapterSettings, Geometry, load_settings, number
 from ..objects import Objects, TableObject, bi, placed
 from ..projection import as_dict
-from ..render import player_of
+from ..render import drawings, platform_model, player_of
 
-__all__ = ["DOCUMENT_TYPES", "FoundryAdapter", "FoundrySettings", "foundry_settings"]
+__all__ = ["DOCUMENT_TYPES", "SETTINGS", "FoundryAdapter", "FoundrySettings", "foundry_settings"]
 
 DOCUMENT_TYPES = ("Token", "Drawing")
-#: Token `disposition` (CONST.TOKEN_DISPOSITIONS: HOSTILE -1, NEUTRAL 0, FRIENDLY 1).
-DISPOSITION = {"group": -1, "individual": -1, "pc": 1, "piece": 0}
 #: Token `displayName` (CONST.TOKEN_DISPLAY_MODES.ALWAYS): the count is in the name.
 DISPLAY_ALWAYS = 50
 #: Drawing `fillType` (CONST.DRAWING_FILL_TYPES.SOLID).
 FILL_SOLID = 1
-COLORS = {"fort": "#6d4c41", "trap": "#c62828", "direction": "#1565c0", "marker": "#546e7a",
-          "board": "#263238", "link": "#e65100"}
+#: A marker's colour when its drawing gives none, the board's, a line's.
+PANEL_COLOR, BOARD_COLOR, LINE_COLOR = "#546e7a", "#263238", "#e65100"
 #: Drawing `shape.type` of a polygon (CONST.DRAWING_TYPES.POLYGON); `fillType` NONE.
 POLYGON, FILL_NONE = "p", 0
 
@@ -49,8 +49,9 @@ POLYGON, FILL_NONE = "p", 0
 class FoundrySettings(AdapterSettings):
     """`meta.platforms.foundry`: `cell_size` = `scene.grid.size` (px, default 100);
     `origin_x`/`origin_y` = the scene's padding offset (`sceneRect` x/y, default 0);
-    `font_size` of drawing text; `token_images` kind (`pc`, `group`, `individual`,
-    `piece`) → image path for `texture.src` (none: Foundry's default)."""
+    `font_size` of drawing text; `token_images` an object kind (as in
+    `flags.komasync.kind`) → image path for its tokens' `texture.src` (none: Foundry's
+    default)."""
 
     cell_size: StrictFloat = Field(default=100.0, gt=0)
     units: Literal["px"] = "px"
@@ -59,9 +60,13 @@ class FoundrySettings(AdapterSettings):
     chat_alias: str = Field(default="komasync", min_length=1, max_length=50)
 
 
+#: The whole settings model: Foundry's keys and any a subsystem adds for Foundry.
+SETTINGS = platform_model("foundry", FoundrySettings)
+
+
 def foundry_settings(tree: Mapping[str, Any]) -> tuple[FoundrySettings, Geometry, list[str]]:
     """Validated settings and the geometry they give (origin: the scene's padding)."""
-    settings, _raw, problems = load_settings(tree, "foundry", FoundrySettings)
+    settings, _raw, problems = load_settings(tree, "foundry", SETTINGS)
     return settings, Geometry.of(settings), problems
 
 
@@ -86,34 +91,14 @@ class FoundryAdapter(TableAdapter):
     def _settings(self, tree: Mapping[str, Any]) -> tuple[FoundrySettings, Geometry, list[str]]:
         return foundry_settings(tree)
 
-    # -- neutral objects → documents --------------------------------------------------------
+    # -- drawings → documents ---------------------------------------------------------------
     def _objects(self, objs: Objects, tree: Mapping[str, Any]) -> PObjects:
         out: PObjects = {}
-        for oid, o, cell in placed(objs):
-            kind = o["kind"]
-            if kind in DISPOSITION:
-                data = self._token(oid, o)
-                data["flags"]["komasync"]["legal"] = self._legal(o, objs, tree)
-                out[oid] = PlatformObject("Token", data, {"kind": kind, "id": o["ref"]})
-            elif kind == "fort":
-                text = f"{o['name']}\n耐久力 {o['durability']}/{o['max']}"
-                if o["durability"] <= 0:
-                    text += "\n陥落 / fallen"
-                out[oid] = self._drawing(oid, o, cell, 1, 1, text, COLORS["fort"])
-            elif kind == "marker":
-                out[oid] = self._drawing(oid, o, cell, o["width"], o["height"], o["text"],
-                                         COLORS["marker"])
-            elif kind in ("trap", "direction"):
-                out[oid] = self._drawing(oid, o, cell, 1, 1, o["text"], COLORS[kind])
-            elif o.get("draw") == "token":  # objects.TOKEN: its bars are in the name
-                data = self._token(oid, o)
-                data["flags"]["komasync"]["legal"] = self._legal(o, objs, tree)
-                out[oid] = PlatformObject("Token", data, {"kind": kind, "id": o["ref"]})
-            elif o.get("draw") == "marker":  # objects.MARKER
-                out[oid] = self._drawing(oid, o, cell, o.get("width", 1), o.get("height", 1),
-                                         o["text"], str(o.get("color") or COLORS["marker"]))
-            elif kind == "link":
-                out[oid] = self._line(oid, o)
+        surface = Surface(self.settings)
+        for oid, o, _cell in placed(objs):
+            for d in drawings(o, surface):
+                if (doc := self._document(oid, o, d, objs, tree)) is not None:
+                    out[oid] = doc
         b = board(objs)
         if b:
             lines = [self.settings.chat_alias, *b.lines()]
@@ -121,8 +106,27 @@ class FoundryAdapter(TableAdapter):
                                       / self.settings.cell_size))
             o = {"kind": "board", "ref": "board"}
             out[BOARD_ID] = self._drawing(BOARD_ID, o, board_cell(self.grid), 6, height,
-                                          "\n".join(lines), COLORS["board"])
+                                          "\n".join(lines), BOARD_COLOR)
         return out
+
+    def _document(self, oid: str, o: TableObject, d: Drawing, objs: Objects,
+                  tree: Mapping[str, Any]) -> PlatformObject | None:
+        """One drawing as a document: a token as a Token (a fixed one as a panel), a
+        marker as a panel, a line as a polygon; dice symbols as nothing."""
+        if d["draw"] == TOKEN and d.get("fixed"):
+            size = d.get("size", 1)
+            return self._drawing(oid, o, d["cell"], size, size, panel_text(d),
+                                 str(d.get("color") or PANEL_COLOR))
+        if d["draw"] == TOKEN:
+            data = self._token(oid, o, d)
+            data["flags"]["komasync"]["legal"] = self._legal(o, objs, tree)
+            return PlatformObject("Token", data, {"kind": o["kind"], "id": o["ref"]})
+        if d["draw"] == MARKER:
+            return self._drawing(oid, o, d["cell"], d.get("width", 1), d.get("height", 1),
+                                 d["text"], str(d.get("color") or PANEL_COLOR))
+        if d["draw"] == LINE:
+            return self._line(oid, o, d)
+        return None
 
     def _legal(self, o: TableObject, objs: Objects, tree: Mapping[str, Any]
                ) -> dict[str, Any] | None:
@@ -148,28 +152,18 @@ class FoundryAdapter(TableAdapter):
         x, y = self.geometry.pos(cell)
         return {"x": x, "y": y}
 
-    def _token(self, oid: str, o: TableObject) -> dict[str, Any]:
-        x, y = self.geometry.pos(o["cell"], o["slot"])
-        name = o["name"]
-        if o["kind"] == "group":  # TD-REIN-1 個体数 as token text
-            name = f"{name}（個体数 {o['count']}）"
-            if o["snared"]:
-                name += "［足止め］"
-            if o["marked"]:
-                name += "［魔眼］"
-        elif o["kind"] == "individual":
-            name = f"{name}（{o['special_ja']}）"
-        elif o.get("draw") == "token":  # no system-independent bar: the values in the name
-            name += "".join(f"（{b['label']} {b['value']}/{b['max']}）" for b in o.get("bars", []))
-            name += f"［{o['caption']}］" if o.get("caption") else ""
+    def _token(self, oid: str, o: TableObject, t: Token) -> dict[str, Any]:
+        """A Token named by the drawing's `title`, else by its name, bars and caption
+        (the bars then also as `flags.komasync.bars`: Foundry has no system-free bar)."""
+        x, y = self.geometry.pos(t["cell"], o["slot"])
+        size = t.get("size", 1)
         data: dict[str, Any] = {
-            "name": name, "x": x, "y": y, "width": o.get("size", 1), "height": o.get("size", 1),
-            "hidden": False, "displayName": DISPLAY_ALWAYS,
-            "disposition": DISPOSITION.get(o["kind"], o.get("disposition", 0)),
-            "actorLink": False, "flags": _flags(oid, o),
+            "name": t["title"] if "title" in t else composed_title(t), "x": x, "y": y,
+            "width": size, "height": size, "hidden": False, "displayName": DISPLAY_ALWAYS,
+            "disposition": t.get("disposition", 0), "actorLink": False, "flags": _flags(oid, o),
         }
-        if o.get("draw") == "token":
-            data["flags"]["komasync"]["bars"] = [dict(b) for b in o.get("bars", [])]
+        if "title" not in t and t.get("bars"):
+            data["flags"]["komasync"]["bars"] = [dict(b) for b in t.get("bars", [])]
         image = self.settings.token_images.get(o["kind"])
         if image:
             data["texture"] = {"src": image}
@@ -187,19 +181,19 @@ class FoundryAdapter(TableAdapter):
         }
         return PlatformObject("Drawing", data, {"kind": o["kind"], "id": o["ref"]})
 
-    def _line(self, oid: str, o: TableObject) -> PlatformObject:
+    def _line(self, oid: str, o: TableObject, line: Line) -> PlatformObject:
         """A line between the centres of two squares (`from`, `to`): a polygon drawing of
         two points, relative to the top-left of their bounding box, with the text."""
         half = self.geometry.unit / 2
-        (ax, ay), (bx, by) = self.geometry.pos(o["from"]), self.geometry.pos(o["to"])
+        (ax, ay), (bx, by) = self.geometry.pos(line["from"]), self.geometry.pos(line["to"])
         x, y = min(ax, bx), min(ay, by)
         points = [number(v) for v in (ax - x + half, ay - y + half, bx - x + half, by - y + half)]
         data = {
             "x": number(x), "y": number(y),
             "shape": {"type": POLYGON, "width": number(abs(bx - ax) + 2 * half),
                       "height": number(abs(by - ay) + 2 * half), "points": points},
-            "text": o["text"], "fontSize": self.settings.font_size, "textColor": "#ffffff",
-            "fillType": FILL_NONE, "strokeColor": COLORS["link"], "strokeWidth": 6,
+            "text": line["text"], "fontSize": self.settings.font_size, "textColor": "#ffffff",
+            "fillType": FILL_NONE, "strokeColor": line.get("color", LINE_COLOR), "strokeWidth": 6,
             "strokeAlpha": 0.9, "hidden": False, "flags": _flags(oid, o),
         }
         return PlatformObject("Drawing", data, {"kind": o["kind"], "id": o["ref"]})

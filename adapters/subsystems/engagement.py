@@ -19,6 +19,7 @@ from typing import Any
 from ...engine.bcdice import PlainRoll, parse_message
 from ...engine.errors import Text
 from ..base import EventResult
+from ..drawing import LINE, Drawing, Surface
 from ..objects import Board, Chat, Objects, TableObject, TableSubsystem, bi, each, object_id
 from ..projection import as_cell, as_dict, as_int, entries
 from ..replies import accepted, ignored
@@ -76,6 +77,16 @@ def _link(key: str, names: list[str], a: dict[str, int], b: dict[str, int]) -> T
     text = bi(f"接近 {names[0]}⇔{names[1]}", f"engaged {names[0]}⇔{names[1]}")
     return {"kind": "link", "ref": key, "name": text, "text": text, "cell": mid,
             "from": dict(a), "to": dict(b)}
+
+
+#: An engaged pair's line.
+LINK_COLOR = "#e65100"
+
+
+def draw_link(o: Mapping[str, Any], _surface: Surface) -> list[Drawing]:
+    """An engaged pair: a line between the two pieces, its text halfway (ENG-1)."""
+    return [{"draw": LINE, "text": o["text"], "cell": o["cell"], "from": o["from"], "to": o["to"],
+             "color": LINK_COLOR}]
 
 
 def _line(e: Mapping[str, Any], pieces: Mapping[str, Any], combatants: Mapping[str, Any]
@@ -137,5 +148,6 @@ SUBSYSTEM = TableSubsystem(
     board=board,
     chat=chat,
     board_kinds=frozenset({"engagement"}),
+    draw={"link": draw_link},
     reads=frozenset({"table"}),  # it reads the generic table's pieces and alters them
 )

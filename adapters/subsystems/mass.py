@@ -18,7 +18,8 @@ from typing import Any
 
 from ...engine.errors import Text
 from ..base import EventResult
-from ..objects import MARKER, TOKEN, Board, Drop, Legal, Objects, TableObject, TableSubsystem, bi, each
+from ..drawing import MARKER, TOKEN
+from ..objects import Board, Drop, Legal, Objects, TableObject, TableSubsystem, bi, each
 from ..projection import as_dict, as_int, entries, grid_of
 from ..replies import accepted, ignored
 

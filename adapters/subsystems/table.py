@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import EventResult
+from ..drawing import MARKER, TOKEN, Drawing, Surface
 from ..objects import Board, Drop, Entries, Objects, TableObject, TableSubsystem, each
 from ..projection import as_cell, as_dict, as_int
 from ..replies import accepted
@@ -61,6 +62,19 @@ def board(objs: Objects, b: Board) -> None:
                        "max": o["max"] if o["max"] is not None else value})
 
 
+def draw_piece(o: Mapping[str, Any], _surface: Surface) -> list[Drawing]:
+    """A piece: its labels as params (other subsystems add theirs: statuses, partners)."""
+    return [{"draw": TOKEN, "name": o["name"], "cell": o["cell"], "size": o["size"],
+             "params": [{"label": k, "value": v} for k, v in o["labels"].items()],
+             "memo": f"komasync {o['ref']}", "color": o["color"]}]
+
+
+def draw_marker(o: Mapping[str, Any], _surface: Surface) -> list[Drawing]:
+    """A marker: its text over its squares, in the platform's marker colour."""
+    return [{"draw": MARKER, "text": o["text"], "cell": o["cell"], "width": o["width"],
+             "height": o["height"]}]
+
+
 def move_piece(drop: Drop) -> EventResult:
     """A generic piece dropped: `table.move` to the square under it."""
     action = {"kind": "table.move", "piece": drop.obj["ref"],
@@ -77,4 +91,5 @@ SUBSYSTEM = TableSubsystem(
     moves={"piece": move_piece},
     entries=ENTRIES,
     board_kinds=frozenset({"counter"}),
+    draw={"piece": draw_piece, "marker": draw_marker},  # the grid's markers are these too
 )

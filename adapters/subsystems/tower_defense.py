@@ -15,11 +15,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel
 
 from ...engine.bcdice import BCDiceResult, CocCheck, NotUnderstood, parse_message, reason_ja
+from ...engine.bounds import OnlyInt
 from ...engine.errors import Text
 from ..base import EventResult
+from ..drawing import AREA, DICE, MARKER, TOKEN, Area, Bar, Drawing, Param, Surface, Token
 from ..geometry import beside
 from ..objects import (
     Board,
@@ -37,6 +41,7 @@ from ..projection import as_cell, as_dict, as_int, entries, grid_of
 from ..replies import IGN_USER, accepted, ignored
 
 __all__ = [
+    "COLORS",
     "OUTCOMES",
     "PHASES",
     "SPECIAL_WORDS",
@@ -46,6 +51,7 @@ __all__ = [
     "VETO_ADJACENT",
     "VETO_ENGINE",
     "VETO_PHASE",
+    "FortsOnCcfolia",
     "legal_forts",
 ]
 
@@ -236,6 +242,122 @@ def board(objs: Objects, b: Board) -> None:
             b.params.append({"label": "結果", "value": bi(ja, en)})
         if o["victory_ja"] or o["victory_en"]:
             b.memo.append(bi(o["victory_ja"], o["victory_en"]))
+
+
+# -- drawings (TD-MAP-2) ----------------------------------------------------------------------
+
+#: Each kind's colour (Ccfolia character colour, Foundry drawing colour, the ZIP's tiles).
+COLORS = {"group": "#d32f2f", "individual": "#8e24aa", "pc": "#1e88e5", "fort": "#6d4c41",
+          "trap": "#c62828", "direction": "#1565c0"}
+#: The fortress map's colours (the room ZIP's foreground): passages, directions, forts.
+MAP_COLORS = {"passage": "#80745c", "lateral": "#686880", "direction": "#285096",
+              "fort": "#96643c", "final": "#aa3c32"}
+
+
+class FortsOnCcfolia(BaseModel):
+    """What this subsystem adds to `meta.platforms.ccfolia`: `forts_as` — a fort's 耐久力
+    as `dice` symbols, a `status` bar on a fort character, or `both`; `fort_die_faces`
+    — the faces of each die (a fort above them shows ⌈max/faces⌉ dice, each full but the
+    last; a die with nothing left is removed, so a fallen fort has no dice)."""
+
+    forts_as: Literal["dice", "status", "both"] = "both"
+    fort_die_faces: Annotated[Literal[4, 6, 8, 10, 12, 20], OnlyInt] = 6
+
+
+def _forts_on(surface: Surface) -> FortsOnCcfolia:
+    s = surface.settings
+    return s if isinstance(s, FortsOnCcfolia) else FortsOnCcfolia()
+
+
+def draw_fort(o: Mapping[str, Any], surface: Surface) -> list[Drawing]:
+    """A fort: its 耐久力 as dice symbols and/or a token with the bar (`forts_as`; only
+    the token where dice cannot be shown); a panel on Foundry (`fixed`), fallen at 0."""
+    opts = _forts_on(surface)
+    out: list[Drawing] = []
+    if opts.forts_as in ("dice", "both") and surface.dice:
+        out.append({"draw": DICE, "cell": o["cell"], "value": o["durability"], "max": o["max"],
+                    "faces": opts.fort_die_faces})
+    if opts.forts_as in ("status", "both") or not surface.dice:
+        params: list[Param] = [{"label": "段", "value": str(o["tier"])}]
+        if o["final"]:
+            params.append({"label": "最終砦", "value": bi("はい", "final")})
+        token: Token = {"draw": TOKEN, "name": o["name"], "cell": o["cell"], "fixed": True,
+                        "bars": [{"label": "耐久力", "value": o["durability"], "max": o["max"]}],
+                        "params": params, "memo": f"ID: {o['ref']}", "color": COLORS["fort"]}
+        if o["durability"] <= 0:
+            token["caption"] = "陥落 / fallen"
+        out.append(token)
+    return out
+
+
+def draw_group(o: Mapping[str, Any], _surface: Surface) -> list[Drawing]:
+    """An enemy group (TD-MAP-2): 個体数 as its bar and in its name (TD-REIN-1), its state."""
+    words = [w for flag, w in ((o["waiting"], ("待機", "waiting")), (o["snared"], ("足止め", "snared")),
+                               (o["marked"], ("魔眼", "evil eye"))) if flag]
+    title = f"{o['name']}（個体数 {o['count']}）" + ("［足止め］" if o["snared"] else "") + (
+        "［魔眼］" if o["marked"] else "")
+    return [{"draw": TOKEN, "name": o["name"], "cell": o["cell"], "title": title,
+             "bars": [{"label": "個体数", "value": o["count"], "max": o["max"]}],
+             "params": [{"label": "状態", "value": " ".join(bi(ja, en) for ja, en in words) or "-"}],
+             "color": COLORS["group"], "disposition": -1,
+             "memo": bi(f"ID: {o['ref']}（攻撃のときに書く）", f"ID: {o['ref']} (write it to attack)")}]
+
+
+def draw_individual(o: Mapping[str, Any], _surface: Surface) -> list[Drawing]:
+    """A 特異個体 (TD-OPT-2): its kind, its HP when it has one."""
+    bars: list[Bar] = [{"label": "HP", "value": o["hp"], "max": o["hp"]}] if o["hp"] else []
+    return [{"draw": TOKEN, "name": o["name"], "cell": o["cell"], "bars": bars,
+             "title": f"{o['name']}（{o['special_ja']}）", "color": COLORS["individual"],
+             "params": [{"label": "特異個体", "value": bi(o["special_ja"], o["special_en"])}],
+             "memo": f"ID: {o['ref']}", "disposition": -1}]
+
+
+def draw_pc(o: Mapping[str, Any], _surface: Surface) -> list[Drawing]:
+    """A PC: ammunition bars, its fort, and its attacks as chat palette lines."""
+    bars: list[Bar] = []
+    commands = []
+    for w in o["weapons"]:
+        if w["magazine"] is not None and w["loaded"] is not None:
+            bars.append({"label": f"{w['name']}残弾", "value": w["loaded"], "max": w["magazine"]})
+        if w["special_name"]:
+            bars.append({"label": w["special_name"], "value": w["special_left"],
+                         "max": w["special_uses"]})
+        value = o["skills"].get(w["skill"])
+        if value is not None:
+            commands.append(f"CC<={value} {w['name']}")
+            if w["kind"] == "firearm" and w["attacks_per_round"] > 1:
+                commands.append(f"x{w['attacks_per_round']} CC<={value} {w['name']}")
+    memo = bi("攻撃: チャットパレットの判定の後ろに敵グループのIDか砦名を書く",
+              "attack: after a palette check, write the group id or fort name")
+    return [{"draw": TOKEN, "name": o["name"], "cell": o["cell"], "title": o["name"],
+             "bars": bars, "params": [{"label": "砦", "value": o["fort_name"] or "未配置 / not placed"}],
+             "memo": memo, "color": COLORS["pc"], "commands": "\n".join(commands),
+             "disposition": 1}]
+
+
+def draw_panel(o: Mapping[str, Any], _surface: Surface) -> list[Drawing]:
+    """A trap or a direction: its text on its square, in its kind's colour."""
+    return [{"draw": MARKER, "text": o["text"], "cell": o["cell"], "color": COLORS[o["kind"]]}]
+
+
+def paint(tree: Mapping[str, Any], objs: Objects) -> list[Area] | None:
+    """TD-MAP-2: the fortress map — passages, lateral passages, then directions and forts
+    (the final fort darker). None without a tower defense."""
+    td = tree.get("tower_defense")
+    if not isinstance(td, dict):
+        return None
+    areas: list[Area] = []
+    for p in as_dict(td.get("passages")).values():
+        if isinstance(p, dict):
+            cells = [c for c in p.get("cells", []) if isinstance(c, dict)
+                     and isinstance(c.get("x"), int) and isinstance(c.get("y"), int)]
+            areas.append({"draw": AREA, "cells": cells,
+                          "color": MAP_COLORS["lateral" if p.get("lateral") else "passage"]})
+    for o in objs.values():
+        if o["kind"] in ("direction", "fort") and o.get("cell"):
+            areas.append({"draw": AREA, "cells": [o["cell"]],
+                          "color": MAP_COLORS["final" if o.get("final") else o["kind"]]})
+    return areas
 
 
 # -- a PC dropped on a fort (TD-PRE-1, TD-ATK-1) ---------------------------------------------
@@ -438,6 +560,10 @@ SUBSYSTEM = TableSubsystem(
     chat=chat,
     legal=legal,
     board_kinds=frozenset({"td"}),
+    draw={"direction": draw_panel, "fort": draw_fort, "trap": draw_panel, "group": draw_group,
+          "individual": draw_individual, "pc": draw_pc},
+    options={"ccfolia": FortsOnCcfolia},
+    paint=paint,
 )
 
 

@@ -13,6 +13,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from typing import Any
 
 import pytest
@@ -213,3 +214,31 @@ def test_an_uncalibrated_export_carries_its_warning() -> None:
     assert all(line["kind"] == "character" for line in lines[1:])
     assert exports.clipboard_document(tree)["komasync"] == lines[0]["komasync"]
     assert {k: v for k, v in lines[0]["komasync"].items() if k != "note"} == notice
+
+
+def _centre_pixel(png: bytes) -> tuple[int, int, int]:
+    """The middle pixel of one of our own PNGs (RGB, 8 bit, filter 0 on every row)."""
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    at, body = 8, b""
+    while at < len(png):
+        size = int.from_bytes(png[at:at + 4], "big")
+        if png[at + 4:at + 8] == b"IDAT":
+            body += png[at + 8:at + 8 + size]
+        at += 12 + size
+    row = zlib.decompress(body)[(height // 2) * (1 + 3 * width):][:1 + 3 * width]
+    x = 1 + 3 * (width // 2)
+    return row[x], row[x + 1], row[x + 2]
+
+
+def test_room_zip_tiles_take_each_markers_drawing_colour() -> None:
+    # the tile of a marker panel is its drawing's colour (as on Foundry): a trap's red, a
+    # direction's blue, a mass-combat row label its side's colour, a plain marker grey
+    cases = {"tower_defense.yaml": {"ks-dir-left_end": (21, 101, 192)},
+             "demo_table.yaml": {"ks-marker-gate": (84, 110, 122)},
+             "mass_combat.yaml": {"ks-mass-row-0-back": (30, 136, 229),
+                                  "ks-mass-row-1-front": (211, 47, 47)}}
+    for scenario, tiles in cases.items():
+        with zipfile.ZipFile(io.BytesIO(exports.room_zip(Room.build(scenario).tree))) as zf:
+            markers = json.loads(zf.read("__data.json"))["entities"]["room"]["markers"]
+            for oid, rgb in tiles.items():
+                assert _centre_pixel(zf.read(markers[oid]["imageUrl"])) == rgb, (scenario, oid)

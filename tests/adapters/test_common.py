@@ -11,8 +11,8 @@ from adapter_support import FakeFoundry, Room
 from komasync.adapters import exports
 from komasync.adapters.base import Calibration
 from komasync.adapters.ccfolia.adapter import (
+    SETTINGS,
     CcfoliaAdapter,
-    CcfoliaSettings,
     calibration,
     ccfolia_settings,
 )
@@ -95,7 +95,7 @@ def test_cell_at_inverts_pos(x: float, y: float) -> None:
 def test_invalid_settings_fall_back_and_say_so() -> None:
     room = Room.build(platforms={"ccfolia": {"forts_as": "banners", "cell_size": -1}})
     adapter = CcfoliaAdapter.from_tree(room.tree)
-    assert adapter.settings == CcfoliaSettings()
+    assert adapter.settings == SETTINGS()  # Ccfolia's keys and the tower defense's forts_as
     assert adapter.problems
     ops = adapter.reset(room.tree)
     assert ops[-1]["op"] == "chat" and "forts_as" in ops[-1]["text"]
