@@ -68,7 +68,7 @@ def invite_limits(settings: Settings) -> dict[str, Any]:
             "bridge_rate": settings.bridge_rate,
             "bridge_burst": max(1, int(settings.bridge_rate * 2)),
             "query_share": settings.query_share,
-            "queries_share": min(1.0, settings.query_share * 3)}
+            "queries_share": round(min(1.0, settings.query_share * 3), 6)}
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -213,7 +213,7 @@ class Limits:
     query_share: float = 0.1
     query_burst: float = 0.05
     queries_share: float = 0.3
-    query_slice: float = 0.002
+    query_slice: float = 0.001
     queries_waiting: int = 64
     query_cache_bytes: int = 8 * 1024 * 1024
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Literal
 
 __all__ = ["AREA_RADIUS", "DIRECTIONS", "ORTHOGONAL", "Sq", "area", "flash_lines",
-           "flash_squares", "in_range", "manhattan", "on_board", "range_squares",
+           "flash_squares", "in_range", "manhattan", "on_board", "range_rows", "range_squares",
            "sight_clear", "step_cost"]
 
 Sq = tuple[int, int]
@@ -53,17 +53,26 @@ def range_squares(user: Sq, n: int, width: int, height: int, non_attack: bool = 
     """Every square on the board within range `n` (GRID-RNG-2: +1 for a non-attack skill),
     in reading order. Only the board's rows and, per row, the run of squares in range are
     walked: a range of 50 on a 16×12 map costs the map, not 101×101 squares."""
+    return [(x, y) for y, x0, x1 in range_rows(user, n, width, height, non_attack)
+            for x in range(x0, x1)]
+
+
+def range_rows(user: Sq, n: int, width: int, height: int, non_attack: bool = False
+               ) -> list[tuple[int, int, int]]:
+    """`range_squares` as runs `(y, first x, last x + 1)`, top to bottom, clipped to the
+    board (a caller building its own squares makes each once)."""
     reach = n + 1 if non_attack else n
     if reach < 0:
         return []
     ux, uy = user
     span = max(reach, 1)
-    out: list[Sq] = []
+    rows = []
     for y in range(max(0, uy - span), min(height, uy + span + 1)):
         run = _run(reach, abs(y - uy))  # how far from `ux` this row is in range
-        if run >= 0:
-            out.extend((x, y) for x in range(max(0, ux - run), min(width, ux + run + 1)))
-    return out
+        x0, x1 = max(0, ux - run), min(width, ux + run + 1)
+        if run >= 0 and x0 < x1:
+            rows.append((y, x0, x1))
+    return rows
 
 
 def _run(reach: int, dy: int) -> int:
