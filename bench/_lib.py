@@ -359,6 +359,7 @@ class RawDrain:
         self.buf = bytearray()
         self.frames = 0
         self.on_change: Callable[[int], None] | None = None  # to_version of each change
+        self.on_frame: Callable[[bytes], None] | None = None  # each text frame's first bytes
 
     @classmethod
     async def connect(cls, url: str) -> RawDrain:
@@ -401,6 +402,8 @@ class RawDrain:
                 self.writer.write(_masked(0xA, bytes(buf[pos:pos + n])))
             elif self.on_change is not None and (m := self.CHANGE.match(buf, pos, pos + 64)):
                 self.on_change(int(m.group(1)))
+            if self.on_frame is not None and op == 0x1:
+                self.on_frame(bytes(buf[pos:pos + min(n, 160)]))
             self.frames += 1
             found = until is not None and buf[pos:pos + len(until)] == until
             del buf[:pos + n]

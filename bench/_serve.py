@@ -48,8 +48,10 @@ BENCH_RATE = 1_000_000.0
 BENCH_BURST = 1_000_000
 BENCH_CONNECTIONS = 100_000
 LIMITS_NOTE = (f"komasync runs with Limits(rate={BENCH_RATE:.0f}, burst={BENCH_BURST}, "
-               f"connections_per_address={BENCH_CONNECTIONS}) (defaults: 40/s, burst 80, 64 per "
-               f"address) so the bench's one sender and one address are not throttled")
+               f"connections_per_address={BENCH_CONNECTIONS}, invite and bridge rates as rate) "
+               f"(defaults: 40/s, burst 80, 64 per address, 40/s and 120/s per invite) so the "
+               f"bench's one sender and one address are not throttled (bench/flood.py runs "
+               f"with the defaults)")
 CLIENTS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("clients", set)
 
 
@@ -67,6 +69,8 @@ def bench_limits(snapshot_every: int = 200, extra: dict[str, str] | None = None)
             raise SystemExit(f"unknown limit {name}")
         kw[name] = float(value) if "." in value else int(value)
     return Limits(**{"rate": BENCH_RATE, "burst": BENCH_BURST,  # type: ignore[arg-type]
+                     "invite_rate": BENCH_RATE, "invite_burst": BENCH_BURST,
+                     "bridge_rate": BENCH_RATE, "bridge_burst": BENCH_BURST,
                      "connections_per_address": BENCH_CONNECTIONS,
                      "snapshot_every": snapshot_every, **kw})
 

@@ -12,6 +12,10 @@ Goals (each measured beside its baseline in this run; see bench/README.md):
 4. no event-loop stall > 5 ms from snapshots or joins on a 5,000-piece room;
 5. server CPU per action flat (±10 %) from 10 to 1,000 pieces, snapshots included.
 
+And issue 26's flood case (bench/flood.py): one player floods queries from 32 sockets on
+one invite while another room takes actions; that room's ack p99 flooded ≤ 2× unflooded,
+with the server's default limits and with the per-invite limits lifted (budget only).
+
 Then issue 17's information lines, under their own heading: the Redis log beside SQLite
 in the same run (bench/redis_log.py; needs Debian's redis-server), and two processes on one
 Redis: clients on the owner vs on another process, failover time (bench/redis_cluster.py).
@@ -30,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu
+import flood
 import grid
 import latency
 import redis_cluster
@@ -51,6 +56,7 @@ def run(quick: bool) -> list[Goal]:
         goals += asyncio.run(rooms.run(rooms=200, seconds=6, mem_rooms=2, mem_actions=2000))
         goals += asyncio.run(stalls.run(actions=400))
         goals += asyncio.run(cpu.run(blocks=2, actions=600))
+        goals += asyncio.run(flood.run(blocks=2, samples=40))
         return goals + info(grid.run(samples=400))
     goals += asyncio.run(latency.run())
     print()
@@ -63,6 +69,8 @@ def run(quick: bool) -> list[Goal]:
     goals += asyncio.run(stalls.run())
     print()
     goals += asyncio.run(cpu.run())
+    print()
+    goals += asyncio.run(flood.run())
     print()
     return goals + info(grid.run(samples=2000))
 
@@ -84,7 +92,7 @@ def main() -> None:
     cluster_args = redis_cluster.options(["--blocks", "2", "--samples", "30"] if a.quick else [])
     cluster_lines = redis_cluster.goal_lines(cluster_args,
                                              *asyncio.run(redis_cluster.measure(cluster_args)))
-    print("\n== Summary: the goals of issue 16, measured in this run ==")
+    print("\n== Summary: the goals of issue 16 and issue 26's flood case, measured in this run ==")
     print(machine_note())
     print(LIMITS_NOTE)
     print(goal_table(goals))

@@ -27,8 +27,10 @@ from ..engine.views import GM, Audience, View
 from . import distribution
 from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
+from .invite_limits import InviteLimits
 from .offload import SETTLE, keep, offload
 from .protocol import PROTOCOL_VERSION
+from .query_budget import QueryBudget
 from .replay import rebuild
 from .retries import RetryWindow
 from .room import Call, Room
@@ -74,6 +76,8 @@ class Komasync:
         self.throttle = AuthThrottle(self.limits.auth_failures_per_address,
                                      self.limits.auth_failures_per_room, self.limits.auth_window)
         self._checks = asyncio.Semaphore(CHECKS)
+        self.invites = InviteLimits(self.limits)  # sockets and messages per invite
+        self.queries = QueryBudget(self.limits)  # queries' share of the loop, answers kept
         self.cluster: Cluster | None = None  # several processes on one Redis (cluster.py)
         self.operator_token: str | None = None  # opens `/healthz?rooms=1`
 

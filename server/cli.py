@@ -72,6 +72,22 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         "拒否しない、0で無制限）/ failed authentications per room per minute "
                         "before failed answers on it are slowed; a right secret or token is "
                         "never refused (0: no limit)")
+    s.add_argument("--invite-connections", type=int,
+                   help="招待（プレイヤー・観戦）ごとの同時接続数（既定4、0で無制限）/ open "
+                        "connections per player or observer invite (4; 0: no limit)")
+    s.add_argument("--bridge-connections", type=int,
+                   help="ブリッジ招待ごとの同時接続数（既定8、0で無制限）/ open connections per "
+                        "bridge invite (8; 0: no limit)")
+    s.add_argument("--invite-rate", type=float,
+                   help="招待ごとの毎秒メッセージ数（その招待の全接続の合計、既定40）/ messages "
+                        "per second per player or observer invite, all its connections together (40)")
+    s.add_argument("--bridge-rate", type=float,
+                   help="ブリッジ招待ごとの毎秒メッセージ数（全接続の合計、既定120）/ messages per "
+                        "second per bridge invite, all its connections together (120)")
+    s.add_argument("--query-share", type=float,
+                   help="1ルームの問い合わせが使えるイベントループの割合（既定0.1、全ルーム合計はその3倍）"
+                        "/ share of the event loop one room's queries may use (0.1; all rooms "
+                        "together 3 times that)")
     s.add_argument("--log", choices=["auto", "json", "text"],
                    help="ログ形式（auto: 端末なら text、それ以外は json）/ "
                         "log format (auto: text on a terminal, else json)")

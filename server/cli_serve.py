@@ -8,6 +8,7 @@ import errno
 import signal
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
@@ -55,6 +56,19 @@ def _ensure_demo(store: Backend, scenario_file: str | None) -> str:
     return secret
 
 
+def invite_limits(settings: Settings) -> dict[str, Any]:
+    """The per-invite and query limits of `Limits` from the settings (bursts: 2 s worth,
+    as for `--rate`; all rooms' queries may use three times one room's share)."""
+    return {"invite_connections": settings.invite_connections,
+            "bridge_connections": settings.bridge_connections,
+            "invite_rate": settings.invite_rate,
+            "invite_burst": max(1, int(settings.invite_rate * 2)),
+            "bridge_rate": settings.bridge_rate,
+            "bridge_burst": max(1, int(settings.bridge_rate * 2)),
+            "query_share": settings.query_share,
+            "queries_share": round(min(1.0, settings.query_share * 3), 6)}
+
+
 def serve(args: argparse.Namespace) -> int:
     settings = load_settings(host=args.host, port=args.port, db=args.db, store=args.store,
                              lease_ms=args.lease_ms, cluster_url=getattr(args, "cluster_url", None),
@@ -64,7 +78,11 @@ def serve(args: argparse.Namespace) -> int:
                              outbox_bytes=args.outbox_bytes,
                              connections_per_address=args.connections_per_address,
                              auth_failures_per_address=args.auth_failures_per_address,
-                             auth_failures_per_room=args.auth_failures_per_room)
+                             auth_failures_per_room=args.auth_failures_per_room,
+                             invite_connections=args.invite_connections,
+                             bridge_connections=args.bridge_connections,
+                             invite_rate=args.invite_rate, bridge_rate=args.bridge_rate,
+                             query_share=args.query_share)
     setup_logging(settings.log)
     demo_secret = None
     if args.demo:
@@ -76,7 +94,8 @@ def serve(args: argparse.Namespace) -> int:
                     outbox_bytes=settings.outbox_bytes,
                     connections_per_address=settings.connections_per_address,
                     auth_failures_per_address=settings.auth_failures_per_address,
-                    auth_failures_per_room=settings.auth_failures_per_room)
+                    auth_failures_per_room=settings.auth_failures_per_room,
+                    **invite_limits(settings))
     backend = open_backend(settings.store, settings.db, settings.durability, settings.lease_ms)
     server = Komasync(settings.db, limits, settings.durability, storage=backend)
     server.operator_token = settings.operator_token

@@ -141,7 +141,8 @@ def write_now(ws: web.WebSocketResponse, data: bytes) -> bool:
 
 
 # WebSocket close codes by `bye` code (4001 for the rest).
-CLOSE_CODES = {"invite_revoked": 4003, "slow_consumer": 4008, "too_many_connections": 4029}
+CLOSE_CODES = {"invite_revoked": 4003, "slow_consumer": 4008, "too_many_connections": 4029,
+               "too_many_connections_for_invite": 4029}
 # How long a closing socket may take to accept its last frame and the close handshake.
 CLOSE_GRACE = 1.0
 
@@ -196,6 +197,25 @@ class Limits:
     auth_failures_per_address: int = 10
     auth_failures_per_room: int = 30
     auth_window: float = 60.0
+    # Per invite token, shared by all of its sockets (invite_limits.py; 0: no cap): how
+    # many may be open at once, and one message bucket for all of them. The GM (the
+    # room's secret) is not an invite: each GM socket keeps its own `rate` bucket.
+    invite_connections: int = 4
+    bridge_connections: int = 8
+    invite_rate: float = 40.0
+    invite_burst: int = 80
+    bridge_rate: float = 120.0
+    bridge_burst: int = 240
+    # Queries (query_budget.py): the share of the event loop one room's queries may use
+    # (seconds per second, a bucket of `query_burst` s), all rooms' together, how long
+    # they may run before the room yields to the loop, how many may wait per room, and
+    # the answers kept (by room, version, audience and query).
+    query_share: float = 0.1
+    query_burst: float = 0.05
+    queries_share: float = 0.3
+    query_slice: float = 0.001
+    queries_waiting: int = 64
+    query_cache_bytes: int = 8 * 1024 * 1024
 
 
 @dataclass
@@ -206,15 +226,32 @@ class TokenBucket:
     stamp: float = field(default_factory=time.monotonic)
 
     def take(self) -> bool:
+        self._fill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def give_back(self) -> None:
+        """Return a token taken for a message another limit refused (it was not sent)."""
+        self.tokens = min(self.burst, self.tokens + 1)
+
+    def retry_after(self) -> float:
+        """Seconds until the next token (0: one is there now)."""
+        self._fill()
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+    def full(self) -> bool:
+        """Whether it is as a new bucket would be (so it may be forgotten)."""
+        self._fill()
+        return self.tokens >= self.burst
+
+    def _fill(self) -> None:
         now = time.monotonic()
         if self.tokens < 0:
             self.tokens = self.burst
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class Connection:
@@ -236,6 +273,9 @@ class Connection:
         self.close_reason: str | None = None
         self.outbox_bytes = limits.outbox_bytes
         self.bucket = TokenBucket(limits.rate, limits.burst)
+        # The bucket all sockets of this connection's invite share (invite_limits.py);
+        # None for the GM and until the invite has admitted it.
+        self.shared: TokenBucket | None = None
         # Frames that wait behind a large compressed one (compressed off the loop by
         # aiohttp): written in order by `_later`; empty almost always.
         self.waiting: deque[bytes] = deque()

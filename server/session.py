@@ -6,6 +6,7 @@ room's state goes through that room's inbox (room.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -20,7 +21,7 @@ from ..engine.control import Answer
 from ..engine.errors import Refusal, Text
 from ..engine.queries import QueryBase
 from ..engine.registry import ACTIONS, QUERIES
-from .connection import Connection, Peer
+from .connection import Connection, Peer, close_socket, dumps
 from .errors import (
     E_AGAIN,
     E_AUTH_FIRST,
@@ -32,12 +33,13 @@ from .errors import (
     E_JSON,
     E_KIND,
     E_NO_PLAYER,
-    E_RATE,
     E_SHAPE,
     E_TIMEOUT,
     error_frame,
 )
+from .invite_limits import E_INVITE_CONNECTIONS, E_RATE_RETRY, retry_seconds
 from .protocol import client_adapter
+from .query_budget import E_BUSY, QueryBudget, result_frame
 from .room import Call, Join, Room, Submit
 from .storage import Backend
 
@@ -74,22 +76,48 @@ async def _pong(conn: Connection, room: Room, t: Any) -> None:
     conn.send_msg({"type": "pong", "t": t, "version": room.version})
 
 
-async def _query(conn: Connection, room: Room, msg_id: str, query: QueryBase) -> None:
-    """A query, answered in the room's order from what the sender's audience may see."""
+def _busy(conn: Connection, msg_id: str, wait: float) -> None:
+    seconds = retry_seconds(wait)
+    conn.send_msg(error_frame("busy", E_BUSY.format(s=seconds), msg_id, retry_after=seconds))
+
+
+async def _query(conn: Connection, room: Room, msg_id: str, query: QueryBase,
+                 budget: QueryBudget) -> None:
+    """A query, answered in the room's order from what the sender's audience may see,
+    within the room's query budget (query_budget.py); the answer is kept for the next
+    asker of the same audience at the same version."""
+    wait = budget.start(room)
+    if wait:
+        _busy(conn, msg_id, wait)
+        return
+    t0 = time.perf_counter()
+    try:
+        _answer(conn, room, msg_id, query, budget)
+    finally:
+        if budget.spent(room, time.perf_counter() - t0):
+            await asyncio.sleep(0)  # the other rooms' reads, commits and acks go first
+
+
+def _answer(conn: Connection, room: Room, msg_id: str, query: QueryBase,
+            budget: QueryBudget) -> None:
     if conn.role not in query.roles:
         conn.send_msg(error_frame("forbidden_role", E_ROLE.format(role=conn.role), msg_id))
         return
-    try:
-        result = query.answer(room.engine.state, conn.audience)
-    except Refusal as r:
-        conn.send_msg(error_frame(r.code, r.text, msg_id, rule=r.rule, **r.details))
-        return
-    except Exception:
-        log.exception("query crashed", extra={"room": room.id})
-        conn.send_msg(error_frame("internal_error", E_QUERY, msg_id))
-        return
-    conn.send_msg({"type": "query.result", "id": msg_id, "version": room.version,
-                   "result": result})
+    key = budget.key(room, room.version, conn.key, query.model_dump_json())
+    result = budget.cached(key)
+    if result is None:
+        try:
+            answer = query.answer(room.engine.state, conn.audience)
+        except Refusal as r:
+            conn.send_msg(error_frame(r.code, r.text, msg_id, rule=r.rule, **r.details))
+            return
+        except Exception:
+            log.exception("query crashed", extra={"room": room.id})
+            conn.send_msg(error_frame("internal_error", E_QUERY, msg_id))
+            return
+        result = dumps(answer)
+        budget.keep(key, result)
+    conn.send(result_frame(msg_id, room.version, result))
 
 
 class Session:
@@ -141,8 +169,10 @@ class Session:
             await self.send(error_frame("frame_too_large", E_BIG.format(limit=limits.max_frame),
                                  limit=limits.max_frame))
             return
-        if self.conn is not None and not self.conn.bucket.take():
-            await self.send(error_frame("rate_limited", E_RATE, _message_id(text)))
+        if self.conn is not None and (wait := self._throttled(self.conn)):
+            seconds = retry_seconds(wait)
+            await self.send(error_frame("rate_limited", E_RATE_RETRY.format(s=seconds),
+                                        _message_id(text), retry_after=seconds))
             return
         try:
             raw = orjson.loads(text)
@@ -159,6 +189,18 @@ class Session:
             await self._auth(msg)
             return
         await self._dispatch(msg)
+
+    @staticmethod
+    def _throttled(conn: Connection) -> float:
+        """0 if the message may go on (a token taken from the socket's bucket and from
+        its invite's, shared by all its sockets), else seconds until it may."""
+        if not conn.bucket.take():
+            return conn.bucket.retry_after()
+        shared = conn.shared
+        if shared is not None and not shared.take():
+            conn.bucket.give_back()  # not sent: only the invite's limit is reached
+            return shared.retry_after()
+        return 0.0
 
     def _shape_error(self, raw: Any, e: ValidationError, msg_id: str | None) -> dict[str, Any]:
         action = raw.get("action") if isinstance(raw, dict) else None
@@ -187,12 +229,24 @@ class Session:
         if isinstance(result, dict):
             await self.send(result)
             return
-        self.room, self.conn = result
+        room, conn = result
+        if not self.server.invites.admit(room.id, conn):  # before it joins: nothing is sent
+            await self._refuse_connection(conn)
+            return
+        self.room, self.conn = room, conn
         join = Join(self.conn, msg.since)
         await self.room.inbox.put(join)
         await join.done
         log.info("joined", extra={"room": self.room.id, "role": self.conn.role,
                                   "client": self.conn.label})
+
+    async def _refuse_connection(self, conn: Connection) -> None:
+        """One socket too many on its invite: an error frame, then the socket closes."""
+        limit = self.server.invites.cap(conn)
+        frame = error_frame("too_many_connections_for_invite",
+                            E_INVITE_CONNECTIONS.format(limit=limit), limit=limit)
+        await close_socket(self.ws, self.peer.transport, "too_many_connections_for_invite",
+                           dumps(frame))
 
     async def _dispatch(self, msg: Any) -> None:
         assert self.room is not None and self.conn is not None
@@ -204,7 +258,12 @@ class Session:
             case "ping":
                 await room.inbox.put(Call(partial(_pong, conn, room, msg.t)))
             case "query":
-                await room.inbox.put(Call(partial(_query, conn, room, msg.id, msg.query)))
+                budget = self.server.queries
+                if wait := budget.enqueue(room):  # refused before it is queued
+                    _busy(conn, msg.id, wait)
+                    return
+                await room.inbox.put(Call(partial(_query, conn, room, msg.id, msg.query,
+                                                  budget)))
             case "action":
                 await room.inbox.put(Submit(conn, msg.id, msg.action, msg.base_version))
             case "answer":
@@ -293,5 +352,6 @@ class Session:
                 self.conn.later.cancel()
             if self.room is not None:
                 self.room.leave(self.conn)
+                self.server.invites.release(self.room.id, self.conn)
             if self.conn.closer is not None:
                 await self.conn.closer

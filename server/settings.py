@@ -37,6 +37,11 @@ class Settings(BaseSettings):
     connections_per_address: int = Field(64, ge=1)
     auth_failures_per_address: int = Field(10, ge=0)
     auth_failures_per_room: int = Field(30, ge=0)
+    invite_connections: int = Field(4, ge=0)  # per player/observer invite (0: no cap)
+    bridge_connections: int = Field(8, ge=0)  # per bridge invite (0: no cap)
+    invite_rate: float = Field(40.0, gt=0)  # messages/s of all a player/observer invite's sockets
+    bridge_rate: float = Field(120.0, gt=0)  # messages/s of all a bridge invite's sockets
+    query_share: float = Field(0.1, gt=0, le=1)  # of the loop, one room's queries
     log: Literal["auto", "json", "text"] = "auto"
 
     @field_validator("public_url")

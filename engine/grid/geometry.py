@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Literal
 
 __all__ = ["AREA_RADIUS", "DIRECTIONS", "ORTHOGONAL", "Sq", "area", "flash_lines",
-           "flash_squares", "in_range", "manhattan", "on_board", "range_squares",
+           "flash_squares", "in_range", "manhattan", "on_board", "range_rows", "range_squares",
            "sight_clear", "step_cost"]
 
 Sq = tuple[int, int]
@@ -51,12 +51,38 @@ def in_range(user: Sq, target: Sq, n: int) -> bool:
 def range_squares(user: Sq, n: int, width: int, height: int, non_attack: bool = False
                   ) -> list[Sq]:
     """Every square on the board within range `n` (GRID-RNG-2: +1 for a non-attack skill),
-    in reading order."""
+    in reading order. Only the board's rows and, per row, the run of squares in range are
+    walked: a range of 50 on a 16×12 map costs the map, not 101×101 squares."""
+    return [(x, y) for y, x0, x1 in range_rows(user, n, width, height, non_attack)
+            for x in range(x0, x1)]
+
+
+def range_rows(user: Sq, n: int, width: int, height: int, non_attack: bool = False
+               ) -> list[tuple[int, int, int]]:
+    """`range_squares` as runs `(y, first x, last x + 1)`, top to bottom, clipped to the
+    board (a caller building its own squares makes each once)."""
     reach = n + 1 if non_attack else n
+    if reach < 0:
+        return []
+    ux, uy = user
     span = max(reach, 1)
-    return [(x, y) for y in range(user[1] - span, user[1] + span + 1)
-            for x in range(user[0] - span, user[0] + span + 1)
-            if on_board((x, y), width, height) and in_range(user, (x, y), reach)]
+    rows = []
+    for y in range(max(0, uy - span), min(height, uy + span + 1)):
+        run = _run(reach, abs(y - uy))  # how far from `ux` this row is in range
+        x0, x1 = max(0, ux - run), min(width, ux + run + 1)
+        if run >= 0 and x0 < x1:
+            rows.append((y, x0, x1))
+    return rows
+
+
+def _run(reach: int, dy: int) -> int:
+    """Half the width of the row `dy` away within range `reach` (negative: none), as
+    `in_range` draws it: a cross at 0, the 3×3 block at 1, the diamond from 2."""
+    if reach == 0:
+        return 1 - dy
+    if reach == 1:
+        return 1 if dy <= 1 else -1
+    return reach - dy
 
 
 def area(origin: Sq, kind: Literal["area", "scene"], width: int, height: int) -> list[Sq]:
@@ -89,11 +115,16 @@ def sight_clear(a: Sq, b: Sq, obstacles: Iterable[Sq],
     """GRID-LOS-1 the straight segment between the centres of `a` and `b` passes through
     no obstacle square (pieces never block). `corners`: whether a segment that only
     touches an obstacle's edge or corner is blocked."""
+    # A segment between two centres stays inside the box of the squares between them: an
+    # obstacle outside that box cannot meet it (exact, integers), so only those inside
+    # are clipped in fractions — a short line past 400 pillars checks a handful.
+    lo_x, hi_x = min(a[0], b[0]), max(a[0], b[0])
+    lo_y, hi_y = min(a[1], b[1]), max(a[1], b[1])
     ax, ay = Fraction(2 * a[0] + 1, 2), Fraction(2 * a[1] + 1, 2)
     bx, by = Fraction(2 * b[0] + 1, 2), Fraction(2 * b[1] + 1, 2)
     strict = corners == "open"
     for ox, oy in obstacles:
-        if (ox, oy) in (a, b):
+        if not (lo_x <= ox <= hi_x and lo_y <= oy <= hi_y) or (ox, oy) in (a, b):
             continue
         if _crosses(ax, ay, bx, by, ox, oy, strict):
             return False

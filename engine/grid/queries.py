@@ -19,7 +19,7 @@ from ..errors import Refusal, Text
 from ..queries import QueryBase
 from ..table import Cell, TableState
 from ..views import Audience
-from .geometry import Sq, area, flash_lines, flash_squares, range_squares, sight_clear
+from .geometry import Sq, area, flash_lines, flash_squares, range_rows, sight_clear
 from .model import GridState, Process, Step
 from .movement import reach
 from .process import bins
@@ -138,9 +138,10 @@ class RangeQuery(QueryBase):
     def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
         g, t = _grid(state)
         at = _origin(g, t, self.frm, self.combatant, audience)
-        squares = range_squares(at, self.range, t.grid.width, t.grid.height, self.non_attack)
+        rows = range_rows(at, self.range, t.grid.width, t.grid.height, self.non_attack)
+        # each square made once, as the list it is sent as (5,101 of them at range 50)
         return {"from": list(at), "range": self.range + (1 if self.non_attack else 0),
-                "squares": _sqs(squares)}
+                "squares": [[x, y] for y, x0, x1 in rows for x in range(x0, x1)]}
 
 
 class AreaQuery(QueryBase):

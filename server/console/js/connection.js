@@ -11,7 +11,7 @@ const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "his
 // Errors while connecting that retrying at once cannot fix: sign in again (the reason
 // says why, e.g. how long a throttled address must wait).
 const AUTH_STOPS = new Set(["auth_failed", "invite_revoked", "auth_timeout", "auth_throttled",
-  "too_many_connections"]);
+  "too_many_connections", "too_many_connections_for_invite"]);
 
 export class Connection extends EventTarget {
   /**
