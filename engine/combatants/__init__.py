@@ -34,6 +34,7 @@ from .ops import (
     remove_status,
     status_of,
     sync_hidden,
+    unknown_character,
 )
 from .spec import CombatantSpec, repeated_ids
 
@@ -59,4 +60,5 @@ __all__ = [
     "repeated_ids",
     "status_of",
     "sync_hidden",
+    "unknown_character",
 ]

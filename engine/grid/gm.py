@@ -38,7 +38,6 @@ NOT_NUMBER = Text("射程は0以上の整数で答えてください（GRID-RNG-
 NO_PIECE = Text("駒「{id}」は卓にありません。", "There is no piece '{id}' on the table.")
 TAKEN = Text("駒「{id}」はもう「{c}」です。", "Piece '{id}' already is '{c}'.")
 EXISTS = Text("「{id}」はもういます。", "'{id}' already exists.")
-UNKNOWN = Text("「{id}」はありません。", "There is no '{id}'.")
 
 
 class AddStatus(ActionBase):
