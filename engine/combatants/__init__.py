@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from .model import (
     DURATIONS,
+    MAX_ANY_SEVEN,
+    MAX_DATA,
     STATUS_NAMES,
     Combatant,
     Duration,
@@ -40,6 +42,8 @@ from .spec import CombatantSpec, repeated_ids
 
 __all__ = [
     "DURATIONS",
+    "MAX_ANY_SEVEN",
+    "MAX_DATA",
     "STATUS_NAMES",
     "Combatant",
     "CombatantSpec",
