@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine_kit import GM, do, engine_of, refused
+from engine_kit import GM, do, engine_of, part, refused
 
 from komasync.engine.core import Engine, Outcome
+from komasync.engine.engagement.model import EngagementState
 from komasync.engine.tx import Actor
 
 __all__ = ["ENEMIES", "GM", "P1", "P2", "PCS", "PROFILE", "actor_for", "answer", "approach",
@@ -76,9 +77,8 @@ def line(*dice: int, sides: int = 6, plus: int | None = None) -> str:
     return f"({len(dice)}D{sides}+{plus}) ＞ {total}[{faces}]+{plus} ＞ {total + plus}"
 
 
-def eng(e: Engine) -> Any:
-    assert e.state.engagement is not None
-    return e.state.engagement
+def eng(e: Engine) -> EngagementState:
+    return part(e, "engagement", EngagementState)
 
 
 def partners(e: Engine, cid: str) -> set[str]:

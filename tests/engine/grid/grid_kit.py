@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine_kit import GM, do, engine_of, refused
+from engine_kit import GM, do, engine_of, part, refused
 
 from komasync.engine.core import Engine, Outcome
+from komasync.engine.grid.model import GridState
 from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, View
 
-__all__ = ["ENEMIES", "GM", "P1", "P2", "PCS", "Sq", "at", "do", "engine", "move", "parse",
+__all__ = ["ENEMIES", "GM", "P1", "P2", "PCS", "Sq", "at", "do", "engine", "grid", "move", "parse",
            "process", "refused", "scenario", "start", "statuses", "view"]
 
 P1 = Actor(role="player", player="p1", label="P1")
@@ -106,9 +107,12 @@ def start(e: Engine, actor: Actor, cid: str) -> Outcome:
     return do(e, actor, kind="grid.process.start", combatant=cid)
 
 
+def grid(e: Engine) -> GridState:
+    return part(e, "grid", GridState)
+
+
 def process(e: Engine) -> dict[str, Any] | None:
-    g = e.state.grid
-    assert g is not None
+    g = grid(e)
     return g.process.model_dump(mode="json") if g.process is not None else None
 
 
@@ -117,6 +121,4 @@ def view(e: Engine, audience: str) -> dict[str, Any]:
 
 
 def statuses(e: Engine, cid: str) -> list[str]:
-    g = e.state.grid
-    assert g is not None
-    return [s.kind for s in g.combatants[cid].statuses.values()]
+    return [s.kind for s in grid(e).combatants[cid].statuses.values()]

@@ -3,9 +3,21 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from grid_kit import GM, P1, P2, at, do, engine, move, refused, scenario, start, statuses, view
+from grid_kit import (
+    GM,
+    P1,
+    P2,
+    at,
+    do,
+    engine,
+    grid,
+    move,
+    refused,
+    scenario,
+    start,
+    statuses,
+    view,
+)
 
 from komasync.engine.core import Engine
 from komasync.engine.grid.queries import legal_destinations
@@ -16,11 +28,6 @@ A.C..
 .....
 ...ef
 """
-
-
-def grid(e: Any) -> Any:
-    assert e.state.grid is not None
-    return e.state.grid
 
 
 def test_grid_rnd_1_the_gm_starts_and_the_player_round_comes_first() -> None:  # GRID-RND-1
