@@ -77,8 +77,9 @@ NO_ONE = Text("{what_ja}「{id}」はいません。", "There is no {what} '{id}
 def unknown(what: str, ident: str, ja: str | None = None, *, animate: bool = False) -> Refusal:
     """`unknown_<what>`: there is no `what` `ident` (or none the sender may know of).
 
-    `ja` names `what` in Japanese (mass and tower defense name it by `what` itself);
-    `animate` for characters (いません). The sender's id is echoed cut to 64 characters.
+    `ja` names `what` in Japanese (default: `what` itself, as some subsystems' reasons
+    have it); `animate` for characters (いません). The sender's id is echoed cut to 64
+    characters.
     """
     text = NO_ONE if animate else NO_SUCH
     return Refusal(f"unknown_{what}", text.format(what=what, what_ja=ja or what, id=ident[:64]))
