@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["CascadeTooDeep", "EngineError", "Refusal", "Text"]
+__all__ = ["CascadeTooDeep", "EngineError", "Refusal", "Text", "unknown"]
 
 
 class Text(tuple[str, str]):
@@ -68,3 +68,18 @@ class Refusal(EngineError):
 
 class CascadeTooDeep(Refusal):
     """Triggers fired each other past the cascade bound; the action is rolled back."""
+
+
+NO_SUCH = Text("{what_ja}「{id}」はありません。", "There is no {what} '{id}'.")
+NO_ONE = Text("{what_ja}「{id}」はいません。", "There is no {what} '{id}'.")
+
+
+def unknown(what: str, ident: str, ja: str | None = None, *, animate: bool = False) -> Refusal:
+    """`unknown_<what>`: there is no `what` `ident` (or none the sender may know of).
+
+    `ja` names `what` in Japanese (default: `what` itself, as some subsystems' reasons
+    have it); `animate` for characters (いません). The sender's id is echoed cut to 64
+    characters.
+    """
+    text = NO_ONE if animate else NO_SUCH
+    return Refusal(f"unknown_{what}", text.format(what=what, what_ja=ja or what, id=ident[:64]))

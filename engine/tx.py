@@ -173,6 +173,14 @@ class Tx:
         value = getattr(self.state, name, None)
         return value if isinstance(value, model) else None
 
+    def require(self, name: str, model: type[P], missing: Refusal) -> P:
+        """The room's `name` part, or `missing` (the subsystem's "this room has no …"
+        refusal) raised when the room has none."""
+        value = self.part(name, model)
+        if value is None:
+            raise missing
+        return value
+
     # -- writes ---------------------------------------------------------------------
     def get(self, path: Sequence[str | int]) -> Any:
         return paths.get(self.state, path)

@@ -21,7 +21,7 @@ import { indexScene } from "../foundry/module/scripts/foundry/apply.js";
 import { CcfoliaBridge } from "../ccfolia/src/bridge.js";
 import { State } from "../foundry/module/scripts/core/client.js";
 import { startServer, EXAMPLES } from "./support/server.js";
-import { GM } from "./support/gm.js";
+import { GM, Player } from "./support/gm.js";
 import { waitFor, sleep } from "./support/wait.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -33,26 +33,6 @@ const CELL = 100; // Foundry px per square (scene grid, padding 0)
 const CC = 1; // Ccfolia positions are in squares (its default unit since issue 14)
 /** A square's top-left on the Ccfolia page: its default origin centres the 16×12 map. */
 const cc = (x, y) => ({ x: (x - 8) * CC, y: (y - 6) * CC });
-
-/** A player's WebSocket: the GM test client, authenticated with an invite instead. */
-class Player extends GM {
-  constructor(url, room, token) {
-    super(url, room, null);
-    this.token = token;
-  }
-
-  async connect() {
-    this.ws = new WebSocket(this.url);
-    await new Promise((resolve, reject) => {
-      this.ws.once("open", resolve);
-      this.ws.once("error", reject);
-    });
-    this.ws.on("message", (data) => this._frame(JSON.parse(String(data))));
-    this.ws.send(JSON.stringify({ type: "auth", room: this.room, token: this.token, client: "test player" }));
-    await this.until(() => this.state !== null, "player snapshot");
-    return this;
-  }
-}
 
 describe("seamless combat on Foundry and Ccfolia with a real server", () => {
   let server;

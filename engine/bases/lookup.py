@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from ..errors import Refusal, Text
+from ..errors import Refusal, Text, unknown
 from ..views import Audience
 from .model import Base, BasesState, Element
 from .states import CharSide
@@ -43,16 +43,11 @@ FIRING: Final[tuple[ElementField, ...]] = ("gp_conditions", "events")
 TABLE: Final = Audience("table")
 
 NO_BATTLE = Text("この部屋に拠点戦闘はありません。", "This room has no base battle.")
-NO_BASE = Text("拠点「{id}」はありません。", "There is no base '{id}'.")
-NO_ELEMENT = Text("要素「{id}」はありません。", "There is no element '{id}'.")
 
 
 def battle(tx: Tx) -> BasesState:
     """The room's base battle, or a refusal when the room has none."""
-    bs = tx.part("bases", BasesState)
-    if bs is None:
-        raise Refusal("no_base_battle", NO_BATTLE)
-    return bs
+    return tx.require("bases", BasesState, Refusal("no_base_battle", NO_BATTLE))
 
 
 def find_base(tx: Tx, ref: str) -> Base:
@@ -60,7 +55,7 @@ def find_base(tx: Tx, ref: str) -> Base:
     bs = battle(tx)
     base = bs.bases.get(ref) or next((b for b in bs.bases.values() if b.name == ref), None)
     if base is None or not base.visible_to(tx.audience):
-        raise Refusal("unknown_base", NO_BASE.format(id=ref))
+        raise unknown("base", ref, "拠点")
     return base
 
 
@@ -114,7 +109,7 @@ def find_element(tx: Tx, element_id: str) -> Located:
     """An element by id; hidden ones (or of hidden bases) do not exist for non-GM senders."""
     loc, who = element_by_id(battle(tx), element_id), tx.audience
     if loc is None or not (loc.base.visible_to(who) and loc.element.visible_to(who)):
-        raise Refusal("unknown_element", NO_ELEMENT.format(id=element_id))
+        raise unknown("element", element_id, "要素")
     return loc
 
 

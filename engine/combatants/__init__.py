@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from .model import (
     DURATIONS,
+    MAX_ANY_SEVEN,
+    MAX_DATA,
     STATUS_NAMES,
     Combatant,
     Duration,
@@ -34,11 +36,14 @@ from .ops import (
     remove_status,
     status_of,
     sync_hidden,
+    unknown_character,
 )
 from .spec import CombatantSpec, repeated_ids
 
 __all__ = [
     "DURATIONS",
+    "MAX_ANY_SEVEN",
+    "MAX_DATA",
     "STATUS_NAMES",
     "Combatant",
     "CombatantSpec",
@@ -59,4 +64,5 @@ __all__ = [
     "repeated_ids",
     "status_of",
     "sync_hidden",
+    "unknown_character",
 ]

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
 from ..bounds import Id, Name, Number, Serial
 from ..views import Audience, Entity
 
-__all__ = ["DURATIONS", "STATUS_NAMES", "Combatant", "Duration", "Row", "Side", "Status",
-           "StatusKind"]
+__all__ = ["DURATIONS", "MAX_ANY_SEVEN", "MAX_DATA", "STATUS_NAMES", "Combatant", "Duration",
+           "Row", "Side", "Status", "StatusKind"]
+
+#: How many counters and how many `profile` entries one combatant holds, and how many
+#: エニーセブン checks: tighter than `MAX_ITEMS`, and the one bound every scenario spec and
+#: GM action that makes a combatant declares, so what validates there always fits here.
+MAX_DATA: Final = 50
+MAX_ANY_SEVEN: Final = 20
 
 #: Which side a combatant fights on. Neutral pieces take no turn and are nobody's ally.
 Side = Literal["pc", "enemy", "neutral"]
@@ -78,11 +84,11 @@ class Combatant(Entity):
     piece: str = Field(min_length=1, max_length=64)
     side: Side
     statuses: dict[Id, Status] = Field(default_factory=dict)
-    counters: dict[Id, Id] = Field(default_factory=dict, max_length=50)
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_DATA)
     row: Row | None = None
-    profile: dict[Id, Number] = Field(default_factory=dict, max_length=50)
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_DATA)
     published: StrictBool = False
-    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=20)
+    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ANY_SEVEN)
     #: Mirrors the piece's `hidden` (kept in step by the subsystem that holds it): a
     #: hidden combatant is the GM's alone and not yet in the scene.
     hidden: StrictBool = False

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..errors import Refusal, unknown
 from ..paths import Path
 from ..table import TableState
 from .model import Combatant, Status, StatusKind
@@ -17,7 +18,13 @@ if TYPE_CHECKING:
     from ..tx import Tx
 
 __all__ = ["add_status", "adjust_counter", "cell_of", "controlled_by", "expire_statuses",
-           "has_status", "is_down", "piece_name", "remove_status", "status_of", "sync_hidden"]
+           "has_status", "is_down", "piece_name", "remove_status", "status_of", "sync_hidden",
+           "unknown_character"]
+
+
+def unknown_character(cid: str) -> Refusal:
+    """No character `cid`, or none the sender may know of (a hidden one, to a non-GM)."""
+    return unknown("character", cid, "キャラクター", animate=True)
 
 
 def has_status(c: Combatant, kind: StatusKind) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ..bounds import MAX_ITEMS, Id, Number
-from .model import Combatant, Row, Side, Status
+from .model import MAX_ANY_SEVEN, MAX_DATA, Combatant, Row, Side, Status
 
 __all__ = ["CombatantSpec", "repeated_ids"]
 
@@ -22,11 +22,11 @@ class CombatantSpec(BaseModel):
     id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
     piece: Id | None = None
     side: Side
-    counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_DATA)
     statuses: list[Status] = Field(default_factory=list, max_length=MAX_ITEMS)
     row: Row | None = None
-    profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ITEMS)
-    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_DATA)
+    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ANY_SEVEN)
     published: StrictBool | None = None
 
     def build(self, pieces: Mapping[str, Any], published: bool = False) -> Combatant:
@@ -41,10 +41,11 @@ class CombatantSpec(BaseModel):
             published=published if self.published is None else self.published)
 
 
-def repeated_ids(specs: list[CombatantSpec]) -> str | None:
-    """A scenario error naming combatant ids or pieces used twice, or None."""
+def repeated_ids(specs: list[CombatantSpec], *more: tuple[str, list[str]]) -> str | None:
+    """A scenario error naming combatant ids or pieces used twice, then the first of
+    `more` (what, its ids) with an id twice; or None."""
     for what, ids in (("combatants", [c.id for c in specs]),
-                      ("pieces", [c.piece or c.id for c in specs])):
+                      ("pieces", [c.piece or c.id for c in specs]), *more):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             return f"{what} used twice: {', '.join(twice)}"

@@ -8,9 +8,9 @@ unknown to everyone but the GM, so no refusal a player gets depends on something
 
 from __future__ import annotations
 
-from ..combatants import Combatant, adjust_counter, controlled_by, piece_name
+from ..combatants import Combatant, adjust_counter, controlled_by, piece_name, unknown_character
 from ..errors import Refusal, Text
-from ..table import TableState
+from ..table import table_of as table
 from ..tx import Tx
 from .model import EngagementState, Used
 
@@ -25,26 +25,15 @@ BODY, DODGE, DANMAKU, MELEE, WEAPON = "身体", "回避", "弾幕", "近接戦�
 
 NO_ENG = Text("このルームには接近状態のルールがありません。", "This room has no engagement rules.")
 NOT_ACTIVE = Text("戦闘が始まっていません（ENG-TURN）。", "The battle has not started (ENG-TURN).")
-UNKNOWN = Text("キャラクター「{id}」はいません。", "There is no character '{id}'.")
 NOT_YOURS = Text("「{n}」はあなたのキャラクターではありません。",
                  "'{n}' is not your character.")
 NO_DP = Text("「{n}」のDPが足りません（残り{have}、必要{need}、{rule}）。",
              "{n} has too little DP ({have} left, {need} needed, {rule}).")
 
 
-def table(tx: Tx) -> TableState:
-    value = tx.part("table", TableState)
-    if value is None:
-        raise TypeError("the room state has no table part")
-    return value
-
-
 def eng(tx: Tx) -> EngagementState:
     """The room's engagement part, or a refusal if it has none."""
-    value = tx.part(PATH, EngagementState)
-    if value is None:
-        raise Refusal("no_engagement", NO_ENG)
-    return value
+    return tx.require(PATH, EngagementState, Refusal("no_engagement", NO_ENG))
 
 
 def need_active(s: EngagementState) -> None:
@@ -56,7 +45,7 @@ def combatant(tx: Tx, cid: str) -> Combatant:
     """A combatant the sender may know of (hidden ones are unknown to all but the GM)."""
     c = eng(tx).combatants.get(cid)
     if c is None or (c.hidden and tx.actor.role != "gm"):
-        raise Refusal("unknown_character", UNKNOWN.format(id=cid[:64]))
+        raise unknown_character(cid)
     return c
 
 

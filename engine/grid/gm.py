@@ -10,7 +10,17 @@ from pydantic import Field, StrictBool, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id, Number
-from ..combatants import Combatant, Duration, Side, Status, StatusKind, add_status, remove_status
+from ..combatants import (
+    MAX_ANY_SEVEN,
+    MAX_DATA,
+    Combatant,
+    Duration,
+    Side,
+    Status,
+    StatusKind,
+    add_status,
+    remove_status,
+)
 from ..errors import Refusal, Text
 from ..prompts import Prompt
 from ..table import Cell
@@ -38,7 +48,6 @@ NOT_NUMBER = Text("射程は0以上の整数で答えてください（GRID-RNG-
 NO_PIECE = Text("駒「{id}」は卓にありません。", "There is no piece '{id}' on the table.")
 TAKEN = Text("駒「{id}」はもう「{c}」です。", "Piece '{id}' already is '{c}'.")
 EXISTS = Text("「{id}」はもういます。", "'{id}' already exists.")
-UNKNOWN = Text("「{id}」はありません。", "There is no '{id}'.")
 
 
 class AddStatus(ActionBase):
@@ -115,8 +124,8 @@ class AddCombatant(ActionBase):
     id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
     piece: Id
     side: Side
-    counters: dict[Id, Id] = Field(default_factory=dict, max_length=50)
-    profile: dict[Id, Number] = Field(default_factory=dict, max_length=50)
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_DATA)
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_DATA)
 
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
@@ -216,7 +225,7 @@ class Publish(ActionBase):
     kind: Literal["grid.publish"] = "grid.publish"
     combatant: Id
     published: StrictBool | None = None
-    any_seven: dict[Id, Number | None] = Field(default_factory=dict, max_length=20)
+    any_seven: dict[Id, Number | None] = Field(default_factory=dict, max_length=MAX_ANY_SEVEN)
 
     def apply(self, tx: Tx) -> None:
         grid(tx)

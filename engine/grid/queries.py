@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, StrictBool, StrictInt
 
 from ..bounds import Id
-from ..combatants import Combatant
+from ..combatants import Combatant, unknown_character
 from ..errors import Refusal, Text
 from ..queries import QueryBase
 from ..table import Cell, TableState
@@ -23,7 +23,7 @@ from .geometry import Sq, area, flash_lines, flash_squares, range_rows, sight_cl
 from .model import GridState, Process, Step
 from .movement import reach
 from .process import bins
-from .rules import NO_GRID, UNKNOWN, WAITING, board_for, cell, in_scene
+from .rules import NO_GRID, WAITING, board_for, cell, in_scene
 
 __all__ = ["GRID_QUERIES", "Legal", "legal_destinations", "legal_why_not"]
 
@@ -104,7 +104,7 @@ def _grid(state: Any) -> tuple[GridState, TableState]:
 def _visible(g: GridState, cid: str, audience: Audience) -> Combatant:
     c = g.combatants.get(cid)
     if c is None or not c.visible_to(audience):
-        raise Refusal("unknown_character", UNKNOWN.format(id=cid[:64]))
+        raise unknown_character(cid)
     return c
 
 

@@ -7,17 +7,18 @@ block nor count), so no refusal a player gets can depend on something hidden.
 
 from __future__ import annotations
 
-from ..combatants import Combatant, cell_of, is_down
+from ..combatants import Combatant, cell_of, is_down, unknown_character
 from ..errors import Refusal, Text
 from ..table import Cell, TableState
+from ..table import table_of as table
 from ..tx import Tx
 from .geometry import Sq, manhattan
 from .model import GridState
 from .movement import Board
 
-__all__ = ["BASE", "NO_GRID", "UNKNOWN", "WAITING", "acting", "board_for", "cell", "combatant",
+__all__ = ["BASE", "NO_GRID", "WAITING", "acting", "board_for", "cell", "combatant",
            "down_squares", "grid", "in_scene", "may_act", "need_active", "opponents", "owner_of",
-           "sharing_ally", "table", "unknown"]
+           "sharing_ally", "table"]
 
 #: Where grid combat keeps its combatants (the path the combatants helpers write under).
 BASE = ("grid", "combatants")
@@ -25,7 +26,6 @@ BASE = ("grid", "combatants")
 NO_GRID = Text("このルームにはシームレス戦闘がありません。", "This room has no seamless combat.")
 NOT_ACTIVE = Text("シームレス戦闘は始まっていません（GRID-RND-1）。",
                   "Seamless combat has not started (GRID-RND-1).")
-UNKNOWN = Text("キャラクター「{id}」はいません。", "There is no character '{id}'.")
 NOT_YOURS = Text("「{name}」はあなたのキャラクターではありません。各PLは自分のPCのコマだけを動かします。",
                  "'{name}' is not your character; each player moves only their own PC.")
 WAITING = Text("[移動妨害]の宣言を待っています（GRID-X-3）。",
@@ -33,20 +33,9 @@ WAITING = Text("[移動妨害]の宣言を待っています（GRID-X-3）。",
 NOT_ON_MAP = Text("「{name}」はマップ上にいません。", "'{name}' is not on the map.")
 
 
-def table(tx: Tx) -> TableState:
-    """The room's generic table (every room has one)."""
-    value = tx.part("table", TableState)
-    if value is None:
-        raise TypeError("the room state has no table part")
-    return value
-
-
 def grid(tx: Tx) -> GridState:
     """The room's seamless combat, or a refusal if it has none."""
-    value = tx.part("grid", GridState)
-    if value is None:
-        raise Refusal("no_grid", NO_GRID)
-    return value
+    return tx.require("grid", GridState, Refusal("no_grid", NO_GRID))
 
 
 def need_active(g: GridState) -> None:
@@ -54,15 +43,11 @@ def need_active(g: GridState) -> None:
         raise Refusal("not_active", NOT_ACTIVE, rule="GRID-RND-1")
 
 
-def unknown(cid: str) -> Refusal:
-    return Refusal("unknown_character", UNKNOWN.format(id=cid[:64]))
-
-
 def combatant(tx: Tx, cid: str) -> Combatant:
     """A combatant the sender may know of (hidden ones are unknown to all but the GM)."""
     c = grid(tx).combatants.get(cid)
     if c is None or (c.hidden and tx.actor.role != "gm"):
-        raise unknown(cid)
+        raise unknown_character(cid)
     return c
 
 

@@ -14,7 +14,7 @@ from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id
-from ..errors import Refusal, Text
+from ..errors import Refusal, Text, unknown
 from ..tx import Role, Tx
 from .attack import bonus_applies, start_attack, target_refusal
 from .dice import Dice
@@ -35,7 +35,6 @@ from .rules import (
     set_formation,
     set_unit,
     unit_of,
-    unknown,
 )
 from .uses import mod_on
 

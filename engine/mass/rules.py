@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import Refusal, Text
+from ..errors import Refusal, Text, unknown
 from ..tx import Tx
 from .model import FormationSpec, MassState, Mod, Row, Step, StrategySpec, Unit
 
@@ -30,7 +30,6 @@ __all__ = [
     "row_of",
     "set_unit",
     "unit_of",
-    "unknown",
 ]
 
 PATH = "mass"
@@ -43,7 +42,6 @@ ROW_NAMES: dict[str, tuple[str, str]] = {"front": ("前列", "front row"),
                                          "back": ("後列", "back row")}
 
 NO_MASS = Text("この部屋にマスコンバットはありません。", "This room has no mass combat.")
-UNKNOWN = Text("{what}「{id}」はありません。", "There is no {what} '{id}'.")
 WRONG_STEP = Text("今は{now}です。この操作は{need}にだけできます。",
                   "It is the {now_en} step; this is allowed only in the {need_en} step.")
 OVER = Text("戦争は決着済みです。", "The war is over.")
@@ -61,14 +59,7 @@ FOR_NOBODY = Text("「{name}」はプレイヤーの部隊です。ブリッジ�
 
 def mass_of(tx: Tx) -> MassState:
     """The room's mass combat, or a refusal if it has none."""
-    m = tx.part(PATH, MassState)
-    if m is None:
-        raise Refusal("no_mass", NO_MASS)
-    return m
-
-
-def unknown(what: str, ident: str) -> Refusal:
-    return Refusal(f"unknown_{what}", UNKNOWN.format(what=what, id=ident))
+    return tx.require(PATH, MassState, Refusal("no_mass", NO_MASS))
 
 
 def unit_of(m: MassState, uid: str) -> Unit:

@@ -7,7 +7,7 @@ table display is drawn on. Rule IDs here are komasync's own (TABLE-*), not the s
 from __future__ import annotations
 
 from ..registry_types import Subsystem
-from .actions import ACTIONS, AddCounter, MovePiece, mover_of, not_yours
+from .actions import ACTIONS, AddCounter, MovePiece, mover_of, not_yours, table_of
 from .model import Cell, Counter, Grid, Marker, Piece, TableState
 from .scenario import TableScenario
 
@@ -24,6 +24,7 @@ __all__ = [
     "TableState",
     "mover_of",
     "not_yours",
+    "table_of",
 ]
 
 SUBSYSTEM = Subsystem(name="table", actions=ACTIONS)

@@ -9,7 +9,7 @@ from pydantic import StrictBool
 
 from ..actions import ActionBase
 from ..bounds import MAX_NUMBER, Id, Number
-from ..errors import Refusal, Text
+from ..errors import Refusal, Text, unknown
 from ..tx import Role, Tx
 from .model import Cell, Counter, Marker, Piece, TableState
 
@@ -33,8 +33,6 @@ __all__ = [
 ]
 
 
-NO_PIECE = Text("駒「{id}」はありません。", "There is no piece '{id}'.")
-NO_COUNTER = Text("カウンター「{id}」はありません。", "There is no counter '{id}'.")
 NOT_YOURS = Text(
     "駒「{name}」はあなたの駒ではありません。自分の駒だけ動かせます。",
     "Piece '{name}' is not yours; you may move only your own pieces.",
@@ -62,14 +60,14 @@ def table_of(tx: Tx) -> TableState:
 def _piece(tx: Tx, piece_id: str) -> Piece:
     piece = table_of(tx).pieces.get(piece_id)
     if piece is None or (tx.actor.role != "gm" and piece.hidden):
-        raise Refusal("unknown_piece", NO_PIECE.format(id=piece_id))
+        raise unknown("piece", piece_id, "駒")
     return piece
 
 
 def _counter(tx: Tx, counter_id: str) -> Counter:
     counter = table_of(tx).counters.get(counter_id)
     if counter is None or not counter.visible_to(tx.audience):
-        raise Refusal("unknown_counter", NO_COUNTER.format(id=counter_id))
+        raise unknown("counter", counter_id, "カウンター")
     return counter
 
 
@@ -247,8 +245,7 @@ class RemoveMarker(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         if self.marker not in table_of(tx).markers:
-            raise Refusal("unknown_marker", Text("マーカー「{id}」はありません。",
-                                                 "There is no marker '{id}'.").format(id=self.marker))
+            raise unknown("marker", self.marker, "マーカー")
         tx.delete(("table", "markers", self.marker))
 
 

@@ -15,7 +15,7 @@ from pydantic import Field, StrictBool, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import MAX_NUMBER, Id, Name
-from ..errors import Refusal, Text
+from ..errors import Refusal, Text, unknown
 from ..tx import Role, Tx
 from .map import adjacent, reaches
 from .model import PC, Group, Phase, Trap, TrapKind, Walker, WaveEntry, WeaponSpec
@@ -35,7 +35,6 @@ from .rules import (
     remove_walker,
     set_outcome,
     td_of,
-    unknown,
     weapon_of,
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..bcdice import CocCheck, Level, coc_level, parse
-from ..errors import Refusal, Text
+from ..errors import Refusal, Text, unknown
 from ..rng import Roll
 from ..table import mover_of, not_yours
 from ..tx import Tx
@@ -53,7 +53,6 @@ PHASE_NAMES: dict[str, tuple[str, str]] = {
     "enemy_attack": ("敵攻撃フェイズ", "enemy attack"),
 }
 NO_TD = Text("この部屋にタワーディフェンスはありません。", "This room has no tower defense.")
-UNKNOWN = Text("{what}「{id}」はありません。", "There is no {what} '{id}'.")
 WRONG_PHASE = Text("今は{now}です。この操作は{need}にだけできます。",
                    "It is the {now_en} phase; this is allowed only in the {need_en} phase.")
 OVER = Text("タワーディフェンスは決着済みです（{outcome}）。",
@@ -87,14 +86,7 @@ def at(*parts: str | int) -> tuple[str | int, ...]:
 
 def td_of(tx: Tx) -> TowerDefenseState:
     """The room's tower defense, or a refusal if it has none."""
-    td = tx.part("tower_defense", TowerDefenseState)
-    if td is None:
-        raise Refusal("no_tower_defense", NO_TD)
-    return td
-
-
-def unknown(what: str, ident: str) -> Refusal:
-    return Refusal(f"unknown_{what}", UNKNOWN.format(what=what, id=ident))
+    return tx.require(PATH, TowerDefenseState, Refusal("no_tower_defense", NO_TD))
 
 
 def pc_of(td: TowerDefenseState, pc: str) -> PC:

@@ -111,10 +111,10 @@ NOT_FROM_NON_GM = {
 }
 
 
-#: The subsystems this file drives (engagement through test_engagement_hidden); grid and
-#: mass have their own leak test
-#: (tests/server/test_hidden_leaks_combat.py) over their own hidden data.
-DRIVEN_HERE = ("table", "tower_defense", "bases", "engagement")
+#: The subsystems this file drives (engagement through test_engagement_hidden), with the
+#: combatants library engagement's characters come from; grid and mass have their own
+#: leak test (tests/server/test_hidden_leaks_combat.py) over their own hidden data.
+DRIVEN_HERE = ("table", "tower_defense", "bases", "engagement", "combatants")
 
 
 def refusal_codes(subsystems: tuple[str, ...] = DRIVEN_HERE) -> set[str]:

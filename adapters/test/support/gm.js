@@ -50,9 +50,18 @@ export class GM {
       this.ws.once("error", reject);
     });
     this.ws.on("message", (data) => this._frame(JSON.parse(String(data))));
-    this.ws.send(JSON.stringify({ type: "auth", room: this.room, secret: this.secret, client: "test GM" }));
-    await this.until(() => this.state !== null, "GM snapshot");
+    this.ws.send(JSON.stringify({ type: "auth", room: this.room, ...this.credentials() }));
+    await this.until(() => this.state !== null, `${this.who} snapshot`);
     return this;
+  }
+
+  /** What `auth` proves and names: the room's GM secret. */
+  credentials() {
+    return { secret: this.secret, client: "test GM" };
+  }
+
+  get who() {
+    return "GM";
   }
 
   _frame(f) {
@@ -145,15 +154,11 @@ export class Player extends GM {
     this.token = token;
   }
 
-  async connect() {
-    this.ws = new WebSocket(this.url);
-    await new Promise((resolve, reject) => {
-      this.ws.once("open", resolve);
-      this.ws.once("error", reject);
-    });
-    this.ws.on("message", (data) => this._frame(JSON.parse(String(data))));
-    this.ws.send(JSON.stringify({ type: "auth", room: this.room, token: this.token, client: "test player" }));
-    await this.until(() => this.state !== null, "player snapshot");
-    return this;
+  credentials() {
+    return { token: this.token, client: "test player" };
+  }
+
+  get who() {
+    return "player";
   }
 }

@@ -6,14 +6,13 @@ import json
 import textwrap
 from typing import Any
 
+from engine_kit import GM, do, engine_of
+
 from komasync.engine.bases.model import Base, Element
 from komasync.engine.core import Engine, Outcome
-from komasync.engine.registry import parse_action
-from komasync.engine.scenario import build_room, load_scenario
 from komasync.engine.state import Enforcement
 from komasync.engine.tx import Actor
 
-GM = Actor(role="gm", label="GM")
 P1 = Actor(role="player", player="p1", label="p1")
 BRIDGE = Actor(role="bridge", label="bridge")
 HEAD = "room: {name: test, seed: s}\nplayers: [{id: p1, name: A}, {id: p2, name: B}]\nbases:\n"
@@ -25,13 +24,14 @@ def scenario_text(body: str) -> str:
 
 
 def room(body: str, enforcement: Enforcement = "enforce") -> Engine:
-    state = build_room(load_scenario(scenario_text(body)), "seed")
-    state.meta.enforcement = enforcement
-    return Engine(state)
+    engine = engine_of(scenario_text(body))
+    engine.state.meta.enforcement = enforcement
+    return engine
 
 
 def act(engine: Engine, actor: Actor = GM, **action: Any) -> Outcome:
-    return engine.apply(parse_action(action), actor)
+    """`do`, as the GM unless told otherwise."""
+    return do(engine, actor, **action)
 
 
 def rounds(engine: Engine, n: int = 1) -> list[Outcome]:

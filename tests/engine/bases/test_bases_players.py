@@ -6,12 +6,11 @@ A player reports and triggers only for a character they play, on its own side; t
 
 from __future__ import annotations
 
-import pytest
-from test_bases_kit import BRIDGE, GM, P1, act, report, room, rounds
+from engine_kit import part, refused
+from test_bases_kit import BRIDGE, GM, P1, report, room, rounds
 
 from komasync.engine.bases.model import BasesState
 from komasync.engine.core import Engine
-from komasync.engine.errors import Refusal
 from komasync.engine.tx import Actor
 
 P2 = Actor(role="player", player="p2", label="p2")
@@ -35,16 +34,7 @@ bases:
 
 
 def battle(e: Engine) -> BasesState:
-    assert e.state.bases is not None
-    return e.state.bases
-
-
-def refused(e: Engine, actor: Actor, **action: object) -> Refusal:
-    before = e.state.model_dump()
-    with pytest.raises(Refusal) as err:
-        act(e, actor, **action)
-    assert e.state.model_dump() == before
-    return err.value
+    return part(e, "bases", BasesState)
 
 
 def test_bound_characters_are_their_players_alone() -> None:

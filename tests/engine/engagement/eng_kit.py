@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine_kit import GM, do, engine_of, part, refused
+
 from komasync.engine.core import Engine, Outcome
-from komasync.engine.errors import Refusal
-from komasync.engine.registry import parse_action
-from komasync.engine.scenario import Scenario, build_room
+from komasync.engine.engagement.model import EngagementState
 from komasync.engine.tx import Actor
 
-GM = Actor(role="gm", label="GM")
+__all__ = ["ENEMIES", "GM", "P1", "P2", "PCS", "PROFILE", "actor_for", "answer", "approach",
+           "counter", "damage", "defend", "do", "eng", "engine", "line", "link", "melee",
+           "next_phase", "partners", "prompts_for", "refused", "scenario"]
+
 P1 = Actor(role="player", player="p1", label="P1")
 P2 = Actor(role="player", player="p2", label="P2")
 PCS = {"a1": "p1", "a2": "p1", "a3": "p2", "a4": "p2"}
@@ -57,27 +60,12 @@ def scenario(settings: dict[str, Any] | None = None,
 
 def engine(start: bool = True, phase: str = "main", **kw: Any) -> Engine:
     """A room at turn 1 in `phase` (the battle started unless `start` is false)."""
-    e = Engine(build_room(Scenario.model_validate(scenario(**kw)), "seed"))
+    e = engine_of(scenario(**kw))
     if start:
         do(e, GM, kind="engagement.start")
         while e.state.engagement is not None and e.state.engagement.phase != phase:
             do(e, GM, kind="engagement.phase")
     return e
-
-
-def do(e: Engine, actor: Actor, **action: Any) -> Outcome:
-    return e.apply(parse_action(action), actor)
-
-
-def refused(e: Engine, actor: Actor, **action: Any) -> Refusal:
-    """Apply, expecting a refusal; the state must be untouched."""
-    before = e.state.model_dump(mode="json")
-    try:
-        e.apply(parse_action(action), actor)
-    except Refusal as r:
-        assert e.state.model_dump(mode="json") == before
-        return r
-    raise AssertionError(f"not refused: {action}")
 
 
 def line(*dice: int, sides: int = 6, plus: int | None = None) -> str:
@@ -89,9 +77,8 @@ def line(*dice: int, sides: int = 6, plus: int | None = None) -> str:
     return f"({len(dice)}D{sides}+{plus}) ＞ {total}[{faces}]+{plus} ＞ {total + plus}"
 
 
-def eng(e: Engine) -> Any:
-    assert e.state.engagement is not None
-    return e.state.engagement
+def eng(e: Engine) -> EngagementState:
+    return part(e, "engagement", EngagementState)
 
 
 def partners(e: Engine, cid: str) -> set[str]:

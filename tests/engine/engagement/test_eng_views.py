@@ -5,9 +5,11 @@ approach's target number is the GM's; the scenario part validates."""
 from __future__ import annotations
 
 import pytest
+import yaml
 from eng_kit import GM, P1, do, eng, engine, line, link, refused, scenario
 
 from komasync.engine.core import Engine, Outcome
+from komasync.engine.registry import parse_action
 from komasync.engine.scenario import Scenario, ScenarioError, build_room, load_scenario
 from komasync.engine.views import Audience, View, project
 
@@ -67,3 +69,19 @@ def test_eng_scenario_validates_and_builds() -> None:
     with pytest.raises(ScenarioError) as info:
         load_scenario("engagement:\n  settings:\n    ties: nobody\n")
     assert info.value.problems[0].line == 3
+
+
+def test_eng_scenario_takes_no_more_data_than_a_combatant_holds() -> None:  # issue 27
+    """The shared combatant spec has the state's bounds: 51 counters are a scenario
+    problem at their line, and a GM action that would add them is refused as malformed,
+    not an error raised while the battle is built or the action applied."""
+    data = scenario()
+    many = {f"c{i}": "a1_DP" for i in range(51)}
+    data["engagement"]["combatants"][0]["counters"] = many
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    problem = info.value.problems[0]
+    assert "counters" in problem.where and problem.line is not None, problem
+    with pytest.raises(ValueError, match="at most 50"):
+        parse_action({"kind": "engagement.combatant.add",
+                      "combatant": {"id": "z", "piece": "a1", "side": "enemy", "counters": many}})

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine_kit import GM, do, engine_of, part, refused
+
 from komasync.engine.core import Engine, Outcome
-from komasync.engine.errors import Refusal
-from komasync.engine.registry import parse_action
-from komasync.engine.scenario import Scenario, build_room
+from komasync.engine.grid.model import GridState
 from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, View
 
-GM = Actor(role="gm", label="GM")
+__all__ = ["ENEMIES", "GM", "P1", "P2", "PCS", "Sq", "at", "do", "engine", "grid", "move", "parse",
+           "process", "refused", "scenario", "start", "statuses", "view"]
+
 P1 = Actor(role="player", player="p1", label="P1")
 P2 = Actor(role="player", player="p2", label="P2")
 PCS = {"A": ("pa", "p1"), "B": ("pb", "p1"), "C": ("pc", "p2"), "D": ("pd", "p2"),
@@ -86,25 +88,10 @@ def scenario(text: str, settings: dict[str, Any] | None = None, **grid: Any) -> 
 
 def engine(text: str, settings: dict[str, Any] | None = None, start: bool = False,
            **grid: Any) -> Engine:
-    e = Engine(build_room(Scenario.model_validate(scenario(text, settings, **grid)), "seed"))
+    e = engine_of(scenario(text, settings, **grid))
     if start:
         do(e, GM, kind="grid.start")
     return e
-
-
-def do(e: Engine, actor: Actor, **action: Any) -> Outcome:
-    return e.apply(parse_action(action), actor)
-
-
-def refused(e: Engine, actor: Actor, **action: Any) -> Refusal:
-    """Apply, expecting a refusal; the state must be untouched."""
-    before = e.state.model_dump(mode="json")
-    try:
-        e.apply(parse_action(action), actor)
-    except Refusal as r:
-        assert e.state.model_dump(mode="json") == before
-        return r
-    raise AssertionError(f"not refused: {action}")
 
 
 def at(e: Engine, cid: str) -> Sq | None:
@@ -120,9 +107,12 @@ def start(e: Engine, actor: Actor, cid: str) -> Outcome:
     return do(e, actor, kind="grid.process.start", combatant=cid)
 
 
+def grid(e: Engine) -> GridState:
+    return part(e, "grid", GridState)
+
+
 def process(e: Engine) -> dict[str, Any] | None:
-    g = e.state.grid
-    assert g is not None
+    g = grid(e)
     return g.process.model_dump(mode="json") if g.process is not None else None
 
 
@@ -131,6 +121,4 @@ def view(e: Engine, audience: str) -> dict[str, Any]:
 
 
 def statuses(e: Engine, cid: str) -> list[str]:
-    g = e.state.grid
-    assert g is not None
-    return [s.kind for s in g.combatants[cid].statuses.values()]
+    return [s.kind for s in grid(e).combatants[cid].statuses.values()]

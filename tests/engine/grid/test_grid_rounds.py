@@ -3,22 +3,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from grid_kit import (
+    GM,
+    P1,
+    P2,
+    at,
+    do,
+    engine,
+    grid,
+    move,
+    refused,
+    scenario,
+    start,
+    statuses,
+    view,
+)
 
-from grid_kit import GM, P1, P2, at, do, engine, move, refused, start, statuses, view
-
+from komasync.engine.core import Engine
 from komasync.engine.grid.queries import legal_destinations
+from komasync.engine.scenario import Scenario, build_room
 
 TWO_ON_TWO = """
 A.C..
 .....
 ...ef
 """
-
-
-def grid(e: Any) -> Any:
-    assert e.state.grid is not None
-    return e.state.grid
 
 
 def test_grid_rnd_1_the_gm_starts_and_the_player_round_comes_first() -> None:  # GRID-RND-1
@@ -192,6 +201,18 @@ def test_grid_gm_1_event_spots_timed_events_any_seven_and_published_data() -> No
 def test_grid_gm_1_publish_enemy_data_setting_shows_it_from_the_start() -> None:  # GRID-GM-1
     e = engine(TWO_ON_TWO, {"publish_enemy_data": True})
     assert view(e, "table")["grid"]["combatants"]["ee"]["profile"]["HP"] == 30
+
+
+def test_grid_gm_1_a_scenario_combatant_may_say_whether_it_is_published() -> None:  # GRID-GM-1
+    """grid lists the shared combatant spec (issue 27): its `published` says what the
+    setting would otherwise decide, as `grid.publish` later can."""
+    data = scenario(TWO_ON_TWO, {"publish_enemy_data": True})
+    for spec in data["grid"]["combatants"]:
+        if spec["id"] == "ef":
+            spec["published"] = False
+    e = Engine(build_room(Scenario.model_validate(data), "seed"))
+    seen = view(e, "table")["grid"]["combatants"]
+    assert seen["ee"]["profile"]["HP"] == 30 and "profile" not in seen["ef"]
 
 
 def test_grid_hidden_enemies_are_not_in_the_scene_and_never_explain_a_refusal() -> None:  # GRID-MV-3

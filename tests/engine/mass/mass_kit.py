@@ -6,16 +6,16 @@ import copy
 import random
 from typing import Any
 
-from komasync.engine.core import Engine, Outcome
+from engine_kit import GM, do, engine_of, part, refusal_of
+
+from komasync.engine.core import Outcome
 from komasync.engine.errors import Refusal
 from komasync.engine.mass.model import MassState, Unit
 from komasync.engine.mass.rules import attack_of, defence_of
 from komasync.engine.prompts import Prompt
-from komasync.engine.registry import parse_action
-from komasync.engine.scenario import Scenario, build_room
 from komasync.engine.tx import Actor
 
-GM = Actor(role="gm", label="GM")
+__all__ = ["GM", "War", "check_invariants", "player", "scenario", "two_by_two", "unit"]
 
 
 def player(pid: str) -> Actor:
@@ -65,16 +65,14 @@ class War:
         if enforcement:
             data = copy.deepcopy(data)
             data["room"]["enforcement"] = enforcement
-        self.engine = Engine(build_room(Scenario.model_validate(data), "mass-tests"))
+        self.engine = engine_of(data, "mass-tests")
         #: Answer "pass" to a reaction window the GM is asked with nothing to use (the
         #: window opens whatever a GM-run unit holds): the GM's one click.
         self.gm_passes = gm_passes
 
     @property
     def m(self) -> MassState:
-        mass = self.engine.state.mass
-        assert mass is not None
-        return mass
+        return part(self.engine, "mass", MassState)
 
     def u(self, uid: str) -> Unit:
         return self.m.units[uid]
@@ -82,24 +80,18 @@ class War:
     def do(self, actor: Actor = GM, **action: Any) -> Outcome:
         """Apply; with `gm_passes`, also the GM's passes it led to, whose happenings,
         rolls and log are added to the returned outcome (the attack's whole story)."""
-        out = self.engine.apply(parse_action(action), actor)
+        out = do(self.engine, actor, **action)
         while self.gm_passes and (empty := [p for p in self.prompts("mass.react")
                                             if p.to == "gm" and len(p.choices) == 1]):
-            more = self.engine.apply(parse_action({"kind": "answer", "prompt": empty[0].id,
-                                                   "choice": "pass"}), GM)
+            more = do(self.engine, GM, kind="answer", prompt=empty[0].id, choice="pass")
             out.tx.happenings.extend(more.happenings)
             out.tx.rolls.extend(more.rolls)
             out.tx.log.extend(more.log)
         return out
 
     def refused(self, actor: Actor = GM, **action: Any) -> Refusal:
-        before = self.engine.state.model_dump()
-        try:
-            self.do(actor, **action)
-        except Refusal as r:
-            assert self.engine.state.model_dump() == before  # state untouched
-            return r
-        raise AssertionError(f"not refused: {action}")
+        """`do`, expecting a refusal; the state must be untouched."""
+        return refusal_of(self.engine, lambda: self.do(actor, **action), action)
 
     def prompts(self, resume: str | None = None) -> list[Prompt]:
         return [p for p in self.engine.state.prompts.values()

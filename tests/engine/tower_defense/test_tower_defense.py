@@ -16,16 +16,14 @@ from typing import Any
 
 import pytest
 import yaml
+from engine_kit import GM, do, engine_of, part, refusal_of
 
-from komasync.engine.core import Engine, Outcome
+from komasync.engine.core import Outcome
 from komasync.engine.errors import Refusal
-from komasync.engine.registry import parse_action
-from komasync.engine.scenario import ScenarioError, build_room, load_scenario
+from komasync.engine.scenario import ScenarioError, load_scenario
 from komasync.engine.tower_defense.model import TowerDefenseState
 from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, View, project
-
-GM = Actor(role="gm", label="GM")
 
 
 def cc(target: int, value: int, level: str, bonus: int = 0, dice: str | None = None) -> str:
@@ -109,16 +107,14 @@ class Game:
         # These tests read players' reported lines: the GM allows typed results here.
         data["room"]["player_rolls"] = player_rolls
         text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
-        self.engine = Engine(build_room(load_scenario(text), seed))
+        self.engine = engine_of(text, seed)
 
     @property
     def td(self) -> TowerDefenseState:
-        td = self.engine.state.tower_defense
-        assert td is not None
-        return td
+        return part(self.engine, "tower_defense", TowerDefenseState)
 
     def act(self, actor: Actor, kind: str, **fields: Any) -> Outcome:
-        return self.engine.apply(parse_action({"kind": kind, **fields}), actor)
+        return do(self.engine, actor, kind=kind, **fields)
 
     def gm(self, kind: str, **fields: Any) -> Outcome:
         return self.act(GM, kind, **fields)
@@ -127,11 +123,8 @@ class Game:
         return self.act(Actor(role="player", player=player), kind, **fields)
 
     def refused(self, actor: Actor, kind: str, **fields: Any) -> Refusal:
-        before = self.engine.state.model_dump()
-        with pytest.raises(Refusal) as info:
-            self.act(actor, kind, **fields)
-        assert self.engine.state.model_dump() == before  # rolled back whole
-        return info.value
+        """`act`, expecting a refusal; the state must be rolled back whole."""
+        return refusal_of(self.engine, lambda: self.act(actor, kind, **fields), kind)
 
     def next(self) -> Outcome:
         out = self.gm("td.next_phase")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine_kit import GM, do, part
+
 from conftest import EXAMPLES
 from komasync.engine.core import Engine, Outcome
 from komasync.engine.errors import Refusal
-from komasync.engine.registry import parse_action
 from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.engine.tower_defense.map import adjacent, reaches
 from komasync.engine.tower_defense.model import PC, TowerDefenseState
@@ -15,7 +16,6 @@ from komasync.engine.tx import Actor
 from komasync.engine.views import Audience, View, project
 
 EXAMPLE = EXAMPLES / "tower_defense.yaml"
-GM = Actor(role="gm", label="GM")
 START = {"pc1": "f_left", "pc2": "f_center_left", "pc3": "f_center_right", "pc4": "m_left",
          "pc5": "final", "pc6": "m_right", "npc1": "f_right"}
 
@@ -25,9 +25,7 @@ def load() -> Engine:
 
 
 def td_of(engine: Engine) -> TowerDefenseState:
-    td = engine.state.tower_defense
-    assert td is not None
-    return td
+    return part(engine, "tower_defense", TowerDefenseState)
 
 
 # -- TD-DATA: the data set is the seed's --------------------------------------------------------
@@ -89,7 +87,7 @@ class Play:
         return td_of(self.engine)
 
     def apply(self, actor: Actor, kind: str, **fields: Any) -> Outcome:
-        out = self.engine.apply(parse_action({"kind": kind, **fields}), actor)
+        out = do(self.engine, actor, kind=kind, **fields)
         self.log += [line.ja for line in out.log]
         self.check(out)
         return out
