@@ -74,12 +74,8 @@ NO_SUCH = Text("{what_ja}「{id}」はありません。", "There is no {what} '
 NO_ONE = Text("{what_ja}「{id}」はいません。", "There is no {what} '{id}'.")
 
 
-def unknown(what: str, ident: str, ja: str | None = None, *, animate: bool = False) -> Refusal:
-    """`unknown_<what>`: there is no `what` `ident` (or none the sender may know of).
-
-    `ja` names `what` in Japanese (default: `what` itself, as some subsystems' reasons
-    have it); `animate` for characters (いません). The sender's id is echoed cut to 64
-    characters.
-    """
+def unknown(what: str, ident: str, ja: str, *, animate: bool = False) -> Refusal:
+    """`unknown_<what>`: there is no `what` (`ja` in Japanese) `ident`, or none the sender may
+    know of; `animate` for characters (いません). The id is echoed cut to 64 characters."""
     text = NO_ONE if animate else NO_SUCH
-    return Refusal(f"unknown_{what}", text.format(what=what, what_ja=ja or what, id=ident[:64]))
+    return Refusal(f"unknown_{what}", text.format(what=what, what_ja=ja, id=ident[:64]))

@@ -247,7 +247,7 @@ class Declare(ActionBase):
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)
         if self.winner is not None and self.winner not in m.sides:
-            raise unknown("side", self.winner)
+            raise unknown("side", self.winner, "陣営")
         set_outcome(tx, self.winner, "gm", self.note)
 
 

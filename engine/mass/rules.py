@@ -64,19 +64,19 @@ def mass_of(tx: Tx) -> MassState:
 
 def unit_of(m: MassState, uid: str) -> Unit:
     if uid not in m.units:
-        raise unknown("unit", uid)
+        raise unknown("unit", uid, "部隊")
     return m.units[uid]
 
 
 def formation_of(m: MassState, fid: str) -> FormationSpec:
     if fid not in m.formations:
-        raise unknown("formation", fid)
+        raise unknown("formation", fid, "陣形")
     return m.formations[fid]
 
 
 def strategy_of(m: MassState, sid: str) -> StrategySpec:
     if sid not in m.strategies:
-        raise unknown("strategy", sid)
+        raise unknown("strategy", sid, "作戦")
     return m.strategies[sid]
 
 

@@ -119,7 +119,7 @@ class AddGroup(ActionBase):
     def apply(self, tx: Tx) -> None:
         td = td_of(tx)
         if self.direction not in td.directions:
-            raise unknown("direction", self.direction)
+            raise unknown("direction", self.direction, "方向")
         place_entry(tx, td, WaveEntry(name=self.name, count=self.count, direction=self.direction,
                                  tag=self.tag))
 
@@ -134,7 +134,7 @@ class RemoveIndividual(ActionBase):
     def apply(self, tx: Tx) -> None:
         td = td_of(tx)
         if self.individual not in td.individuals:
-            raise unknown("individual", self.individual)
+            raise unknown("individual", self.individual, "特異個体")
         remove_walker(tx, td.individuals[self.individual], self.reason)
 
 
@@ -197,7 +197,7 @@ class SetTrap(_PCAction):
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)
         if self.passage not in td.passages:
-            raise unknown("passage", self.passage)
+            raise unknown("passage", self.passage, "通路")
         need_phase(tx, ("setup",), "TD-PRE-1")
         limit = td.settings.trap_limit
         placed = len(td.traps)
@@ -306,7 +306,7 @@ class Attack(_PCAction):
         if self.ammo == "special":
             special = weapon.special_ammo
             if special is None:
-                raise unknown("ammo", "special")
+                raise unknown("ammo", "special", "弾")
             tx.check(state.special_left >= shots, Refusal("out_of_special", NO_SPECIAL.format(
                 ammo=special.name, left=state.special_left), rule="TD-DATA",
                 about=[at("weapons", weapon.id), (*base, "special_left")]))

@@ -91,25 +91,25 @@ def td_of(tx: Tx) -> TowerDefenseState:
 
 def pc_of(td: TowerDefenseState, pc: str) -> PC:
     if pc not in td.pcs:
-        raise unknown("pc", pc)
+        raise unknown("pc", pc, "PC")
     return td.pcs[pc]
 
 
 def fort_of(td: TowerDefenseState, fort: str) -> Fort:
     if fort not in td.forts:
-        raise unknown("fort", fort)
+        raise unknown("fort", fort, "砦")
     return td.forts[fort]
 
 
 def group_of(td: TowerDefenseState, group: str) -> Group:
     if group not in td.groups:
-        raise unknown("group", group)
+        raise unknown("group", group, "集団")
     return td.groups[group]
 
 
 def weapon_of(td: TowerDefenseState, pc: PC, weapon: str) -> WeaponSpec:
     if weapon not in pc.weapons or weapon not in td.weapons:
-        raise unknown("weapon", weapon)
+        raise unknown("weapon", weapon, "攻撃手段")
     return td.weapons[weapon]
 
 
