@@ -221,6 +221,14 @@ def store_args(db: str | Path) -> list[str]:
     return ["--db", str(db), *(["--store", url] if url else [])]
 
 
+def unthrottled(**more: Any) -> Limits:
+    """Limits with every message rate lifted (per socket and per invite): for tests that
+    send faster than a person would; the other limits as given or their defaults."""
+    lots = 1_000_000
+    return Limits(rate=lots, burst=lots, invite_rate=lots, invite_burst=lots, bridge_rate=lots,
+                  bridge_burst=lots, **more)
+
+
 def make_server(db: str | Path, limits: Limits | None = None, durability: str = "normal"
                 ) -> Komasync:
     """A `Komasync` on the test store: SQLite file `db`, or its Redis DB on the Redis pass."""

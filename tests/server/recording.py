@@ -33,11 +33,10 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]  # conftest, the TD driver (run as 
 
 from test_tower_defense_game import Table  # noqa: E402
 
-from conftest import EXAMPLES, Client, Running, invite, start_server  # noqa: E402
-from komasync.server.connection import Limits  # noqa: E402
+from conftest import EXAMPLES, Client, Running, invite, start_server, unthrottled  # noqa: E402
 
 DATA = HERE / "data" / "recorded_session.json"
-UNTHROTTLED = Limits(rate=1_000_000, burst=1_000_000)
+UNTHROTTLED = unthrottled()
 Recording = dict[str, dict[str, list[str]]]
 
 INVITE_ID = re.compile(r"\bi[0-9a-f]{12}\b")

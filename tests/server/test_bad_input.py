@@ -24,6 +24,7 @@ from conftest import (
     invite,
     stalled_reader,
     start_server,
+    unthrottled,
     until,
 )
 from komasync.engine.registry import ACTIONS
@@ -145,7 +146,7 @@ class ServerThread:
     def _main(self, db: Path) -> None:
         asyncio.set_event_loop(self.loop)
         self.running = self.loop.run_until_complete(start_server(
-            db, EXAMPLES / "demo_table.yaml", Limits(rate=100_000, burst=100_000)))
+            db, EXAMPLES / "demo_table.yaml", unthrottled()))
         self.ready.set()
         self.loop.run_forever()
 

@@ -8,9 +8,8 @@ import asyncio
 import time
 from pathlib import Path
 
-from conftest import ROOT, Client, gm, logged_versions, start_server
+from conftest import ROOT, Client, gm, logged_versions, start_server, unthrottled
 from komasync.engine.scenario import load_scenario_file
-from komasync.server.connection import Limits
 from komasync.server.storage.gathering import ENOUGH, ROOMS, SEEN, Gathering
 
 COUNTERS = ROOT / "tests/data/counters.yaml"
@@ -66,7 +65,7 @@ async def test_a_busy_server_acks_every_room_after_one_gathered_commit(tmp_path:
     action is acked, at the version the room's log holds, and each room's clients see
     their own change."""
     db = tmp_path / "g.sqlite3"
-    r = await start_server(db, COUNTERS, Limits(rate=10_000, burst=10_000))
+    r = await start_server(db, COUNTERS, unthrottled())
     clients: list[Client] = []
     try:
         rooms = [r.room, *[f"room{i}" for i in range(2, 9)]]

@@ -24,16 +24,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from conftest import EXAMPLES, Running, apply_ops, logged_versions, start_server
+from conftest import EXAMPLES, Running, apply_ops, logged_versions, start_server, unthrottled
 from komasync.engine.bounds import MAX_NUMBER
 from komasync.engine.registry import ACTIONS
-from komasync.server.connection import Limits
 
 SOCKETS = contextlib.ExitStack()
 ROOMS = {"table": ("demo_table.yaml", "alice"), "td": ("tower_defense.yaml", "p1"),
          "bases": ("base_battle.yaml", "p1")}
 SECRET = "fuzz-secret"
-LIMITS = Limits(rate=1_000_000, burst=1_000_000)
+LIMITS = unthrottled()
 
 
 # -- a server on its own loop (the sockets below are synchronous clients) ------------------

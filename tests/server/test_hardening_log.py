@@ -14,7 +14,18 @@ from typing import Any
 import aiohttp
 import pytest
 
-from conftest import EXAMPLES, Client, Running, drop_logged, gm, invite, join, logged_versions, start_server
+from conftest import (
+    EXAMPLES,
+    Client,
+    Running,
+    drop_logged,
+    gm,
+    invite,
+    join,
+    logged_versions,
+    start_server,
+    unthrottled,
+)
 from komasync.engine.bounds import MAX_NUMBER
 from komasync.engine.scenario import load_scenario_file
 from komasync.server import room as room_module
@@ -116,7 +127,7 @@ async def test_a_failure_after_apply_is_rolled_back_and_the_batch_answered(
     the action back — state, version, dice, client key — and answers `internal_error`;
     the other actions of the same batch are answered as usual."""
     db = tmp_path / "k.sqlite3"
-    r = await start_server(db, EXAMPLES / "demo_table.yaml", Limits(rate=10_000, burst=10_000))
+    r = await start_server(db, EXAMPLES / "demo_table.yaml", unthrottled())
     try:
         g = await gm(r)
         alice = await join(r, await invite(g, "player", "alice"))

@@ -11,10 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import ROOT, Client, gm, invite, logged_versions, start_server
-from komasync.server.connection import Limits
+from conftest import ROOT, Client, gm, invite, logged_versions, start_server, unthrottled
 
-FAST = Limits(rate=10_000, burst=10_000)
+FAST = unthrottled()
 COUNTERS = ROOT / "tests/data/counters.yaml"
 ADD = {"kind": "table.counter.add", "counter": "tally", "delta": 1}
 
@@ -129,7 +128,7 @@ async def test_both_commit_paths_log_the_same(tmp_path: Path) -> None:
     are logged alike and survive a restart."""
     db = tmp_path / "b.sqlite3"
     # one action a batch: the ones queued behind the first are applied while it commits
-    r = await start_server(db, COUNTERS, Limits(rate=10_000, burst=10_000, max_batch=1))
+    r = await start_server(db, COUNTERS, unthrottled(max_batch=1))
     try:
         g = await gm(r)
         for inline in (True, False, True):
@@ -148,7 +147,7 @@ async def test_a_snapshot_that_cannot_be_built_never_costs_the_batch(tmp_path: P
     committed and acked, the log stays gapless, the next batch brings the snapshot, and
     the room comes back from storage as it was."""
     db = tmp_path / "s.sqlite3"
-    r = await start_server(db, COUNTERS, Limits(rate=10_000, burst=10_000, snapshot_every=3))
+    r = await start_server(db, COUNTERS, unthrottled(snapshot_every=3))
     try:
         g = await gm(r)
         audiences = r.server.rooms[r.room].audiences
@@ -181,7 +180,7 @@ async def test_a_bridge_table_never_shows_a_batch_before_it_is_durable(tmp_path:
     shows) a version the bridge has not had the durable `change` of."""
     db = tmp_path / "b.sqlite3"
     # one action a batch: the ones queued behind the first are applied while it commits
-    r = await start_server(db, COUNTERS, Limits(rate=10_000, burst=10_000, max_batch=1))
+    r = await start_server(db, COUNTERS, unthrottled(max_batch=1))
     try:
         g = await gm(r)
         b = await Client.connect(r.url)
