@@ -1844,19 +1844,20 @@ class CcfoliaBridge {
 
   // -- calibration --------------------------------------------------------------------------
 
-  /** The square of a komasync object in the room (forts, directions, pieces, markers). */
+  /**
+   * The square of a komasync object in the room: a `<kind>` object is entry `<id>` of a
+   * `<kind>s` collection of some part of the state (pieces, markers, forts…), so the
+   * bridge needs no list of subsystems.
+   */
   cellOf(sid) {
     const k = this.known.get(sid);
     const tree = this.client && this.client.tree;
     if (!k || !k.ref || !tree) return null;
-    const where = {
-      piece: ["table", "pieces"],
-      marker: ["table", "markers"],
-      fort: ["tower_defense", "forts"],
-      direction: ["tower_defense", "directions"],
-    }[k.ref.kind];
-    const cell = where && getPath(tree, [...where, k.ref.id, "cell"]);
-    return cell && typeof cell.x === "number" ? { x: cell.x, y: cell.y } : null;
+    for (const part of Object.values(tree)) {
+      const cell = part && typeof part === "object" ? getPath(part, [`${k.ref.kind}s`, k.ref.id, "cell"]) : null;
+      if (cell && typeof cell.x === "number") return { x: cell.x, y: cell.y };
+    }
+    return null;
   }
 
   /**
