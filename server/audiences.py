@@ -1,31 +1,26 @@
-"""Who sees what in a room: per-audience views, the room's change history, platform
-adapters, and the connections they are sent to.
+"""Who sees what in a room: per-audience views, the room's change history, and the
+connections they are sent to.
 
 The room's writer task calls `project` right after each action applies (so every frame
 is computed against exactly that version's state), and `send` once the batch is durable.
 A change is projected once for the GM and once for every *distinct* non-GM view: a unit
 whose projection never asked which non-GM audience it was for (see `NonGmProbe`) is
 projected once and shared, and audiences whose ops come out the same share one
-serialised frame. Bridges' platform ops are drawn once per committed batch
-(`platform_frames`). Joining, resuming with `since`, prompts and GM notices live here too.
+serialised frame. The bridges' tables (platform adapters, `table.ops`, `table.event`)
+are `Tables` (tables.py), handed the `table` view's ops as they are projected and asked
+for their frames once per committed batch (`platform_frames`). Joining, resuming with
+`since`, prompts and GM notices live here too.
 """
 
 from __future__ import annotations
 
-import logging
 from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pydantic import ValidationError
-
-from ..adapters.base import PlatformAdapter, PlatformOp
-from ..adapters.registry import make_adapter
-from ..engine.actions import ActionBase
 from ..engine.core import Engine, Outcome
-from ..engine.errors import Refusal, Text
+from ..engine.errors import Text
 from ..engine.paths import Path, get
-from ..engine.registry import parse_action
 from ..engine.views import (
     GM,
     Audience,
@@ -35,35 +30,20 @@ from ..engine.views import (
     View,
     project,
     project_unit,
-    refusal_for,
 )
 from .connection import Connection, Limits, Wires, dumps
 from .errors import E_REVOKED as REVOKED
 from .offload import BIG, dumps_sliced, keep, offload, units
 from .storage import ActionRecord
+from .tables import Tables
 
 __all__ = ["Audiences", "Frames"]
 
 T = TypeVar("T")
 
-PATCH_ON_LOOP = 16
-"""A large room's batch with at most this many `table` ops has its bridges' table patched
-on the event loop (well under a millisecond); longer ones go to the worker."""
-
-log = logging.getLogger("komasync.room")
-
 Frames = dict[str, bytes]
 """Serialised frames of one change, keyed by audience key."""
 PER_AUDIENCE: Any = object()  # a unit whose projection depends on which non-GM audience
-
-NO_ADAPTER = Text("このブリッジのプラットフォームが設定されていません。",
-                  "This bridge did not say which platform it drives.")
-IGNORED = Text("卓のイベントを操作にできませんでした: {why}",
-               "The table event did not make an action: {why}")
-ADAPTER_FAILED = Text("卓への変換に失敗しました（サーバーログを見てください）。",
-                      "Translating to the table failed (see the server log).")
-INTERNAL = Text("サーバー内部のエラーで操作は適用されませんでした。",
-                "An internal server error; the action was not applied.")
 
 
 class History:
@@ -111,14 +91,8 @@ class History:
         return None if any(f is None for f in frames) else frames  # type: ignore[return-value]
 
 
-def _reset_frame(adapter: PlatformAdapter, tree: dict[str, Any], version: int) -> bytes:
-    """A joining bridge's whole table (the adapter's `shown` becomes this table)."""
-    return dumps_sliced({"type": "table.ops", "platform": adapter.platform, "version": version,
-                         "reset": True, "ops": adapter.reset(tree)})
-
-
 class Audiences:
-    """The views, history, adapters and connections of one room."""
+    """The views, history, bridges' tables and connections of one room."""
 
     def __init__(self, room_id: str, engine: Engine, limits: Limits,
                  gm_view: View | None = None) -> None:
@@ -130,10 +104,8 @@ class Audiences:
         # The GM's view always exists: it is also what storage snapshots are made of.
         self.views: dict[str, View] = {"gm": gm_view or View(GM, engine.state)}
         self.history = History(limits.history, limits.history_bytes)
-        self.adapters: dict[str, PlatformAdapter] = {}
         self.snapshots: dict[str, tuple[int, bytes]] = {}  # audience key → (version, frame)
-        # The table view's ops of each change not yet drawn for the bridges (one batch's).
-        self.table_ops: list[tuple[int, list[Op]]] = []
+        self.tables = Tables(room_id, engine)
 
     @property
     def version(self) -> int:
@@ -187,9 +159,8 @@ class Audiences:
                                                                   for op in ops],
                                                  "log": public_log})
                 frames[key] = frame
-                if key == "table" and self.adapters:
-                    self.table_ops.append((outcome.version, [op for ops in per_unit
-                                                             for op in ops]))
+                if key == "table" and self.tables.adapters:
+                    self.tables.add(outcome.version, [op for ops in per_unit for op in ops])
         self.history.add(outcome.version, frames)
         if self.snapshots:  # made for an older version: never sent again (a large room's
             self.snapshots = {}  # are megabytes each, kept until the next join otherwise)
@@ -219,55 +190,16 @@ class Audiences:
 
     async def platform_frames(self, logs: list[list[dict[str, str]]]) -> dict[str, bytes]:
         """Each connected platform's table ops for everything committed since the last
-        call: one frame per batch, the adapter given the batch's `table` ops and public
-        log lines in order (as it was given one change's before)."""
-        wanted = {c.platform for c in self.conns if c.platform}
-        ops = [op for _version, change in self.table_ops for op in change]
-        self.table_ops = []
-        out = {}
-        for name, adapter in self.adapters.items():
-            if name in wanted:
-                public_log = [line for lines in logs for line in lines]
-                out[name] = await self._platform_frame(adapter, ops, public_log)
-        return out
+        call (`logs`: each change's public log lines), one frame per platform."""
+        drawn = self.tables.adapters
+        wanted = {c.platform for c in self.conns if c.platform and c.platform in drawn}
+        return await self.tables.frames(logs, wanted, bool(wanted) and self.big)
 
     async def state_json(self, rng: dict[str, Any]) -> bytes:
         """The whole state for a storage snapshot: the GM's view (kept up to date change by
         change, so nothing is dumped from the models) plus the dice state."""
         # one object, rng first: the view's tree never holds "rng" (View pops it)
         return await self._work(dumps_sliced, {"rng": rng, **self.views["gm"].tree})
-
-    async def _platform_frame(self, adapter: PlatformAdapter, ops: list[dict[str, Any]],
-                              public_log: list[dict[str, str]]) -> bytes:
-        """A large room's batch goes to the worker only when the adapter must draw the
-        whole table (or the batch is long): a patch costs what the batch touched."""
-        tree = self.views["table"].tree
-        if not self.big:
-            return self._whole(adapter, adapter.update, tree, ops, public_log)
-        if len(ops) > PATCH_ON_LOOP:
-            return await offload(self._whole, adapter, adapter.update, tree, ops, public_log)
-        patched = self._drawn(adapter.patch, tree, ops, public_log)
-        if patched is not None:
-            return self._table_frame(adapter, patched)
-        return await offload(self._whole, adapter, adapter.redraw, tree, public_log)
-
-    def _whole(self, adapter: PlatformAdapter, draw: Callable[..., list[PlatformOp]],
-               *args: Any) -> bytes:
-        return self._table_frame(adapter, self._drawn(draw, *args) or [])
-
-    def _drawn(self, draw: Callable[..., list[PlatformOp] | None],
-               *args: Any) -> list[PlatformOp] | None:
-        """What the adapter answers; none of its ops if it fails (the next batch draws
-        from where it was)."""
-        try:
-            return draw(*args)
-        except Exception:
-            log.exception("adapter failed on update", extra={"room": self.room_id})
-            return []
-
-    def _table_frame(self, adapter: PlatformAdapter, pops: list[PlatformOp]) -> bytes:
-        return dumps({"type": "table.ops", "platform": adapter.platform, "version": self.version,
-                      "reset": False, "ops": pops})
 
     def unproject(self, version: int, units: list[Path]) -> None:
         """After a change at `version` was reverted before it was sent: every view and the
@@ -276,7 +208,7 @@ class Audiences:
         for view in self.views.values():
             view.update(self.engine.state, units)
         self.history.drop_from(version)
-        self.table_ops = [(v, ops) for v, ops in self.table_ops if v < version]
+        self.tables.drop_from(version)
         self.snapshots.clear()
 
     def reset(self, text: Text) -> None:
@@ -284,8 +216,7 @@ class Audiences:
         self.views = {"gm": View(GM, self.engine.state)}
         self.history = History(self.limits.history, self.limits.history_bytes)
         self.snapshots.clear()
-        self.table_ops = []
-        self.adapters.clear()
+        self.tables.clear()
         self.drop_all("internal_error", text)
 
     def send(self, frames: Frames) -> None:
@@ -318,39 +249,6 @@ class Audiences:
             if c.role == "gm":
                 c.send(frame)
 
-    # -- bridges ------------------------------------------------------------------------
-    def translate(self, conn: Connection | None, event: dict[str, Any]
-                  ) -> ActionBase | Refusal:
-        """A bridge's platform event → the engine action its adapter makes of it."""
-        adapter = self.adapters.get(conn.platform or "") if conn else None
-        if adapter is None:
-            return Refusal("no_adapter", NO_ADAPTER)
-        try:
-            result = adapter.event(event, self.views["table"].tree)
-            if result.action is None:
-                return Refusal("event_ignored", IGNORED.format(why=result.ignored or "-"))
-            return parse_action(result.action)
-        except ValidationError as e:
-            return Refusal("bad_action", IGNORED.format(why=e.errors()[0]["msg"]))
-        except Exception:
-            log.exception("adapter failed on event", extra={"room": self.room_id})
-            return Refusal("internal_error", INTERNAL)
-
-    def snap_back(self, conn: Connection, event: dict[str, Any], msg_id: str,
-                  r: Refusal) -> None:
-        """Put a refused move back on the VTT, telling the mover why."""
-        adapter = self.adapters.get(conn.platform or "")
-        if adapter is None:
-            return
-        told = refusal_for(r, self.engine.state, conn.audience)  # the VTT may show it to all
-        try:
-            ops = adapter.snap_back(event, self.views["table"].tree, {"ja": told.ja, "en": told.en})
-        except Exception:
-            log.exception("adapter failed on snap-back", extra={"room": self.room_id})
-            return
-        conn.send_msg({"type": "table.ops", "platform": adapter.platform, "version": self.version,
-                       "reset": False, "ops": ops, "event": msg_id})
-
     # -- joining ------------------------------------------------------------------------
     async def join(self, conn: Connection, since: int | None) -> None:
         """Welcome, then a snapshot or exactly the missed changes, then a bridge's table.
@@ -372,7 +270,7 @@ class Audiences:
         for frame in [snapshot] if snapshot is not None else missed or []:
             conn.send(frame, burst=True)
         if conn.role == "bridge" and conn.platform:
-            await self._join_platform(conn)
+            await self.tables.join(conn, await self.view(Audience("table")), self.big)
         self.presence()
 
     def _missed(self, conn: Connection, view: View, since: int | None) -> list[bytes] | None:
@@ -398,25 +296,6 @@ class Audiences:
             self.snapshots = {k: c for k, c in self.snapshots.items() if c[0] == self.version}
             cached = self.snapshots[key] = (self.version, frame)
         return cached[1]
-
-    async def _join_platform(self, conn: Connection) -> None:
-        """A platform bridge joined: make its adapter if needed and rebuild its table."""
-        assert conn.platform is not None
-        tree = (await self.view(Audience("table"))).tree
-        try:
-            adapter = self.adapters.get(conn.platform)
-            if adapter is None:
-                adapter = await self._work(make_adapter, conn.platform, tree)
-                adapter = self.adapters.setdefault(conn.platform, adapter)
-            frame = await self._work(_reset_frame, adapter, tree, self.version)
-        except Exception:
-            log.exception("adapter failed on join", extra={"room": self.room_id})
-            conn.send_msg({"type": "error", "id": None, "code": "adapter_failed", "details": {},
-                           "reason": {"ja": ADAPTER_FAILED.ja, "en": ADAPTER_FAILED.en}})
-            return
-        if self.big:
-            keep()
-        conn.send(frame, burst=True)
 
     def leave(self, conn: Connection) -> None:
         self.conns.discard(conn)

@@ -13,7 +13,9 @@ from typing import Any
 from aiohttp import web
 
 from ..engine.errors import Text
+from ..engine.registry import SUBSYSTEMS
 from ..engine.scenario import build_room
+from ..examples import DEMOS
 from . import distribution
 from .app import Komasync, make_app
 from .cli_common import CliError, read_scenario
@@ -25,11 +27,17 @@ from .storage import Backend, new_secret, open_backend
 
 __all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "serve"]
 
-DEMO_ROOM = "demo"
-# The demo rooms, all opened by the one GM secret printed at start.
-DEMO_ROOMS = {DEMO_ROOM: "tower_defense.yaml", "demo-bases": "base_battle.yaml",
-              "demo-table": "demo_table.yaml", "demo-grid": "seamless_combat.yaml",
-              "demo-mass": "mass_combat.yaml", "demo-engagement": "engagement.yaml"}
+
+def _demo_rooms() -> dict[str, str]:
+    """Room id → example file: the demo of each registered subsystem, in the order the
+    examples offer them."""
+    registered = {s.name for s in SUBSYSTEMS}
+    return {d.room: d.example for d in DEMOS if d.subsystem in registered}
+
+
+# The demo rooms, all opened by the one GM secret printed at start; the first is `demo`.
+DEMO_ROOMS = _demo_rooms()
+DEMO_ROOM = next(iter(DEMO_ROOMS))
 PORT_IN_USE = Text("ポート {port} は既に使われています。"
                    "--port で別の番号を指定するか、使っているプログラムを止めてください。",
                    "Port {port} is already in use; pick another with --port or stop the program "

@@ -37,13 +37,14 @@ from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
 from ..engine.errors import Refusal, Text
 from ..engine.views import View, refusal_for
-from .audiences import INTERNAL, Audiences, Frames
+from .audiences import Audiences, Frames
 from .connection import Connection, Limits
 from .offload import SETTLE
 from .replay import state_at
 from .retries import RetryWindow
 from .storage import ActionRecord, ActionRow, AsyncStorage, encode
 from .storage.snapshot_policy import SnapshotPolicy
+from .tables import INTERNAL
 
 __all__ = ["Join", "Room", "Submit"]
 
@@ -205,7 +206,7 @@ class Room:
 
     def _apply_one(self, sub: Submit) -> _Applied:
         if sub.action is None:
-            translated = self.audiences.translate(sub.conn, sub.event or {})
+            translated = self.audiences.tables.translate(sub.conn, sub.event or {})
             if isinstance(translated, Refusal):
                 return _Applied(sub, refusal=translated)
             sub.action = translated
@@ -394,7 +395,7 @@ class Room:
         if a.refusal is not None:
             self._refused(a.sub, a.refusal)
             if a.sub.event is not None and conn is not None:
-                self.audiences.snap_back(conn, a.sub.event, a.sub.msg_id, a.refusal)
+                self.audiences.tables.snap_back(conn, a.sub.event, a.sub.msg_id, a.refusal)
             return
         assert a.outcome is not None
         if log.isEnabledFor(logging.DEBUG):

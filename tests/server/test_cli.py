@@ -31,6 +31,29 @@ def test_scenario_check_names_file_line_and_problem(tmp_path: Path) -> None:
     assert "問題" in result.stderr and "problem" in result.stderr
 
 
+def test_every_subsystem_with_a_part_of_the_room_has_its_demo_room() -> None:
+    """Issue 27: the demo rooms are the examples' declarations of the registered
+    subsystems; one with a part of the room's state and no demo fails, named. The ids
+    stay what users' databases and the README know, `demo` first."""
+    from komasync.engine.registry import SUBSYSTEMS
+    from komasync.engine.scenario import build_room, load_scenario_file
+    from komasync.engine.state import RoomState
+    from komasync.examples import DEMOS
+    from komasync.server.cli import DEMO_ROOM, DEMO_ROOMS
+
+    with_parts = {s.name for s in SUBSYSTEMS} & set(RoomState.model_fields)
+    missing = with_parts - {d.subsystem for d in DEMOS}
+    assert not missing, f"subsystems with no demo room: {sorted(missing)}"
+    assert DEMO_ROOM == "demo"
+    assert DEMO_ROOMS == {"demo": "tower_defense.yaml", "demo-bases": "base_battle.yaml",
+                          "demo-table": "demo_table.yaml", "demo-grid": "seamless_combat.yaml",
+                          "demo-mass": "mass_combat.yaml", "demo-engagement": "engagement.yaml"}
+    assert list(DEMO_ROOMS) == [d.room for d in DEMOS]  # the order they are printed in
+    for d in DEMOS:  # each demo plays its subsystem
+        state = build_room(load_scenario_file(EXAMPLES / d.example), seed="demo")
+        assert getattr(state, d.subsystem) is not None, d
+
+
 def test_room_create_and_invite(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     created = run("room", "create", str(EXAMPLES / "demo_table.yaml"), *store_args(db),

@@ -15,7 +15,7 @@ from komasync.engine.core import Engine
 from komasync.engine.scenario import build_room, load_scenario_file
 from komasync.engine.table.model import Cell, Piece
 from komasync.engine.views import GM, Audience, View
-from komasync.server import audiences
+from komasync.server import audiences, tables
 from komasync.server.connection import LARGE, Limits
 from komasync.server.offload import BIG, dumps_sliced, offload, units
 
@@ -121,7 +121,7 @@ async def test_a_large_rooms_bridge_is_patched_on_the_loop_and_redrawn_by_the_wo
             drawn_by_worker.append(args[1].__name__)
         return await offload(fn, *args)
 
-    monkeypatch.setattr(audiences, "offload", spy)
+    monkeypatch.setattr(tables, "offload", spy)
     r = await start_server(tmp_path / "big.sqlite3", scenario,
                            Limits(snapshot_every=10_000, snapshot_ceiling=10_000))
     try:
