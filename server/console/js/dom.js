@@ -58,7 +58,7 @@ export function clear(el) {
   return el;
 }
 
-/** "tower_defense/forts/f_left" — a path as a readable string. */
+/** "table/pieces/knight" — a path as a readable string. */
 export function pathText(path) {
   return path.map(String).join("/");
 }

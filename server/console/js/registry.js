@@ -3,29 +3,29 @@
 // A panel module calls registerPanel({...}) once, at import, and app.js imports the
 // module (one line in panels/index.js). A panel declares:
 //
-//   id        unique name ("tower_defense")
-//   key       the top-level state key it renders ("tower_defense", "bases", "table",
-//             "prompts"); the panel exists while state[key] is present and not null, and
+//   id        unique name (its subsystem's name, e.g. "table")
+//   key       the top-level state key it renders (a subsystem's part such as "table",
+//             or "prompts"); the panel exists while state[key] is present and not null, and
 //             is re-rendered only when a change touches that key. `key: "*"` = whole state.
 //   also      optional ["meta", …]: other state keys whose changes re-render it too
 //   area      "main" (default) or "side" (top of the side column)
 //   order     sort order within its area (smaller first)
 //   title     {ja, en} or (ctx) => string
 //   render(ctx) → Node          build the panel body (called again after each change)
-//   rules     [{path: ["tower_defense","forts","*","durability"], rule: "TD-EATK-1",
+//   rules     [{path: ["table","counters","*","value"], rule: "TABLE-CT-1",
 //              ja: "...", en: "..."}]  — shown beside an override of a matching path
 //   secret(path, state) → bool  optional: is the value at `path` GM-only?
 //   commands  [{id, key, label(ctx), enabled(ctx), run(ctx)}] — header buttons and
 //             keyboard shortcuts (e.g. next phase on `n`)
 //   headline(ctx) → string      optional: shown in the header (round, phase…)
 //   describe(action, state) → string | null   optional: the timeline's sentence for an
-//             action of this subsystem ("探偵が左前砦へ移動"), in the current language
+//             action of this subsystem ("騎士が(4,4)へ移動"), in the current language
 //   strings   {ja: {...}, en: {...}} — the panel's own UI strings
 //   roles     optional ["player", …]: shown only to those roles (welcome `role`); without
 //             it a panel is shown to everyone (read only for non-GMs)
 //
-// Panels never reach into one another: adding bases, a tactical grid or mass-combat rows
-// is a new module and one import line.
+// Panels never reach into one another: adding a subsystem's panel is a new module and
+// one import line (docs/architecture.md, "Adding a subsystem").
 
 import { addStrings } from "./i18n.js";
 
