@@ -3,8 +3,9 @@
 Guards first (role, who a bridge acts for: `Actor.bind`, and that a bridge naming no one
 only moves pieces unless the room lets it decide), then the action's own
 validation and writes, then happenings through the triggers (a bounded follow-up
-queue), then settlers. Any refusal or bug rolls back every write and the dice counter:
-an action applies whole or not at all.
+queue), then settlers (end checks, turn flows' follow-ups), round again until quiet.
+Any refusal or bug rolls back every write and the dice counter: an action applies
+whole or not at all.
 """
 
 from __future__ import annotations
@@ -124,9 +125,12 @@ class Engine:
 
 
 def _settle(tx: Tx) -> None:
-    """Run triggers on pending happenings, then settlers, until nothing new happens."""
-    steps = 0
-    for _ in range(MAX_CASCADE_DEPTH * 4):
+    """Run triggers on pending happenings, then settlers, until nothing new happens and no
+    settler moved anything on (a turn flow's follow-up: one a call, so every follow-up
+    goes through this one loop). Trigger calls and follow-ups share the step bound;
+    rounds that bring only new happenings keep their own bound."""
+    steps = rounds = 0
+    while True:
         while tx.pending:
             happening = tx.pending.pop(0)
             if happening.depth >= MAX_CASCADE_DEPTH:
@@ -134,13 +138,25 @@ def _settle(tx: Tx) -> None:
             tx.depth = happening.depth + 1
             for trigger in TRIGGERS:
                 if trigger.matches(happening.kind):
-                    steps += 1
-                    if steps > MAX_CASCADE_STEPS:
-                        raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=steps))
+                    steps = _step(steps)
                     trigger.fn(tx, happening)
         tx.depth = 0
+        moved = False
         for settle in SETTLERS:
-            settle(tx)
-        if not tx.pending:
-            return
-    raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=MAX_CASCADE_DEPTH * 4))
+            if settle(tx):
+                moved = True
+                steps = _step(steps)
+        if not moved:
+            if not tx.pending:
+                return
+            rounds += 1
+            if rounds >= MAX_CASCADE_DEPTH * 4:
+                raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=MAX_CASCADE_DEPTH * 4))
+
+
+def _step(steps: int) -> int:
+    """Count one more trigger call or follow-up, refusing past MAX_CASCADE_STEPS."""
+    steps += 1
+    if steps > MAX_CASCADE_STEPS:
+        raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=steps))
+    return steps

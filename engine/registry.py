@@ -9,9 +9,9 @@ from pydantic import Field, TypeAdapter
 from . import bases, control, engagement, grid, mass, table, tower_defense
 from .actions import ActionBase
 from .queries import QueryBase
-from .registry_types import Resumer, Subsystem, Trigger
+from .registry_types import PhaseTable, Resumer, Subsystem, Trigger
 
-__all__ = ["ACTIONS", "QUERIES", "RESUMERS", "SETTLERS", "SUBSYSTEMS", "TRIGGERS",
+__all__ = ["ACTIONS", "PHASE_TABLES", "QUERIES", "RESUMERS", "SETTLERS", "SUBSYSTEMS", "TRIGGERS",
            "action_adapter", "parse_action"]
 
 SUBSYSTEMS: tuple[Subsystem, ...] = (
@@ -33,6 +33,8 @@ SETTLERS = tuple(fn for s in SUBSYSTEMS for fn in s.settlers)
 QUERIES: dict[str, type[QueryBase]] = {
     cls.model_fields["kind"].default: cls for s in SUBSYSTEMS for cls in s.queries
 }
+#: Each subsystem's phase/step table by subsystem name (public rules: sent with the room).
+PHASE_TABLES: dict[str, PhaseTable] = {s.name: s.phases for s in SUBSYSTEMS if s.phases}
 
 ActionUnion: Any = Annotated[Union[tuple(ACTIONS.values())], Field(discriminator="kind")]  # noqa: UP007
 action_adapter: TypeAdapter[Any] = TypeAdapter(ActionUnion)

@@ -1,4 +1,5 @@
-"""What a subsystem declares, in one place: its actions, triggers, resumers and settlers."""
+"""What a subsystem declares, in one place: its actions, triggers, resumers, settlers and
+phase table."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .phases import PhaseTable
 from .tx import Resumer
 
 if TYPE_CHECKING:
@@ -13,9 +15,11 @@ if TYPE_CHECKING:
     from .queries import QueryBase
     from .tx import Happening, Tx
 
-__all__ = ["Resumer", "Settler", "Subsystem", "Trigger"]
+__all__ = ["PhaseTable", "Resumer", "Settler", "Subsystem", "Trigger"]
 
-Settler = Callable[["Tx"], None]
+#: A settler returns True when it moved something on without a new happening (a
+#: follow-up of a turn flow ran): the core's loop then goes round again.
+Settler = Callable[["Tx"], "bool | None"]
 
 
 @dataclass(frozen=True)
@@ -31,11 +35,12 @@ class Trigger:
 
 @dataclass(frozen=True)
 class Subsystem:
-    """A rules module: actions, triggers on happenings, prompt resumers, settlers, and the
-    queries clients may ask of it without acting.
+    """A rules module: actions, triggers on happenings, prompt resumers, settlers, the
+    queries clients may ask of it without acting, and its phase/step table.
 
-    Settlers run after every action once triggers are quiet (end conditions, say);
-    what they emit goes through the triggers again, within the same cascade bound.
+    Settlers run after every action once triggers are quiet (end conditions, a turn
+    flow's follow-ups); what they emit goes through the triggers again, and they run
+    again while one reports progress, within the same cascade bounds.
     """
 
     name: str
@@ -44,3 +49,4 @@ class Subsystem:
     resumers: Mapping[str, Resumer] = field(default_factory=dict)
     settlers: tuple[Settler, ...] = ()
     queries: tuple[type[QueryBase], ...] = ()
+    phases: PhaseTable | None = None

@@ -34,6 +34,7 @@ from ..engine.views import (
 from .connection import Connection, Limits, Wires, dumps
 from .errors import E_REVOKED as REVOKED
 from .offload import BIG, dumps_sliced, keep, offload, units
+from .protocol import WELCOME_TABLES
 from .storage import ActionRecord
 from .tables import Tables
 
@@ -266,7 +267,8 @@ class Audiences:
         self.conns.add(conn)
         conn.send_msg({"type": "welcome", "protocol": 1, "room": self.room_id,
                        "role": conn.role, "player": conn.player,
-                       "audience": view.audience.key, "version": self.version}, burst=True)
+                       "audience": view.audience.key, "version": self.version,
+                       "tables": WELCOME_TABLES}, burst=True)
         for frame in [snapshot] if snapshot is not None else missed or []:
             conn.send(frame, burst=True)
         if conn.role == "bridge" and conn.platform:

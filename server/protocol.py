@@ -11,10 +11,12 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, TypeAdapter
 
 from ..engine.bounds import Exact, Finite, Json, Serial
-from ..engine.registry import ActionUnion, QueryUnion
+from ..engine.phases import PhaseTable
+from ..engine.registry import PHASE_TABLES, ActionUnion, QueryUnion
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "WELCOME_TABLES",
     "ClientMessage",
     "ServerMessage",
     "client_adapter",
@@ -140,6 +142,9 @@ class Reason(_Msg):
 
 
 class Welcome(_Msg):
+    """The room as this connection sees it: role, audience, version, and every subsystem's
+    phase/step table (public rules, the same for every audience) for the panels."""
+
     type: Literal["welcome"]
     protocol: StrictInt
     room: str
@@ -147,6 +152,12 @@ class Welcome(_Msg):
     player: str | None = None
     audience: str
     version: StrictInt
+    tables: dict[str, PhaseTable] = Field(default_factory=dict)
+
+
+#: `Welcome.tables` as sent: every registered table, by subsystem name (built once).
+WELCOME_TABLES: dict[str, Any] = {name: table.model_dump(mode="json")
+                                  for name, table in PHASE_TABLES.items()}
 
 
 class Snapshot(_Msg):

@@ -29,7 +29,7 @@ from ..registry_types import Subsystem
 from .actions import DECLARATIONS
 from .checks import melee_dice, skill_bonus
 from .gm import GM_ACTIONS
-from .model import EngagementSettings, EngagementState, Pair, pair_key
+from .model import TURN, EngagementSettings, EngagementState, Pair, pair_key
 from .relation import HANDOVER_RESUME, resume_handover
 from .scenario import EngagementScenario
 from .turns import TURN_ACTIONS, settle
@@ -42,4 +42,5 @@ SUBSYSTEM = Subsystem(
     actions=(*TURN_ACTIONS, *DECLARATIONS, *GM_ACTIONS),
     resumers={HANDOVER_RESUME: resume_handover},
     settlers=(settle,),
+    phases=TURN,
 )

@@ -13,12 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bounds import Count, Id, Number
 from ..combatants import Combatant
+from ..phases import PhaseSpec, PhaseTable
 from ..views import Audience, Entity
 
 __all__ = [
     "ATTACKS",
     "DEFENCES",
     "PHASES",
+    "TURN",
     "AttackKind",
     "Check",
     "Defence",
@@ -39,6 +41,16 @@ __all__ = [
 #: The turn: setup → initiative/main → cleanup (komasync's ENG-TURN).
 Phase = Literal["setup", "main", "cleanup"]
 PHASES: tuple[Phase, ...] = ("setup", "main", "cleanup")
+#: The turn as a table; the GM moves it on (`engagement.phase`), the cleanup's successor
+#: is the next turn's setup.
+TURN = PhaseTable(path=("engagement", "phase"), rule="ENG-TURN", phases=(
+    PhaseSpec(id="setup", ja="セットアップ", en="setup", rule="ENG-EF-2", acts="everyone",
+              ends="gm", next="main"),
+    PhaseSpec(id="main", ja="イニシアチブ／メインフェイズ", en="initiative / main phase",
+              rule="ENG-EF-1", acts="everyone", ends="gm", next="cleanup"),
+    PhaseSpec(id="cleanup", ja="クリンナップ", en="cleanup", rule="ENG-TURN", acts="gm",
+              ends="gm", next="setup"),
+))
 #: How a pair formed (ENG-IN-1): a successful approach, a cover, a guard for another,
 #: or an ability / the GM.
 How = Literal["approach", "cover", "guard", "ability"]

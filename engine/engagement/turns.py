@@ -10,16 +10,13 @@ from ..actions import ActionBase
 from ..combatants import sync_hidden
 from ..errors import Refusal, Text
 from ..tx import Tx
-from .model import PHASES, EngagementState, Phase
+from .model import TURN, EngagementState, Phase
 from .relation import dissolve, end_setup
 from .rules import BASE, PATH, eng, name, need_active, table
 
 __all__ = ["PHASE_NAMES", "TURN_ACTIONS", "EndBattle", "NextPhase", "StartBattle", "settle"]
 
-PHASE_NAMES: dict[str, tuple[str, str]] = {
-    "setup": ("セットアップ", "setup"), "main": ("イニシアチブ／メインフェイズ", "initiative / main phase"),
-    "cleanup": ("クリンナップ", "cleanup"),
-}
+PHASE_NAMES: dict[str, tuple[str, str]] = TURN.names()
 ALREADY = Text("戦闘はもう始まっています。", "The battle is already on.")
 STARTED = Text("戦闘開始: ターン1 セットアップ", "The battle begins: turn 1, setup")
 PHASE = Text("ターン{turn} {phase}", "Turn {turn}: {phase_en}")
@@ -67,8 +64,8 @@ class NextPhase(ActionBase):
         if busy:
             raise Refusal("exchange_open", OPEN.format(who=name(tx, busy[0].attacker)),
                           rule="ENG-TURN")
-        i = PHASES.index(s.phase)
-        nxt = PHASES[(i + 1) % len(PHASES)]
+        nxt = TURN.next_of(s.phase)
+        assert nxt is not None  # the turn is a cycle: every phase has a successor
         if self.to is not None and self.to != nxt:
             now, then = PHASE_NAMES[s.phase], PHASE_NAMES[nxt]
             raise Refusal("wrong_phase", NOT_NEXT.format(phase=now[0], phase_en=now[1], next=then[0],

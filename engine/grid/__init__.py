@@ -32,7 +32,7 @@ from ..registry_types import Subsystem, Trigger
 from .actions import ACTIONS, HINDER_RESUME, judge_table_move, resume_hindrance
 from .acts import Act
 from .gm import CHECK_RESUME, GM_ACTIONS, resume_check_range
-from .model import GridSettings, GridState
+from .model import PROCESS, GridSettings, GridState
 from .queries import GRID_QUERIES, legal_destinations
 from .rounds import settle_grid
 from .scenario import GridScenario
@@ -47,4 +47,5 @@ SUBSYSTEM = Subsystem(
     resumers={HINDER_RESUME: resume_hindrance, CHECK_RESUME: resume_check_range},
     settlers=(settle_grid,),
     queries=GRID_QUERIES,
+    phases=PROCESS,
 )

@@ -12,11 +12,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bounds import Count, Id, Name, Serial
 from ..combatants import Combatant, Side
+from ..phases import PhaseSpec, PhaseTable
 from ..table import Cell
 from ..views import Audience, Entity
 
 __all__ = [
     "ALLOWANCE",
+    "PROCESS",
     "STEPS",
     "Area",
     "CheckRange",
@@ -36,8 +38,23 @@ __all__ = [
 #: (GRID-ST-4).
 Step = Literal["move", "minor", "major", "post"]
 STEPS: tuple[Step, ...] = ("move", "minor", "major", "post")
-#: GRID-MV-1 squares each step may move: move 1, minor 1–2, major 1–2; flying 1.
-ALLOWANCE: dict[Step, int] = {"move": 1, "minor": 2, "major": 2, "post": 1}
+#: The main process as a table (process.py walks it): each step's squares (GRID-MV-1:
+#: move 1, minor 1–2, major 1–2; flying 1), what it may be spent on and what ends it.
+#: Move and minor end when the character says so (or acts in a later step); the major
+#: and flying's step end by themselves once spent. After the major comes flying's step
+#: only when the character may take it (GRID-ST-4), else the process ends.
+PROCESS = PhaseTable(path=("grid", "process", "step"), rule="GRID-MV-1", phases=(
+    PhaseSpec(id="move", ja="ムーブ", en="move", rule="GRID-MV-1", acts="acting", ends="actor",
+              next="minor", allowance=1, spends=("move", "action")),
+    PhaseSpec(id="minor", ja="マイナー", en="minor", rule="GRID-MV-1", acts="acting",
+              ends="actor", next="major", allowance=2, spends=("move", "action")),
+    PhaseSpec(id="major", ja="メジャー", en="major", rule="GRID-MV-1", acts="acting",
+              ends="spent", next="post", allowance=2, spends=("move", "action")),
+    PhaseSpec(id="post", ja="メジャー後の移動", en="after-major move", rule="GRID-ST-4",
+              acts="acting", ends="spent", when="flying", allowance=1, spends=("move",)),
+))
+#: GRID-MV-1 squares each step may move, as `PROCESS` declares it.
+ALLOWANCE: dict[Step, int] = {s: PROCESS.get(s).allowance or 0 for s in STEPS}
 #: How a step was used: for moving, for an action, or passed over.
 Spent = Literal["move", "action", "skip"]
 RoundSide = Literal["pc", "enemy"]

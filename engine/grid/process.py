@@ -1,31 +1,32 @@
-"""The main process as a small state machine: move → minor → major (→ flying's step).
+"""The main process walked by its table (model.PROCESS): move → minor → major (→ flying's step).
 
 GRID-MV-1: each step has its allowance (move 1, minor 2, major 2) and is spent either on
 moving or on an action, never both; steps come in order and a later one passes over
 the earlier unused ones. GRID-ST-4: a flying character gets one more square after its
-major unless it moved in the major. The process is replaced whole on every write (one
-unit for the views, nothing mutated in place, so a refusal rolls back cleanly).
+major unless it moved in the major (the table's `when="flying"`, resolved by `WHEN`).
+The process is replaced whole on every write (one unit for the views, nothing mutated
+in place, so a refusal rolls back cleanly).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from ..combatants import Combatant, has_status
 from ..errors import Text
 from ..tx import Tx
-from .model import ALLOWANCE, STEPS, GridState, Process, Spent, Step
+from .model import ALLOWANCE, PROCESS, GridState, Process, Spent, Step
 from .rules import name_of, table
 
-__all__ = ["MOVING_STEPS", "bins", "end_process", "finish_step", "major_may_move",
-           "post_allowed", "put", "skip_to", "spend"]
+__all__ = ["MOVING_STEPS", "WHEN", "bins", "end_process", "finish_step", "major_may_move",
+           "next_step", "post_allowed", "put", "settle_step", "skip_to", "spend"]
 
-MOVING_STEPS: tuple[Step, ...] = ("move", "minor", "major")
+#: The steps every process has, in order (a conditional one is entered only from its
+#: predecessor, never spanned by a drop).
+MOVING_STEPS: tuple[Step, ...] = tuple(cast(Step, s.id) for s in PROCESS.phases if s.when is None)
 ENDED = Text("「{n}」のメインプロセス終了", "{n} ends its main process")
-STEP_NAMES: dict[str, tuple[str, str]] = {
-    "move": ("ムーブ", "move"), "minor": ("マイナー", "minor"), "major": ("メジャー", "major"),
-    "post": ("メジャー後の移動", "after-major move"),
-}
+STEP_NAMES: dict[str, tuple[str, str]] = PROCESS.names()
 
 
 def put(tx: Tx, p: Process | None) -> None:
@@ -55,10 +56,11 @@ def bins(g: GridState, c: Combatant, p: Process) -> list[tuple[Step, int]]:
     if p.step == "major" and not major_may_move(c, p):
         left = 0
     out: list[tuple[Step, int]] = [(p.step, left)]
-    if p.step == "post" or not g.settings.drop_spans_steps:
+    if not g.settings.drop_spans_steps:
         return out
-    for s in MOVING_STEPS[MOVING_STEPS.index(p.step) + 1:]:
-        if s == "major" and not major_may_move(c, p):
+    for spec in PROCESS.after(p.step):
+        s = cast(Step, spec.id)
+        if spec.when is not None or (s == "major" and not major_may_move(c, p)):
             continue
         out.append((s, ALLOWANCE[s]))
     return out
@@ -67,7 +69,8 @@ def bins(g: GridState, c: Combatant, p: Process) -> list[tuple[Step, int]]:
 def skip_to(p: Process, step: Step) -> Process:
     """Go forward to `step`, marking the unused steps passed over as skipped."""
     spent = dict(p.spent)
-    for s in STEPS[STEPS.index(p.step):STEPS.index(step)]:
+    ids = PROCESS.ids()
+    for s in ids[ids.index(p.step):ids.index(step)]:
         spent.setdefault(s, "skip")
     left = p.left if step == p.step else ALLOWANCE[step]
     return updated(p, step=step, left=left, spent=spent)
@@ -92,27 +95,38 @@ def post_allowed(g: GridState, c: Combatant, p: Process) -> bool:
     return not (p.magic and g.settings.magic_move_limit and p.total_moved() > 0)
 
 
+#: The table's step conditions (`PhaseSpec.when`).
+WHEN: dict[str, Callable[[GridState, Combatant, Process], bool]] = {"flying": post_allowed}
+
+
 def finish_step(tx: Tx, g: GridState, c: Combatant, p: Process) -> None:
-    """End the current step: on to the next one, or end the process after the last."""
-    if p.step in ("move", "minor"):
-        nxt: Step = "minor" if p.step == "move" else "major"
-        put(tx, skip_to(p, nxt))
-        return
-    if p.step == "major":
-        q = updated(p, spent={**p.spent, "major": p.spent.get("major", "skip")})
-        if post_allowed(g, c, q):
-            put(tx, updated(q, step="post", left=ALLOWANCE["post"]))
-            return
-    end_process(tx, g, c)
+    """End the current step: on to the next one the table names, or end the process
+    after the last."""
+    q = updated(p, spent={**p.spent, p.step: p.spent.get(p.step, "skip")})
+    nxt = next_step(g, c, q)
+    if nxt is None:
+        end_process(tx, g, c)
+    else:
+        put(tx, skip_to(q, nxt))
+
+
+def next_step(g: GridState, c: Combatant, p: Process) -> Step | None:
+    """The step after the current one, passing over a step whose condition fails."""
+    nxt = PROCESS.next_of(p.step)
+    while nxt is not None:
+        spec = PROCESS.get(nxt)
+        if spec.when is None or WHEN[spec.when](g, c, p):
+            return cast(Step, nxt)
+        nxt = spec.next
+    return None
 
 
 def settle_step(tx: Tx, g: GridState, c: Combatant, p: Process) -> None:
-    """After a write: a major (or flying step) with nothing left ends on its own."""
-    if p.step == "major" and (p.spent.get("major") == "action" or (
-            p.spent.get("major") == "move" and p.left == 0)):
+    """After a write: a step that ends once spent (the major, flying's step) ends on its
+    own after an action, or after moving with nothing left."""
+    how = p.spent.get(p.step)
+    if PROCESS.get(p.step).ends == "spent" and (how == "action" or (how == "move" and p.left == 0)):
         finish_step(tx, g, c, p)
-    elif p.step == "post" and p.spent.get("post") == "move" and p.left == 0:
-        end_process(tx, g, c)
     else:
         put(tx, p)
 

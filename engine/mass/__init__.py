@@ -25,9 +25,8 @@ from __future__ import annotations
 
 from ..registry_types import Subsystem
 from .actions import ACTIONS
-from .end import settle
-from .flow import RESUMERS, NextStep
-from .model import MassSettings, MassState
+from .flow import RESUMERS, NextStep, advance
+from .model import TURN, MassSettings, MassState
 from .prep import Pick, SetStrength
 from .scenario import MassScenario
 from .strategies import UseStrategy
@@ -38,5 +37,6 @@ SUBSYSTEM = Subsystem(
     name="mass",
     actions=(NextStep, SetStrength, Pick, *ACTIONS, UseStrategy),
     resumers=RESUMERS,
-    settlers=(settle,),
+    settlers=(advance,),
+    phases=TURN,
 )

@@ -19,7 +19,6 @@ from ..tx import Role, Tx
 from .attack import bonus_applies, start_attack, target_refusal
 from .dice import Dice
 from .end import set_outcome
-from .flow import advance
 from .model import Half, MassState, Mod, Row, Unit
 from .rules import (
     PATH,
@@ -127,7 +126,6 @@ class _TurnAction(_UnitAction):
 
     def _done(self, tx: Tx, unit: Unit) -> None:
         set_unit(tx, unit, acted=True)
-        advance(tx)
 
 
 class Attack(_TurnAction):
@@ -155,7 +153,6 @@ class Attack(_TurnAction):
             dice.check(m.settings.bonus_dice)
             reporter = dice.who()
         start_attack(tx, unit, target, self.result, reporter)
-        advance(tx)
 
 
 class Defend(_TurnAction):
@@ -203,7 +200,6 @@ class Delay(_TurnAction):
         tx.set((PATH, "current"), None)
         tx.emit("mass.delay", unit=unit.id)
         tx.say(Text(f"「{unit.name}」は行動を遅らせた", f"'{unit.name}' delays"))
-        advance(tx)
 
 
 class Adjust(ActionBase):
@@ -234,7 +230,6 @@ class Adjust(ActionBase):
                     f"戦力{self.strength:+d}（{self.note}）",
                     f"GM adjustment: '{unit.name}' attack {self.attack:+d}, defence "
                     f"{self.defence:+d}, strength {self.strength:+d} ({self.note})"))
-        advance(tx)
 
 
 class Declare(ActionBase):

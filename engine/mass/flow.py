@@ -1,26 +1,29 @@
-"""The turn machine (MASS-T-1..3, MASS-END): steps, battle order, turn end, resumers.
+"""The turn machine (MASS-T-1..3, MASS-END) as tables: steps, follow-ups, battle order,
+turn end.
 
-`advance` runs after every mass action and prompt answer: while no war prompt is open
-and the war is not decided, it walks the pending attack, closes deployment, picks the
-next unit to act, or ends the turn (投石部隊 land, turn-long changes reset, the next
-turn's deployment begins). The GM's `mass.next_step` closes preparation, deployment and
-tactics; battle ends by itself when every unit has acted.
+The steps and what comes after each are `model.TURN`; `CLOSE` says what the GM's
+`mass.next_step` does to close each (preparation, deployment and tactics; battle ends by
+itself when every unit has acted). `FOLLOW_UPS` is what moves the war on without anyone's
+answer or action: walk the pending attack, close deployment, end the turn (投石部隊 land,
+turn-long changes reset, the next turn's deployment begins), pick the next unit to act.
+`advance` is the subsystem's settler: one follow-up a call while no war prompt is open and
+the war is not decided; the core's loop calls it again until nothing is due.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Literal, NamedTuple, cast
 
 from ..actions import ActionBase
 from ..errors import Refusal, Text
-from ..prompts import Prompt
 from ..registry_types import Resumer
 from ..tx import Tx
 from .attack import REACT_RESUME, proceed_attack, resume_react
 from .damage import LP_RESUME, deal, mass_prompts, resume_lp
 from .deploy import ODD_RESUME, REBALANCE_RESUME, close_deployment, resume_odd, resume_rebalance
 from .end import settle
-from .model import MassState, Step, Unit
+from .model import TURN, MassState, Step, Unit
 from .rules import (
     PATH,
     active_units,
@@ -34,7 +37,8 @@ from .rules import (
     step_text,
 )
 
-__all__ = ["RESUMERS", "NextStep", "advance", "battle_order", "resumer", "war_initiative"]
+__all__ = ["CLOSE", "FOLLOW_UPS", "RESUMERS", "FollowUp", "NextStep", "advance", "battle_order",
+           "war_initiative"]
 
 STALE = Text("ステップはすでに{now}です。", "The step is already {now}.")
 NO_STRENGTH = Text("「{name}」の最大戦力が決まっていません。", "'{name}' has no max strength yet.")
@@ -67,26 +71,26 @@ def battle_order(m: MassState) -> list[str]:
     return [u.id for u in sorted(active_units(m), key=key)]
 
 
-def advance(tx: Tx) -> None:
-    """Move the war on as far as it goes without someone's answer or action."""
-    for _ in range(500):
-        m = tx.part(PATH, MassState)
-        if m is None or m.outcome != "none":
-            return
-        settle(tx)
-        if m.outcome != "none" or mass_prompts(tx):
-            return
-        if m.attack is not None:
-            proceed_attack(tx)
-        elif m.closing == "deployment":
-            close_deployment(tx)
-        elif m.closing == "turn_end":
-            _end_turn(tx, m)
-        elif m.step == "battle" and _needs_actor(m):
-            _next_actor(tx, m)
-        else:
-            return
-    raise RuntimeError("mass.advance did not settle")
+def advance(tx: Tx) -> bool:
+    """Settler: the end check, then the first follow-up due (True when one ran)."""
+    m = tx.part(PATH, MassState)
+    if m is None or m.outcome != "none":
+        return False
+    settle(tx)
+    if m.outcome != "none" or mass_prompts(tx):
+        return False
+    for follow_up in FOLLOW_UPS:
+        if follow_up.due(m):
+            follow_up.run(tx, m)
+            return True
+    return False
+
+
+def _following(step: Step) -> Step:
+    """The step `TURN` names after `step` (every step but `over` has one)."""
+    nxt = TURN.next_of(step)
+    assert nxt is not None, step
+    return cast(Step, nxt)
 
 
 def _needs_actor(m: MassState) -> bool:
@@ -130,7 +134,7 @@ def _end_turn(tx: Tx, m: MassState) -> None:
     tx.set((PATH, "order"), [])
     tx.set((PATH, "closing"), None)
     tx.set((PATH, "turn"), m.turn + 1)
-    _enter(tx, m, "deployment")
+    _enter(tx, m, _following("battle"))
 
 
 def _enter(tx: Tx, m: MassState, step: Step) -> None:
@@ -153,10 +157,67 @@ def _close_tactics(tx: Tx, m: MassState) -> None:
     order = battle_order(m)
     tx.set((PATH, "order"), order)
     tx.set((PATH, "current"), None)
-    _enter(tx, m, "battle")
+    _enter(tx, m, _following("tactics"))
     tx.emit("mass.order", order=order)
     names = " → ".join(m.units[u].name for u in order)
     tx.say(Text(f"行動順: {names}", f"Order: {names}"))
+
+
+def _close_preparation(tx: Tx, m: MassState) -> None:
+    """MASS-PREP-1: every unit has its max strength; turn 1 begins."""
+    for unit in m.units.values():
+        tx.check(unit.max_strength is not None, Refusal(
+            "strength_missing", NO_STRENGTH.format(name=unit.name), rule="MASS-PREP-1"))
+    tx.set((PATH, "turn"), 1)
+    _enter(tx, m, _following("preparation"))
+
+
+def _close_deployment(tx: Tx, m: MassState) -> None:
+    """MASS-T-1: every unit has a row; the follow-up asks for the rest (rebalance, odd point)."""
+    for unit in active_units(m):
+        tx.check(unit.row is not None, Refusal(
+            "unit_unplaced", UNPLACED.format(name=unit.name), rule="MASS-T-1"))
+    tx.set((PATH, "closing"), "deployment")
+
+
+def _close_battle(tx: Tx, m: MassState) -> None:
+    """MASS-T-3: only once every unit has acted; then the turn end follows."""
+    need_step(tx, ("battle",), "MASS-T-3")
+    left = [u for u in active_units(m) if not u.acted]
+    tx.check(not left, Refusal("units_to_act", STILL_TO_ACT.format(
+        names="、".join(u.name for u in left)), rule="MASS-T-3"))
+    tx.set((PATH, "attack"), None)
+    tx.set((PATH, "current"), None)
+    tx.set((PATH, "closing"), "turn_end")
+
+
+#: What `mass.next_step` does in each step (any other step: `_close_battle` refuses it).
+CLOSE: dict[Step, Callable[[Tx, MassState], None]] = {
+    "preparation": _close_preparation,
+    "deployment": _close_deployment,
+    "tactics": _close_tactics,
+    "battle": _close_battle,
+}
+
+
+class FollowUp(NamedTuple):
+    """Something the war does by itself once it is due (one a pass, in table order)."""
+
+    name: str
+    rule: str
+    due: Callable[[MassState], bool]
+    run: Callable[[Tx, MassState], None]
+
+
+FOLLOW_UPS: tuple[FollowUp, ...] = (
+    FollowUp("attack", "MASS-DMG-1", lambda m: m.attack is not None,
+             lambda tx, _m: proceed_attack(tx)),
+    FollowUp("close_deployment", "MASS-T-1", lambda m: m.closing == "deployment",
+             lambda tx, _m: close_deployment(tx)),
+    FollowUp("turn_end", "MASS-T-3", lambda m: m.closing == "turn_end", lambda tx, m: _end_turn(tx, m)),
+    FollowUp("next_actor", "MASS-T-3", lambda m: m.step == "battle" and _needs_actor(m),
+             lambda tx, m: _next_actor(tx, m)),
+)
 
 
 class NextStep(ActionBase):
@@ -174,41 +235,13 @@ class NextStep(ActionBase):
         if self.expect is not None and self.expect != m.step:
             raise Refusal("stale_step", STALE.format(now=step_text(m.step)[0]), rule="MASS-T-3")
         no_prompt_open(tx)
-        if m.step == "preparation":
-            for unit in m.units.values():
-                tx.check(unit.max_strength is not None, Refusal(
-                    "strength_missing", NO_STRENGTH.format(name=unit.name), rule="MASS-PREP-1"))
-            tx.set((PATH, "turn"), 1)
-            _enter(tx, m, "deployment")
-        elif m.step == "deployment":
-            for unit in active_units(m):
-                tx.check(unit.row is not None, Refusal(
-                    "unit_unplaced", UNPLACED.format(name=unit.name), rule="MASS-T-1"))
-            tx.set((PATH, "closing"), "deployment")
-        elif m.step == "tactics":
-            _close_tactics(tx, m)
-        else:
-            need_step(tx, ("battle",), "MASS-T-3")
-            left = [u for u in active_units(m) if not u.acted]
-            tx.check(not left, Refusal("units_to_act", STILL_TO_ACT.format(
-                names="、".join(u.name for u in left)), rule="MASS-T-3"))
-            tx.set((PATH, "attack"), None)
-            tx.set((PATH, "current"), None)
-            tx.set((PATH, "closing"), "turn_end")
-        advance(tx)
+        CLOSE.get(m.step, _close_battle)(tx, m)
 
 
-def resumer(fn: Resumer) -> Resumer:
-    """Wrap a prompt's resume so the war moves on after the answer."""
-    def resume(tx: Tx, prompt: Prompt, choice: str) -> None:
-        fn(tx, prompt, choice)
-        advance(tx)
-    return resume
-
-
+#: Each prompt's resume; the war moves on after the answer through the settler (`advance`).
 RESUMERS: dict[str, Resumer] = {
-    REBALANCE_RESUME: resumer(resume_rebalance),
-    ODD_RESUME: resumer(resume_odd),
-    REACT_RESUME: resumer(resume_react),
-    LP_RESUME: resumer(resume_lp),
+    REBALANCE_RESUME: resume_rebalance,
+    ODD_RESUME: resume_odd,
+    REACT_RESUME: resume_react,
+    LP_RESUME: resume_lp,
 }

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Sentence
+from ..phases import PhaseSpec, PhaseTable
 from ..tx import parse_dice
 from ..views import Audience, Entity
 
@@ -19,6 +20,7 @@ __all__ = [
     "HALVES",
     "ROWS",
     "STEPS",
+    "TURN",
     "Flag",
     "FormationEffect",
     "FormationSpec",
@@ -49,6 +51,20 @@ Dice = Annotated[str, Field(pattern=r"^[+-]?\d{0,3}[Dd]\d{1,4}$", max_length=10)
 #: The war phase (戦争フェイズ) after preparation (戦争準備フェイズ): three steps a turn.
 Step = Literal["preparation", "deployment", "tactics", "battle", "over"]
 STEPS: tuple[Step, ...] = ("preparation", "deployment", "tactics", "battle", "over")
+#: The turn flow as a table (flow.py walks it): the GM closes preparation, deployment and
+#: tactics (`mass.next_step`); the battle ends by itself once every unit has acted, and
+#: after the turn end comes the next turn's deployment. The war ends in `over` (MASS-END).
+TURN = PhaseTable(path=("mass", "step"), rule="MASS-T-3", phases=(
+    PhaseSpec(id="preparation", ja="戦争準備フェイズ", en="preparation", rule="MASS-PREP-1",
+              acts="players", ends="gm", next="deployment"),
+    PhaseSpec(id="deployment", ja="戦力配置", en="deployment", rule="MASS-T-1", acts="players",
+              ends="gm", next="tactics"),
+    PhaseSpec(id="tactics", ja="戦術決定", en="tactics", rule="MASS-T-2", acts="players",
+              ends="gm", next="battle"),
+    PhaseSpec(id="battle", ja="戦闘", en="battle", rule="MASS-T-3", acts="acting",
+              ends="all_acted", next="deployment"),
+    PhaseSpec(id="over", ja="終了", en="over", rule="MASS-END", acts="nobody", ends="never"),
+))
 Row = Literal["front", "back"]
 ROWS: tuple[Row, ...] = ("front", "back")
 Half = Literal["attack", "defence"]

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from ..errors import Refusal, Text, unknown
 from ..tx import Tx
-from .model import FormationSpec, MassState, Mod, Row, Step, StrategySpec, Unit
+from .model import TURN, FormationSpec, MassState, Mod, Row, Step, StrategySpec, Unit
 
 __all__ = [
     "PATH",
@@ -34,10 +34,7 @@ __all__ = [
 
 PATH = "mass"
 
-STEP_NAMES: dict[str, tuple[str, str]] = {
-    "preparation": ("戦争準備フェイズ", "preparation"), "deployment": ("戦力配置", "deployment"),
-    "tactics": ("戦術決定", "tactics"), "battle": ("戦闘", "battle"), "over": ("終了", "over"),
-}
+STEP_NAMES: dict[str, tuple[str, str]] = TURN.names()
 ROW_NAMES: dict[str, tuple[str, str]] = {"front": ("前列", "front row"),
                                          "back": ("後列", "back row")}
 

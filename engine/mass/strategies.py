@@ -27,7 +27,6 @@ from ..errors import Refusal, Text
 from ..tx import Role, Tx, parse_dice
 from .damage import deal
 from .dice import Dice
-from .flow import advance
 from .model import Flag, MassState, Mod, Stone, StrategySpec, Unit
 from .rules import (
     PATH,
@@ -317,4 +316,3 @@ class UseStrategy(ActionBase):
         HANDLERS[spec.effect](Use(tx, m, unit, spec, target, self.formation, dice))
         spend(tx, m, unit, spec.id)
         dice.finish()
-        advance(tx)

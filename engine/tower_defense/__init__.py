@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from ..registry_types import Subsystem
 from .actions import ACTIONS
-from .model import TDSettings, TowerDefenseState
+from .model import ROUND, TDSettings, TowerDefenseState
 from .phases import SAN_RESUME, resume_san
 from .rules import settle_outcome
 from .scenario import TowerDefenseScenario
@@ -62,4 +62,5 @@ SUBSYSTEM = Subsystem(
     actions=ACTIONS,
     resumers={SAN_RESUME: resume_san},
     settlers=(settle_outcome,),
+    phases=ROUND,
 )

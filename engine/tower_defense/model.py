@@ -14,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, 
 
 from ..bcdice import Level
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
+from ..phases import PhaseSpec, PhaseTable
 from ..table import Cell
 from ..tx import Role
 from ..views import Entity
@@ -21,6 +22,7 @@ from ..views import Entity
 __all__ = [
     "PC",
     "PHASES",
+    "ROUND",
     "Direction",
     "Fort",
     "Group",
@@ -57,6 +59,21 @@ Unlimited = Annotated[Count | None, BeforeValidator(
 #: TD-RND: the four phases of a round, after the one-off setup (TD-PRE-1).
 Phase = Literal["setup", "reinforcement", "advance", "pc_attack", "enemy_attack"]
 PHASES: tuple[Phase, ...] = ("setup", "reinforcement", "advance", "pc_attack", "enemy_attack")
+#: TD-RND as a table: each phase's names, rule, who acts and successor. The GM moves on
+#: (`td.next_phase`); the engine does the automatic work of reinforcement, advance and
+#: enemy attack, the players act in the PC attack phase.
+ROUND = PhaseTable(path=("tower_defense", "phase"), rule="TD-RND", phases=(
+    PhaseSpec(id="setup", ja="準備", en="setup", rule="TD-PRE-1", acts="players", ends="gm",
+              next="reinforcement"),
+    PhaseSpec(id="reinforcement", ja="敵増援フェイズ", en="reinforcement", rule="TD-REIN-1",
+              acts="engine", ends="gm", next="advance"),
+    PhaseSpec(id="advance", ja="敵進軍フェイズ", en="advance", rule="TD-ADV-1", acts="engine",
+              ends="gm", next="pc_attack"),
+    PhaseSpec(id="pc_attack", ja="PC攻撃フェイズ", en="PC attack", rule="TD-ATK-1",
+              acts="players", ends="gm", next="enemy_attack"),
+    PhaseSpec(id="enemy_attack", ja="敵攻撃フェイズ", en="enemy attack", rule="TD-EATK-1",
+              acts="engine", ends="gm", next="reinforcement"),
+))
 Outcome = Literal["none", "victory", "defeat"]
 TrapKind = Literal["explosive", "snare"]
 SpecialKind = Literal["priest", "frozen", "nofke", "other"]

@@ -14,7 +14,7 @@ The PC attack phase is the players' (TD-ATK-*); nothing automatic happens in it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
 from ..errors import Text
 from ..prompts import Prompt
@@ -22,6 +22,8 @@ from ..table import Cell
 from ..tx import Tx
 from .map import route_from
 from .model import (
+    PHASES,
+    ROUND,
     Group,
     Individual,
     Phase,
@@ -43,14 +45,8 @@ from .rules import (
 
 __all__ = ["ENTER", "NEXT", "SAN_RESUME", "enter", "place_entry", "resume_san"]
 
-#: TD-RND: the phase after each phase.
-NEXT: dict[Phase, Phase] = {
-    "setup": "reinforcement",
-    "reinforcement": "advance",
-    "advance": "pc_attack",
-    "pc_attack": "enemy_attack",
-    "enemy_attack": "reinforcement",
-}
+#: TD-RND: the phase after each phase, as `ROUND` declares it.
+NEXT: dict[Phase, Phase] = {p: cast(Phase, ROUND.next_of(p)) for p in PHASES}
 SAN_RESUME = "td.san"
 
 

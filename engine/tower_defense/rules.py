@@ -17,6 +17,7 @@ from ..table import mover_of, not_yours
 from ..tx import Tx
 from .model import (
     PC,
+    ROUND,
     Fort,
     Group,
     Individual,
@@ -47,11 +48,7 @@ PATH = "tower_defense"
 DEGREES: frozenset[Level] = frozenset({"critical", "extreme", "hard", "regular", "failure",
                                        "fumble"})
 
-PHASE_NAMES: dict[str, tuple[str, str]] = {
-    "setup": ("準備", "setup"), "reinforcement": ("敵増援フェイズ", "reinforcement"),
-    "advance": ("敵進軍フェイズ", "advance"), "pc_attack": ("PC攻撃フェイズ", "PC attack"),
-    "enemy_attack": ("敵攻撃フェイズ", "enemy attack"),
-}
+PHASE_NAMES: dict[str, tuple[str, str]] = ROUND.names()
 NO_TD = Text("この部屋にタワーディフェンスはありません。", "This room has no tower defense.")
 WRONG_PHASE = Text("今は{now}です。この操作は{need}にだけできます。",
                    "It is the {now_en} phase; this is allowed only in the {need_en} phase.")
