@@ -6,6 +6,7 @@
 // prompt, reject, error, bye, history, invite, invites, pong, query.result.
 
 import { newId } from "./dom.js";
+import { setTables } from "./phases.js";
 
 const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "history", "query.result"]);
 // Errors while connecting that retrying at once cannot fix: sign in again (the reason
@@ -90,6 +91,7 @@ export class Connection extends EventTarget {
     switch (msg.type) {
       case "welcome":
         this.welcome = msg;
+        setTables(msg.tables);
         this.retry = 0;
         this.setStatus("open");
         this.dispatch("welcome", msg);

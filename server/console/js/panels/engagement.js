@@ -9,6 +9,7 @@
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
+import { nextPhase, phaseName } from "../phases.js";
 import { feedback, field, input, select, send, val } from "../player/common.js";
 import {
   ENG_STRINGS, ROLL_MODES, characters, counterText, exchangeBox, graph, headline, nameOf, partners,
@@ -42,7 +43,6 @@ const STRINGS = {
     "eng.to_front": "to front", "eng.to_back": "to back", "eng.data": "data",
   },
 };
-const NEXT = { setup: "main", main: "cleanup", cleanup: "setup" };
 const R = (path, rule, ja, en) => ({ path: [K, ...path], rule, ja, en });
 const RULES = [
   R(["pairs"], "ENG-1", "接近状態は二人の間に成立し、常に相互。一人が複数と接近状態になれる",
@@ -72,9 +72,10 @@ function controls(ctx) {
     return h("div.eng-controls", h("button.primary", { type: "button", dataset: { act: "engagement.start" },
       on: { click: go({ kind: "engagement.start" }) } }, t("eng.start")), feedback(ctx, "eng.ctl"));
   }
+  const next = nextPhase(K, e.phase);
   return h("div.eng-controls",
     h("button.primary", { type: "button", dataset: { act: "engagement.phase" },
-      on: { click: go({ kind: "engagement.phase", to: NEXT[e.phase] }) } }, t("eng.next", { phase: t(`eng.phase.${NEXT[e.phase]}`) })),
+      on: { click: go({ kind: "engagement.phase", to: next }) } }, t("eng.next", { phase: phaseName(K, next) })),
     e.exchange || e.hidden_exchange ? h("button", { type: "button", dataset: { act: "engagement.cancel" },
       on: { click: go({ kind: "engagement.cancel" }) } }, t("eng.cancel")) : null,
     h("button", { type: "button", dataset: { act: "engagement.end" }, on: { click: go({ kind: "engagement.end" }) } }, t("eng.end")),

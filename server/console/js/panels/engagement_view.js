@@ -5,10 +5,10 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { phaseName } from "../phases.js";
 
 export const ENG_STRINGS = {
   ja: {
-    "eng.phase.setup": "セットアップ", "eng.phase.main": "イニシアチブ／メインフェイズ", "eng.phase.cleanup": "クリンナップ",
     "eng.turn": "ターン{n} · {phase}", "eng.idle": "戦闘前",
     "eng.side.pc": "PC", "eng.side.enemy": "エネミー", "eng.side.neutral": "中立",
     "eng.row.front": "前衛", "eng.row.back": "後衛", "eng.row.none": "—",
@@ -26,7 +26,6 @@ export const ENG_STRINGS = {
     "eng.what.check": "判定", "eng.victim": "命中: {name}",
   },
   en: {
-    "eng.phase.setup": "setup", "eng.phase.main": "initiative / main phase", "eng.phase.cleanup": "cleanup",
     "eng.turn": "Turn {n} · {phase}", "eng.idle": "Before the battle",
     "eng.side.pc": "PC", "eng.side.enemy": "enemy", "eng.side.neutral": "neutral",
     "eng.row.front": "front", "eng.row.back": "back", "eng.row.none": "—",
@@ -78,7 +77,7 @@ export function setupTargets(e, id) {
 
 export function headline(e) {
   if (!e.active) return t("eng.idle");
-  return t("eng.turn", { n: e.turn, phase: t(`eng.phase.${e.phase}`) });
+  return t("eng.turn", { n: e.turn, phase: phaseName("engagement", e.phase) });
 }
 
 /** The relation graph: PCs left, enemies right, the front rows facing each other. */

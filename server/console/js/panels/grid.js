@@ -9,7 +9,8 @@ import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
 import { feedback, send, setVal, val } from "../player/common.js";
-import { GRID_STRINGS, ask, gridMap, hoverOverlay, isDown, placed, processChips } from "./grid_map.js";
+import { phaseName } from "../phases.js";
+import { GRID_STRINGS, ask, gridMap, hoverOverlay, isDown, placed, processChips, timingOf } from "./grid_map.js";
 
 const K = "grid";
 const STATUS_KINDS = ["poison", "paralysis", "bind", "flying", "incapacitated", "dead", "no_major_move", "effect"];
@@ -99,7 +100,7 @@ function processBox(ctx, chars) {
   const can = mayMove(ctx, c);
   const key = `proc.${p.combatant}`;
   const act = (kind, extra = {}) => (ev) => send(ctx, key, { kind, combatant: p.combatant, ...extra }, ev.currentTarget);
-  const timing = ["move", "minor", "major"].includes(p.step) ? p.step : "major";
+  const timing = timingOf(p);
   return h("div.grid-process", { dataset: { combatant: p.combatant, step: p.step } },
     h("b", t("grid.process", { name: c?.name || p.combatant })), " ", processChips(p),
     can ? h("div.grid-process-buttons",
@@ -110,7 +111,7 @@ function processBox(ctx, chars) {
       h("button", { type: "button", dataset: { act: "grid.act" },
         on: { click: (ev) => send(ctx, key, { kind: "grid.act", combatant: p.combatant, timing,
                                               name: val(ctx, "act.name", "") }, ev.currentTarget) } },
-      `${t("grid.act")} (${t(`grid.step.${timing}`)})`)) : null,
+      `${t("grid.act")} (${phaseName("grid", timing)})`)) : null,
     feedback(ctx, key));
 }
 

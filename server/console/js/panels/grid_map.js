@@ -6,6 +6,7 @@
 
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
+import { phaseName, phaseSpec, phases } from "../phases.js";
 
 export const S = 28; // map units per square
 
@@ -166,8 +167,6 @@ export const GRID_STRINGS = {
     "grid.map": "シームレス戦闘マップ", "grid.off_map": "移動不能エリア（死亡したPC）",
     "grid.side.pc": "PC", "grid.side.enemy": "エネミー", "grid.side.neutral": "中立",
     "grid.round.pc": "プレイヤーラウンド", "grid.round.enemy": "エネミーラウンド",
-    "grid.step.move": "ムーブ", "grid.step.minor": "マイナー", "grid.step.major": "メジャー",
-    "grid.step.post": "メジャー後の移動",
     "grid.spent.move": "移動", "grid.spent.action": "アクション", "grid.spent.skip": "なし",
     "grid.left": "残り{n}マス",
     "grid.status.poison": "[毒]", "grid.status.paralysis": "[麻痺]", "grid.status.bind": "[束縛]",
@@ -185,8 +184,6 @@ export const GRID_STRINGS = {
     "grid.map": "Seamless combat map", "grid.off_map": "off-map area (dead PCs)",
     "grid.side.pc": "PC", "grid.side.enemy": "enemy", "grid.side.neutral": "neutral",
     "grid.round.pc": "player round", "grid.round.enemy": "enemy round",
-    "grid.step.move": "move", "grid.step.minor": "minor", "grid.step.major": "major",
-    "grid.step.post": "after-major move",
     "grid.spent.move": "moved", "grid.spent.action": "action", "grid.spent.skip": "unused",
     "grid.left": "{n} left",
     "grid.status.poison": "poison", "grid.status.paralysis": "paralysis", "grid.status.bind": "bind",
@@ -202,10 +199,18 @@ export const GRID_STRINGS = {
   },
 };
 
-/** The open process as chips: each step, how it was spent, what is left of the current one. */
+/** The steps an action may be spent in (GRID-MV-1), from the table the server sent. */
+export const actionSteps = () => phases("grid").filter((s) => s.spends?.includes("action"));
+
+/** The timing an action now spends: the current step, or after flying's step the major's. */
+export const timingOf = (p) => (phaseSpec("grid", p.step)?.spends?.includes("action") ? p.step : "major");
+
+/** The open process as chips: each step of the table the server sent (a conditional one,
+ * flying's after-major move, only while it is the current step), how it was spent, what
+ * is left of the current one. */
 export function processChips(p) {
   if (!p) return null;
-  const steps = ["move", "minor", "major", ...(p.step === "post" ? ["post"] : [])];
+  const steps = phases("grid").filter((s) => !s.when || s.id === p.step).map((s) => s.id);
   const idx = steps.indexOf(p.step);
   return h("span.grid-steps", steps.map((s, i) => {
     const spent = p.spent?.[s];
@@ -213,6 +218,6 @@ export function processChips(p) {
     const note = s === p.step && spent !== "action" && spent !== "skip"
       ? t("grid.left", { n: p.left }) : spent ? t(`grid.spent.${spent}`) : "";
     return h(`span.grid-step.${cls}`, { dataset: { step: s, spent: spent || "" } },
-      t(`grid.step.${s}`), note ? h("small", ` ${note}`) : null);
+      phaseName("grid", s), note ? h("small", ` ${note}`) : null);
   }));
 }

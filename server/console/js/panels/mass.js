@@ -6,17 +6,14 @@
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick } from "../i18n.js";
+import { nextPhase, phaseName, phases } from "../phases.js";
 
 const K = "mass";
-const STEPS = ["preparation", "deployment", "tactics", "battle", "over"];
-const NEXT = { preparation: "deployment", deployment: "tactics", tactics: "battle", battle: "deployment" };
 
 const STRINGS = {
   ja: {
     "ms.title": "マスコンバット",
     "ms.turn": "第{n}ターン",
-    "ms.step.preparation": "戦争準備フェイズ", "ms.step.deployment": "戦力配置",
-    "ms.step.tactics": "戦術決定", "ms.step.battle": "戦闘", "ms.step.over": "終了",
     "ms.next": "次へ: {step}", "ms.end_turn": "ターン終了",
     "ms.outcome.none": "決着前", "ms.outcome.won": "{side}の勝利", "ms.outcome.draw": "引き分け",
     "ms.front": "前列", "ms.back": "後列", "ms.unplaced": "未配置", "ms.routed": "敗走",
@@ -47,8 +44,6 @@ const STRINGS = {
   en: {
     "ms.title": "Mass combat",
     "ms.turn": "Turn {n}",
-    "ms.step.preparation": "preparation", "ms.step.deployment": "deployment",
-    "ms.step.tactics": "tactics", "ms.step.battle": "battle", "ms.step.over": "over",
     "ms.next": "Next: {step}", "ms.end_turn": "End the turn",
     "ms.outcome.none": "undecided", "ms.outcome.won": "{side} wins", "ms.outcome.draw": "draw",
     "ms.front": "Front row", "ms.back": "Back row", "ms.unplaced": "Not placed", "ms.routed": "routed",
@@ -101,7 +96,8 @@ const RULES = [
 // A GM-run unit's leader numbers, picks and uses are the GM's (engine Unit.redact).
 const GM_FIELDS = new Set(["abilities", "mental", "skills", "weapon_base", "intellect_base", "lp",
                            "formations", "strategies", "uses", "ability_used"]);
-const stepName = (s) => t(`ms.step.${s}`);
+/** A step's name, from the table the server sent (MASS-T-*). */
+const stepName = (s) => phaseName(K, s);
 const isMine = (ctx, u) => !!ctx.player && u.player === ctx.player;
 const sum = (mods, f) => (mods || []).reduce((n, m) => n + (m[f] || 0), 0);
 export const attackOf = (u) => Math.max(0, (u.attack || 0) + sum(u.mods, "attack"));
@@ -237,7 +233,7 @@ function stonesList(ms) {
 
 function render(ctx) {
   const ms = ctx.data;
-  const stepOptions = STEPS.map((s) => ({ value: s, label: stepName(s) }));
+  const stepOptions = phases(K).map((s) => ({ value: s.id, label: stepName(s.id) }));
   const status = h("div.ms-status",
     h("span.ms-turn", ctx.editable([K, "turn"], ms.turn, { type: "int", display: t("ms.turn", { n: ms.turn }) })),
     h("span.ms-step", ctx.editable([K, "step"], ms.step, { options: stepOptions, display: stepName(ms.step) })),
@@ -286,7 +282,7 @@ registerPanel({
   commands: [{
     id: "mass.next_step",
     key: "n",
-    label: (ctx) => (ctx.data.step === "battle" ? t("ms.end_turn") : t("ms.next", { step: stepName(NEXT[ctx.data.step] || "over") })),
+    label: (ctx) => (ctx.data.step === "battle" ? t("ms.end_turn") : t("ms.next", { step: stepName(nextPhase(K, ctx.data.step) || "over") })),
     enabled: (ctx) => ctx.data.outcome === "none",
     run: (ctx) => ctx.act({ kind: "mass.next_step", expect: ctx.data.step }),
   }],

@@ -5,11 +5,9 @@
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick, lang } from "../i18n.js";
+import { nextPhase as phaseAfter, phaseName as tablePhaseName, phases } from "../phases.js";
 
 const K = "tower_defense";
-const PHASES = ["setup", "reinforcement", "advance", "pc_attack", "enemy_attack"];
-const NEXT = { setup: "reinforcement", reinforcement: "advance", advance: "pc_attack",
-               pc_attack: "enemy_attack", enemy_attack: "reinforcement" };
 const S = 32; // map units per grid square
 
 const STRINGS = {
@@ -28,9 +26,6 @@ const STRINGS = {
     "td.do.special": "{pc}が「{group}」に魔眼を使う",
     "td.title": "タワーディフェンス",
     "td.round": "第{n}ラウンド",
-    "td.phase.setup": "準備", "td.phase.reinforcement": "敵増援フェイズ",
-    "td.phase.advance": "敵進軍フェイズ", "td.phase.pc_attack": "PC攻撃フェイズ",
-    "td.phase.enemy_attack": "敵攻撃フェイズ",
     "td.next": "次へ: {phase}",
     "td.next.short": "次へ",
     "td.outcome": "結果", "td.outcome.none": "決着前", "td.outcome.victory": "PC側の勝利",
@@ -68,9 +63,6 @@ const STRINGS = {
     "td.do.special": "{pc} used the evil eye on “{group}”",
     "td.title": "Tower defense",
     "td.round": "Round {n}",
-    "td.phase.setup": "setup", "td.phase.reinforcement": "reinforcement",
-    "td.phase.advance": "advance", "td.phase.pc_attack": "PC attack",
-    "td.phase.enemy_attack": "enemy attack",
     "td.next": "Next phase: {phase}",
     "td.next.short": "Next",
     "td.outcome": "Outcome", "td.outcome.none": "undecided", "td.outcome.victory": "victory",
@@ -140,7 +132,8 @@ const RULES = [
     "evil eye: the marked group takes double damage this round"),
 ];
 
-const phaseName = (p) => t(`td.phase.${p}`);
+/** A phase's name, from the table the server sent (TD-RND). */
+const phaseName = (p) => tablePhaseName(K, p);
 /** On a player's page: is this PC theirs (highlighted on the map and in the tables)? */
 const isMine = (ctx, pc) => !!ctx.player && pc.player === ctx.player;
 
@@ -387,7 +380,7 @@ function render(ctx) {
   const td = ctx.data;
   const outcome = td.outcome !== "none"
     ? h("span", { class: `badge ${td.outcome === "victory" ? "good" : "bad"}` }, t(`td.outcome.${td.outcome}`)) : null;
-  const phaseOptions = PHASES.map((p) => ({ value: p, label: phaseName(p) }));
+  const phaseOptions = phases(K).map((p) => ({ value: p.id, label: phaseName(p.id) }));
   const status = h("div.td-status",
     h("span.td-round", ctx.editable([K, "round"], td.round, { type: "int", display: t("td.round", { n: td.round }) })),
     h("span.td-phase", ctx.editable([K, "phase"], td.phase, { options: phaseOptions, display: phaseName(td.phase) })),
@@ -466,7 +459,7 @@ registerPanel({
   commands: [{
     id: "td.next_phase",
     key: "n",
-    label: (ctx) => t("td.next", { phase: phaseName(NEXT[ctx.data.phase]) }),
+    label: (ctx) => t("td.next", { phase: phaseName(phaseAfter(K, ctx.data.phase)) }),
     enabled: (ctx) => ctx.data.outcome === "none",
     run: nextPhase,
   }],

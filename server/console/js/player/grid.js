@@ -8,7 +8,8 @@
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
-import { GRID_STRINGS, isDown, placed, processChips } from "../panels/grid_map.js";
+import { phaseName } from "../phases.js";
+import { GRID_STRINGS, actionSteps, isDown, placed, processChips, timingOf } from "../panels/grid_map.js";
 import { actButton, feedback, field, input, select, send, val } from "./common.js";
 
 const STRINGS = {
@@ -44,13 +45,13 @@ function counters(state, c) {
 function processForm(ctx, c) {
   const p = ctx.data.process;
   const key = `pg.${c.id}`;
-  const timing = val(ctx, `${c.id}.timing`, ["move", "minor", "major"].includes(p.step) ? p.step : "major");
+  const timing = val(ctx, `${c.id}.timing`, timingOf(p));
   const doAct = (button) => send(ctx, key, { kind: "grid.act", combatant: c.id, timing,
     what: val(ctx, `${c.id}.what`, "action"), name: val(ctx, `${c.id}.name`, "") }, button);
   return h("div.pg-process",
     h("div.small", t("pg.in_process")), processChips(p),
     h("div.pl-row",
-      field(t("pg.timing"), select(ctx, `${c.id}.timing`, ["move", "minor", "major"].map((s) => ({ value: s, label: t(`grid.step.${s}`) })),
+      field(t("pg.timing"), select(ctx, `${c.id}.timing`, actionSteps().map((s) => ({ value: s.id, label: phaseName("grid", s.id) })),
         { dflt: timing, label: t("pg.timing"), name: "timing" })),
       field(t("pg.what"), select(ctx, `${c.id}.what`, WHATS.map((w) => ({ value: w, label: t(`pg.what.${w}`) })),
         { dflt: "action", label: t("pg.what"), name: "what" })),

@@ -6,6 +6,7 @@
 import { h } from "../../dom.js";
 import { registerPanel } from "../../registry.js";
 import { t } from "../../i18n.js";
+import { phaseName } from "../../phases.js";
 import { meBadge } from "../common.js";
 import { placeForm, trapForm } from "./setup.js";
 import { attackForms } from "./attack.js";
@@ -93,7 +94,7 @@ function pcCard(ctx, td, pc) {
   } else if (td.phase === "pc_attack") {
     body = attackForms(ctx, td, pc);
   } else {
-    body = h("p.muted.small.pl-wait", t("ptd.wait", { phase: t(`td.phase.${td.phase}`) }));
+    body = h("p.muted.small.pl-wait", t("ptd.wait", { phase: phaseName("tower_defense", td.phase) }));
   }
   return h("div.pl-card", { dataset: { pc: pc.id, fort: pc.fort || "" } },
     h("div.pl-card-head", h("b.pl-pc-name", pc.name), " ", meBadge(), " ",
