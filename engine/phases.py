@@ -24,7 +24,7 @@ Who = Literal["gm", "players", "everyone", "acting", "engine", "nobody"]
 #: later step); the step ends by itself once spent (the acting one may end it earlier);
 #: by itself once every unit has acted; never (the last).
 Ends = Literal["gm", "actor", "spent", "all_acted", "never"]
-#: What a step may be spent on (grid GRID-MV-1: moving or an action, never both).
+#: What a step may be spent on (moving or an action; a board step is one or the other).
 Spend = Literal["move", "action"]
 
 
@@ -42,9 +42,10 @@ class PhaseSpec(BaseModel):
     #: The phase after this one (None: the last, or the process ends).
     next: str | None = None
     #: Entered only when this condition holds (otherwise passed over to its `next`):
-    #: a name the subsystem's engine code resolves, such as grid's "flying" (GRID-ST-4).
+    #: a name the subsystem's engine code resolves, such as "flying" for a step only a
+    #: flying character takes.
     when: str | None = None
-    #: Squares the step may move (grid GRID-MV-1).
+    #: Squares the step may move on a board.
     allowance: Count | None = None
     spends: tuple[Spend, ...] = ()
 
