@@ -9,20 +9,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
-from test_console import ROOM, Console
+from test_console import (
+    ROOM,
+    Browser,
+    Console,
+    pw_expect,
+    pytestmark,  # noqa: F401 - skipped like it when chromium is missing
+)
 
 from conftest import CHROMIUM, Demo
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Debian chromium (/usr/bin/chromium) is missing: the console's browser tests need it")
-
 if CHROMIUM.exists():
-    from playwright.async_api import Browser, WebSocketRoute
-    from playwright.async_api import expect as pw_expect
+    from playwright.async_api import WebSocketRoute
 else:  # pragma: no cover - the module is skipped
-    Browser = WebSocketRoute = Any
+    WebSocketRoute = Any
 
 
 def renamed(frame: str | bytes) -> str | bytes:
