@@ -12,17 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from test_mass_war import PICKS
 from twins import Twin, assert_same_non_gm_frames, close, twins
 
 from conftest import EXAMPLES
 
-PICKS: dict[str, dict[str, Any]] = {
-    "alice": {"skill": "知力", "formations": ["攻撃の波陣"], "strategies": ["統率回復", "偽りの白旗"]},
-    "boris": {"skill": "本能", "formations": ["強撃陣", "片翼突撃の陣"], "strategies": ["囮作戦"]},
-    "kana": {"skill": "知力", "formations": ["三波状陣", "防壁の波陣"],
-             "strategies": ["情報操作", "前進攻撃"], "initiative_from": "intellect"},
-    "dean": {"skill": "知力", "formations": ["中央突破の陣"], "strategies": ["強撃前進"]},
-}
 OWNERS = {"alice": "p1", "boris": "p2", "kana": "p3", "dean": "p4"}
 
 
