@@ -468,6 +468,18 @@ class Client:
         await self.send({"type": "action", "id": msg_id, "action": action, **kw})
         return str(msg_id)
 
+    async def reply(self, action: dict[str, Any]) -> dict[str, Any]:
+        """Send `action` and wait for its ack, reject or error."""
+        return await self.reply_to(await self.act(action))
+
+    async def closed(self) -> list[dict[str, Any]]:
+        """Every frame until the server closes the socket."""
+        frames = []
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:
+                frames.append(await self.recv())
+        return frames
+
     async def reply_to(self, msg_id: str) -> dict[str, Any]:
         while True:
             msg = await self.recv()

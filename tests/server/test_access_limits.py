@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import websockets
 
 from conftest import EXAMPLES, Client, Running, gm, invite, join, stalled_reader, start_server, until
 from komasync.server.app import CHECKS
@@ -27,14 +26,6 @@ from komasync.server.room import Call
 async def _from(r: Running, address: str) -> Client:
     return await Client.connect(r.url, local_addr=(address, 0))
 
-
-async def _closed(c: Client) -> list[dict[str, Any]]:
-    """Every frame until the server closes the socket."""
-    frames = []
-    with pytest.raises(websockets.ConnectionClosed):
-        while True:
-            frames.append(await c.recv())
-    return frames
 
 
 async def _invite_id(g: Client, label: str) -> str:
@@ -67,7 +58,7 @@ async def test_revoking_an_invite_closes_its_open_sockets_with_a_bye(running: Ru
                   "invite": await _invite_id(g, "alice-tab")})
     assert (await g.expect("invites", id="rv"))["invites"]
     for tab in tabs:
-        frames = await _closed(tab)
+        frames = await tab.closed()
         bye = [f for f in frames if f["type"] == "bye"]
         assert bye and bye[-1]["code"] == "invite_revoked", frames
         assert bye[-1]["reason"]["ja"] and bye[-1]["reason"]["en"]
@@ -99,7 +90,7 @@ async def test_an_invite_revoked_while_its_socket_authenticates_never_joins(
                   "invite": await _invite_id(g, "late-tab")})
     await g.expect("invites", id="rv")
     busy.set()
-    frames = await _closed(late)
+    frames = await late.closed()
     assert [f["type"] for f in frames] == ["bye"] and frames[0]["code"] == "invite_revoked"
     assert not any(c.player == "alice" for c in room.audiences.conns)
 
@@ -239,7 +230,7 @@ async def test_connections_per_address_are_capped(limited: Running) -> None:
     r = limited
     open_ = [await gm(r), await Client.connect(r.url), await Client.connect(r.url)]
     extra = await Client.connect(r.url)
-    frames = await _closed(extra)
+    frames = await extra.closed()
     assert frames and frames[0]["type"] == "error", frames
     assert frames[0]["code"] == "too_many_connections"
     assert frames[0]["details"]["limit"] == 3 and frames[0]["reason"]["ja"]

@@ -23,10 +23,6 @@ from komasync.server.replay import rebuild
 from komasync.server.storage import ActionRecord, Storage, encode
 
 
-async def _reply(c: Client, action: dict[str, Any]) -> dict[str, Any]:
-    return await c.reply_to(await c.act(action))
-
-
 def _move(piece: str, x: int, y: int, **by: str) -> dict[str, Any]:
     return {"kind": "table.move", "piece": piece, "to": {"x": x, "y": y}, **by}
 
@@ -34,7 +30,7 @@ def _move(piece: str, x: int, y: int, **by: str) -> dict[str, Any]:
 async def test_bridge_without_by_cannot_move_a_players_piece(running: Running) -> None:
     g = await gm(running)
     bridge = await join(running, await invite(g, "bridge"))
-    reply = await _reply(bridge, _move("knight", 3, 3))
+    reply = await bridge.reply(_move("knight", 3, 3))
     assert reply["type"] == "reject" and reply["code"] == "not_your_piece"
     assert reply["rule"] == "TABLE-MV-1" and reply["reason"]["ja"] and reply["reason"]["en"]
     room = running.server.rooms[running.room]
@@ -42,17 +38,17 @@ async def test_bridge_without_by_cannot_move_a_players_piece(running: Running) -
     knight = room.engine.state.table.pieces["knight"]
     assert knight.cell is not None and (knight.cell.x, knight.cell.y) == (1, 1)
     # As the table it still moves what no player owns (the GM's ghoul).
-    assert (await _reply(bridge, _move("ghoul", 8, 5)))["type"] == "ack"
+    assert (await bridge.reply(_move("ghoul", 8, 5)))["type"] == "ack"
 
 
 async def test_bridge_with_by_has_that_players_rights_only(running: Running) -> None:
     g = await gm(running)
     bridge = await join(running, await invite(g, "bridge"))
-    ok = await _reply(bridge, _move("knight", 3, 3, by="alice"))
+    ok = await bridge.reply(_move("knight", 3, 3, by="alice"))
     assert ok["type"] == "ack"
     # Bob may not move Alice's knight, nor the unowned ghoul (a player's rights, not the table's).
     for piece in ("knight", "ghoul"):
-        refused = await _reply(bridge, _move(piece, 4, 4, by="bob"))
+        refused = await bridge.reply(_move(piece, 4, 4, by="bob"))
         assert refused["code"] == "not_your_piece", refused
     notice = await g.expect("notice", kind="refusal")
     assert notice["data"]["role"] == "bridge" and notice["data"]["code"] == "not_your_piece"
@@ -64,7 +60,7 @@ async def test_bridge_with_an_unknown_by_is_refused(running: Running) -> None:
     g = await gm(running)
     bridge = await join(running, await invite(g, "bridge"))
     for who in ("mallory", "gm", ""):
-        reply = await _reply(bridge, _move("ghoul", 8, 5, by=who))
+        reply = await bridge.reply(_move("ghoul", 8, 5, by=who))
         assert reply["type"] == "reject" and reply["code"] == "unknown_player", reply
     assert running.server.rooms[running.room].version == 0
 
@@ -72,9 +68,9 @@ async def test_bridge_with_an_unknown_by_is_refused(running: Running) -> None:
 async def test_a_players_by_does_not_change_who_acts(running: Running) -> None:
     g = await gm(running)
     bob = await join(running, await invite(g, "player", "bob"))
-    reply = await _reply(bob, _move("knight", 3, 3, by="alice"))
+    reply = await bob.reply(_move("knight", 3, 3, by="alice"))
     assert reply["code"] == "not_your_piece"
-    assert (await _reply(bob, _move("archer", 3, 2, by="alice")))["type"] == "ack"
+    assert (await bob.reply(_move("archer", 3, 2, by="alice")))["type"] == "ack"
 
 
 async def test_bridge_acts_for_a_pc_only_with_its_players_by(tmp_path: Path) -> None:
@@ -83,14 +79,14 @@ async def test_bridge_acts_for_a_pc_only_with_its_players_by(tmp_path: Path) -> 
         g = await gm(r)
         bridge = await join(r, await invite(g, "bridge"))
         place = {"kind": "td.pc.place", "fort": "f_left"}
-        refused = await _reply(bridge, {**place, "pc": "pc1"})
+        refused = await bridge.reply({**place, "pc": "pc1"})
         assert refused["code"] == "not_your_pc" and refused["rule"] == "TD-ATK-1"
-        assert (await _reply(bridge, {**place, "pc": "pc1", "by": "p2"}))["code"] == "not_your_pc"
-        assert (await _reply(bridge, {**place, "pc": "pc1", "by": "p9"}))["code"] == "unknown_player"
+        assert (await bridge.reply({**place, "pc": "pc1", "by": "p2"}))["code"] == "not_your_pc"
+        assert (await bridge.reply({**place, "pc": "pc1", "by": "p9"}))["code"] == "unknown_player"
         assert r.server.rooms[r.room].engine.state.tower_defense.pcs["pc1"].fort is None
-        assert (await _reply(bridge, {**place, "pc": "pc1", "by": "p1"}))["type"] == "ack"
+        assert (await bridge.reply({**place, "pc": "pc1", "by": "p1"}))["type"] == "ack"
         # The NPC belongs to no player: the table may place it.
-        assert (await _reply(bridge, {**place, "pc": "npc1"}))["type"] == "ack"
+        assert (await bridge.reply({**place, "pc": "npc1"}))["type"] == "ack"
     finally:
         await r.runner.cleanup()
 

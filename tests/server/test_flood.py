@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import websockets
 
 from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server, until
 from komasync.engine.grid import geometry
@@ -31,14 +30,6 @@ async def query(c: Client, qid: str, **q: Any) -> dict[str, Any]:
         if msg.get("id") == qid and msg["type"] in ("query.result", "error"):
             return msg
 
-
-async def _closed(c: Client) -> list[dict[str, Any]]:
-    """Every frame until the server closes the socket."""
-    frames = []
-    with pytest.raises(websockets.ConnectionClosed):
-        while True:
-            frames.append(await c.recv())
-    return frames
 
 
 def _count(monkeypatch: pytest.MonkeyPatch, module: Any, *names: str) -> Callable[[], int]:
@@ -90,7 +81,7 @@ async def test_sockets_past_an_invites_cap_are_refused_before_they_join(
             await c.expect("snapshot")
             admitted.append(c)
         else:
-            refused.append([first, *await _closed(c)])
+            refused.append([first, *await c.closed()])
     limit = running.server.limits.invite_connections
     assert (len(admitted), len(refused)) == (limit, 32 - limit)
     for frames in refused:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
+from conftest import EXAMPLES, Running, gm, invite, join, start_server
 
 
 @pytest.fixture
@@ -23,9 +22,6 @@ async def chapel(tmp_path: Path) -> AsyncIterator[Running]:
     yield r
     await r.runner.cleanup()
 
-
-async def _reply(c: Client, action: dict[str, Any]) -> dict[str, Any]:
-    return await c.reply_to(await c.act(action))
 
 
 def _cell(r: Running, piece: str) -> tuple[int, int]:
@@ -40,44 +36,44 @@ FORCE = {"kind": "grid.force_move", "user": "mage", "target": "archer", "to": {"
 async def test_a_player_cannot_force_move_another_pc_outside_their_process(chapel: Running) -> None:
     g = await gm(chapel)
     alice = await join(chapel, await invite(g, "player", "alice"))
-    assert (await _reply(g, {"kind": "grid.start"}))["type"] == "ack"
+    assert (await g.reply({"kind": "grid.start"}))["type"] == "ack"
     version = chapel.server.rooms[chapel.room].version
     # three tries, as in the report: none is acked, nothing moves, no version is spent
     for _ in range(3):
-        reply = await _reply(alice, FORCE)
+        reply = await alice.reply(FORCE)
         assert reply["type"] == "reject" and reply["code"] == "not_in_process", reply
         assert reply["reason"]["ja"] and reply["reason"]["en"]
     assert _cell(chapel, "archer") == (2, 5)
     assert chapel.server.rooms[chapel.room].version == version
     # in bob's own process (his archer's), alice's mage still may not use it
     bob = await join(chapel, await invite(g, "player", "bob"))
-    assert (await _reply(bob, {"kind": "grid.process.start", "combatant": "archer"}))["type"] == "ack"
-    assert (await _reply(alice, FORCE))["code"] == "not_in_process"
+    assert (await bob.reply({"kind": "grid.process.start", "combatant": "archer"}))["type"] == "ack"
+    assert (await alice.reply(FORCE))["code"] == "not_in_process"
     assert _cell(chapel, "archer") == (2, 5)
 
 
 async def test_in_the_users_process_it_spends_the_major_once(chapel: Running) -> None:
     g = await gm(chapel)
     alice = await join(chapel, await invite(g, "player", "alice"))
-    await _reply(g, {"kind": "grid.start"})
-    assert (await _reply(alice, {"kind": "grid.process.start", "combatant": "mage"}))["type"] == "ack"
-    assert (await _reply(alice, FORCE))["type"] == "ack"
+    await g.reply({"kind": "grid.start"})
+    assert (await alice.reply({"kind": "grid.process.start", "combatant": "mage"}))["type"] == "ack"
+    assert (await alice.reply(FORCE))["type"] == "ack"
     assert _cell(chapel, "archer") == (3, 5)
     grid = chapel.server.rooms[chapel.room].engine.state.grid
     assert grid is not None and grid.process is None and "mage" in grid.acted
     # the major is gone with the process: a second use is refused
     again = {**FORCE, "to": {"x": 2, "y": 5}}
-    assert (await _reply(alice, again))["code"] == "not_in_process"
+    assert (await alice.reply(again))["code"] == "not_in_process"
     assert _cell(chapel, "archer") == (3, 5)
 
 
 async def test_a_far_target_and_a_hidden_line_are_refused(chapel: Running) -> None:
     g = await gm(chapel)
     alice = await join(chapel, await invite(g, "player", "alice"))
-    await _reply(g, {"kind": "grid.start"})
-    await _reply(alice, {"kind": "grid.process.start", "combatant": "fighter"})
+    await g.reply({"kind": "grid.start"})
+    await alice.reply({"kind": "grid.process.start", "combatant": "fighter"})
     # the pillar at (8,5) stands on the line from the fighter (1,4) to the knight (13,6)
-    reply = await _reply(alice, {"kind": "grid.force_move", "user": "fighter", "target": "knight",
+    reply = await alice.reply({"kind": "grid.force_move", "user": "fighter", "target": "knight",
                                  "to": {"x": 14, "y": 6}})
     assert reply["type"] == "reject" and reply["rule"] == "GRID-LOS-1", reply
     assert _cell(chapel, "knight") == (13, 6)
@@ -86,12 +82,12 @@ async def test_a_far_target_and_a_hidden_line_are_refused(chapel: Running) -> No
 async def test_a_bridge_naming_no_player_never_force_moves_a_pc(chapel: Running) -> None:
     g = await gm(chapel)
     bridge = await join(chapel, await invite(g, "bridge"))
-    await _reply(g, {"kind": "grid.start"})
-    await _reply(g, {"kind": "grid.process.start", "combatant": "mage"})
-    reply = await _reply(bridge, FORCE)
+    await g.reply({"kind": "grid.start"})
+    await g.reply({"kind": "grid.process.start", "combatant": "mage"})
+    reply = await bridge.reply(FORCE)
     assert reply["type"] == "reject" and reply["code"] == "uncredited", reply
     # even where the room lets the table decide for the GM's side, a PC is not its to move
-    assert (await _reply(g, {"kind": "room.uncredited", "mode": "gm_side"}))["type"] == "ack"
-    reply = await _reply(bridge, FORCE)
+    assert (await g.reply({"kind": "room.uncredited", "mode": "gm_side"}))["type"] == "ack"
+    reply = await bridge.reply(FORCE)
     assert reply["type"] == "reject" and reply["code"] == "not_your_character", reply
     assert _cell(chapel, "archer") == (2, 5)

@@ -8,7 +8,6 @@ allows them with the room setting `room.player_rolls` (TD-ATK-2 reported rolls).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from conftest import EXAMPLES, Client, Running, gm, invite, join, start_server
 
@@ -21,17 +20,14 @@ def cc(target: int, value: int, level: str) -> str:
     return f"(1D100<={target}) ボーナス・ペナルティダイス[0] ＞ {value} ＞ {value} ＞ {level}"
 
 
-async def reply(client: Client, action: dict[str, Any]) -> dict[str, Any]:
-    return await client.reply_to(await client.act(action))
-
 
 async def to_pc_attack(g: Client) -> None:
     """TD-PRE-1 seat every PC, then walk the phases to the PC attack phase (TD-RND)."""
     for pc, fort in START.items():
-        assert (await reply(g, {"kind": "td.pc.place", "pc": pc, "fort": fort}))["type"] == "ack"
+        assert (await g.reply({"kind": "td.pc.place", "pc": pc, "fort": fort}))["type"] == "ack"
     while g.state["tower_defense"]["phase"] != "pc_attack":
         phase = g.state["tower_defense"]["phase"]
-        ack = await reply(g, {"kind": "td.next_phase", "expect": phase})
+        ack = await g.reply({"kind": "td.next_phase", "expect": phase})
         assert ack["type"] == "ack", ack
         await g.settle(ack["version"])
         for pid in list(g.state["prompts"]):
@@ -61,7 +57,7 @@ async def test_typed_results_are_refused_until_the_gm_allows_them(tmp_path: Path
 
         # Typed on the player page: refused, nothing changes.
         version = g.version
-        refused = await reply(p1, attack)
+        refused = await p1.reply(attack)
         assert (refused["type"], refused.get("code")) == ("reject", "player_rolls_refused"), refused
         assert refused["reason"]["ja"] and refused["reason"]["en"]
         assert r.server.rooms[r.room].version == version
@@ -78,12 +74,12 @@ async def test_typed_results_are_refused_until_the_gm_allows_them(tmp_path: Path
         assert '"source":"external"' in rolls and line in rolls
 
         # Only the GM changes the setting; then typed results are accepted.
-        forbidden = await reply(p1, {"kind": "room.player_rolls", "mode": "allow"})
+        forbidden = await p1.reply({"kind": "room.player_rolls", "mode": "allow"})
         assert forbidden.get("code") == "forbidden_role"
-        ack = await reply(g, {"kind": "room.player_rolls", "mode": "allow"})
+        ack = await g.reply({"kind": "room.player_rolls", "mode": "allow"})
         assert ack["type"] == "ack", ack
         await p1.settle(ack["version"])
         assert p1.state["meta"]["player_rolls"] == "allow"
-        assert (await reply(p1, attack))["type"] == "ack"
+        assert (await p1.reply(attack))["type"] == "ack"
     finally:
         await r.runner.cleanup()
