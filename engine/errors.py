@@ -11,10 +11,11 @@ name, its condition, its count): `about` lists the state paths it is built from,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CascadeTooDeep", "EngineError", "Refusal", "Text", "unknown"]
+__all__ = ["CascadeTooDeep", "Code", "Codes", "EngineError", "Refusal", "Text", "unknown"]
 
 
 class Text(tuple[str, str]):
@@ -37,6 +38,52 @@ class Text(tuple[str, str]):
         return Text(self.ja.format(**kw), self.en.format(**kw))
 
 
+@dataclass(frozen=True)
+class Code:
+    """A refusal code, declared once with its rule and both reasons (`{field}`s filled in
+    when refused); `alts` are further reasons for the same code, chosen by name."""
+
+    code: str
+    text: Text
+    rule: str | None = None
+    group: str = ""
+    alts: Mapping[str, Text] = field(default_factory=dict)
+
+    def refuse(self, *, alt: str | None = None, about: Sequence[Sequence[str | int]] = (),
+               details: Mapping[str, Any] | None = None, **fmt: Any) -> Refusal:
+        """The refusal this code gives, its reason filled from `fmt`."""
+        text = self.alts[alt] if alt is not None else self.text
+        return Refusal(self, text.format(**fmt) if fmt else text, about=about,
+                       **dict(details or {}))
+
+
+class Codes:
+    """One group's declared refusal codes (a subsystem, the core, the server): its part of
+    the registry that docs/protocol.md's code table is generated from."""
+
+    def __init__(self, group: str) -> None:
+        self.group = group
+        self._codes: dict[str, Code] = {}
+
+    def __call__(self, code: str, ja: str, en: str, rule: str | None = None,
+                 **alts: Text) -> Code:
+        """Declare `code` once in this group."""
+        if code in self._codes:
+            raise ValueError(f"refusal code {code!r} declared twice in {self.group}")
+        declared = Code(code, Text(ja, en), rule, self.group, alts)
+        self._codes[code] = declared
+        return declared
+
+    def __iter__(self) -> Iterator[Code]:
+        return iter(self._codes.values())
+
+    def __contains__(self, code: object) -> bool:
+        return code in self._codes
+
+    def __getitem__(self, code: str) -> Code:
+        return self._codes[code]
+
+
 class EngineError(Exception):
     """Root of every error the engine raises on purpose."""
 
@@ -48,11 +95,14 @@ class Refusal(EngineError):
     details reveal; an audience not shown all of them gets a refusal that names none.
     """
 
-    def __init__(self, code: str, text: Text, rule: str | None = None, *,
+    def __init__(self, code: str | Code, text: Text, rule: str | None = None, *,
                  about: Sequence[Sequence[str | int]] = (), **details: Any) -> None:
+        declared = code if isinstance(code, Code) else None
+        code = code.code if isinstance(code, Code) else code
         super().__init__(f"{code}: {text.en}")
+        self.declared = declared
         self.code = code
-        self.rule = rule
+        self.rule = declared.rule if declared is not None and rule is None else rule
         self.text = text
         self.details = details
         self.about = tuple(tuple(p) for p in about)

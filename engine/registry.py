@@ -8,11 +8,14 @@ from pydantic import Field, TypeAdapter
 
 from . import bases, control, engagement, grid, mass, table, tower_defense
 from .actions import ActionBase
+from .codes import CORE
+from .errors import Codes
+from .outcomes import Result
 from .queries import QueryBase
 from .registry_types import PhaseTable, Resumer, Subsystem, Trigger
 
-__all__ = ["ACTIONS", "PHASE_TABLES", "QUERIES", "RESUMERS", "SETTLERS", "SUBSYSTEMS", "TRIGGERS",
-           "action_adapter", "parse_action"]
+__all__ = ["ACTIONS", "PHASE_TABLES", "QUERIES", "REFUSALS", "RESULTS", "RESUMERS", "SETTLERS",
+           "SUBSYSTEMS", "TRIGGERS", "ResultUnion", "action_adapter", "parse_action"]
 
 SUBSYSTEMS: tuple[Subsystem, ...] = (
     control.SUBSYSTEM,
@@ -36,9 +39,17 @@ QUERIES: dict[str, type[QueryBase]] = {
 #: Each subsystem's phase/step table by subsystem name (public rules: sent with the room).
 PHASE_TABLES: dict[str, PhaseTable] = {s.name: s.phases for s in SUBSYSTEMS if s.phases}
 
+#: Every declared refusal code, by group: the core's, then each subsystem's (the server
+#: adds its own protocol codes: server/errors.py).
+REFUSALS: tuple[Codes, ...] = (CORE, *(s.refusals for s in SUBSYSTEMS if s.refusals))
+RESULTS: tuple[type[Result], ...] = tuple(r for s in SUBSYSTEMS for r in s.results)
+
 ActionUnion: Any = Annotated[Union[tuple(ACTIONS.values())], Field(discriminator="kind")]  # noqa: UP007
 action_adapter: TypeAdapter[Any] = TypeAdapter(ActionUnion)
 QueryUnion: Any = Annotated[Union[tuple(QUERIES.values())], Field(discriminator="kind")]  # noqa: UP007
+#: The results an ack may carry (a plain `Result` until a subsystem declares one).
+ResultUnion: Any = (Annotated[Union[RESULTS], Field(discriminator="kind")]  # noqa: UP007
+                    if len(RESULTS) > 1 else RESULTS[0] if RESULTS else Result)
 
 
 def parse_action(data: Any) -> ActionBase:

@@ -19,6 +19,7 @@ from .paths import MISSING, Path
 from .rng import Roll, draw
 
 if TYPE_CHECKING:
+    from .outcomes import Created, Result
     from .prompts import Prompt
     from .room import RoomBase
     from .views import Audience
@@ -156,6 +157,8 @@ class Tx:
     warnings: list[RuleWarning] = field(default_factory=list)
     pending: list[Happening] = field(default_factory=list)
     depth: int = 0
+    results: list[Result] = field(default_factory=list)
+    created: list[Created] = field(default_factory=list)
 
     @property
     def audience(self) -> Audience:
@@ -259,6 +262,22 @@ class Tx:
         if self.actor.role == "player" and self.state.meta.player_rolls != "allow":
             raise Refusal("player_rolls_refused", TYPED_ROLL, about=[("meta", "player_rolls")])
 
+    # -- what the sender's ack carries ------------------------------------------------
+    def report(self, result: Result, about: Iterable[Sequence[str | int]] = ()) -> None:
+        """Tell the sender `result` in the ack; `about`: the state paths it is built from
+        (a sender not shown one of them is not told)."""
+        result._about = tuple(tuple(p) for p in about)
+        self.results.append(result)
+
+    def made(self, what: str, ident: str, at: Sequence[str | int]) -> None:
+        """Tell the sender the id of a `what` the action created at state path `at` (a
+        sender not shown it there is not told)."""
+        from .outcomes import Created
+
+        created = Created(what=what, id=ident)
+        created._about = (tuple(at),)
+        self.created.append(created)
+
     def say(self, text: Text, chat: bool = True) -> None:
         self.log.append(LogLine(ja=text.ja, en=text.en, chat=chat))
 
@@ -274,16 +293,21 @@ class Tx:
         return f"{prefix}{seq}"
 
     def ask(self, to: str, text: Text, resume: str, choices: Sequence[tuple[str, Text]] = (),
-            free: bool = False, **context: Any) -> str:
-        """Pause for a choice by `to` ("gm", "players", "player:<id>"); `resume` continues."""
+            free: bool = False, *, kind: str = "choice", about: Mapping[str, str] | None = None,
+            **context: Any) -> str:
+        """Pause for a choice by `to` ("gm", "players", "player:<id>"); `resume` continues.
+        `kind` says what the question is (`mass.odd_point`…) and `about` the ids it is
+        about by role (`{"unit": "u3"}`): only ids the addressee may see."""
         from .prompts import Choice, Prompt
 
         pid = self.next_id("q", secret=to == "gm")
         prompt = Prompt(
             id=pid, to=to, ja=text.ja, en=text.en, resume=resume, free=free, context=context,
+            kind=kind, about=dict(about or {}),
             choices=[Choice(id=cid, ja=t.ja, en=t.en) for cid, t in choices],
         )
         self.set(("prompts", pid), prompt)
+        self.made("prompt", pid, ("prompts", pid))
         self.emit("prompt.asked", prompt=pid, to=to)
         return pid
 

@@ -11,8 +11,9 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, TypeAdapter
 
 from ..engine.bounds import Exact, Finite, Json, Serial
+from ..engine.outcomes import Created
 from ..engine.phases import PhaseTable
-from ..engine.registry import PHASE_TABLES, ActionUnion, QueryUnion
+from ..engine.registry import PHASE_TABLES, ActionUnion, QueryUnion, ResultUnion
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -24,7 +25,7 @@ __all__ = [
     "server_adapter",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 Id = Annotated[str, Field(min_length=1, max_length=64)]
 ClientRole = Literal["gm", "player", "bridge", "observer"]
@@ -197,10 +198,15 @@ class Change(_Msg):
 
 
 class Ack(_Msg):
+    """An action was applied and is durable: its version, the ids it created and its
+    results as the sender may see them. A `duplicate` (a retry) carries only the version."""
+
     type: Literal["ack"]
     id: str
     version: StrictInt
     duplicate: StrictBool = False
+    created: list[Created] = Field(default_factory=list)
+    results: list[ResultUnion] = Field(default_factory=list)
 
 
 class Reject(_Msg):

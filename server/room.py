@@ -36,6 +36,7 @@ from ..engine.actions import ActionBase
 from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
 from ..engine.errors import Refusal, Text
+from ..engine.outcomes import told
 from ..engine.views import View, refusal_for
 from .audiences import Audiences, Frames
 from .connection import Connection, Limits
@@ -106,6 +107,7 @@ class _Applied:
     frames: Frames = field(default_factory=dict)
     refusal: Refusal | None = None
     duplicate_of: int | None = None
+    told: dict[str, Any] = field(default_factory=dict)  # the ack's created ids and results
 
 
 Item = Submit | Join | Call
@@ -233,7 +235,9 @@ class Room:
             self._revert(outcome)
             return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
         self.retries.add(who, sub.msg_id, outcome.version)
-        return _Applied(sub, outcome=outcome, record=record, row=row, frames=frames)
+        said = told(outcome.tx.created, outcome.tx.results, self.engine.state,
+                    sub.conn.audience) if sub.conn else {}
+        return _Applied(sub, outcome=outcome, record=record, row=row, frames=frames, told=said)
 
     def _revert(self, outcome: Outcome) -> None:
         units = outcome.units  # before the rollback forgets the writes
@@ -402,7 +406,8 @@ class Room:
             log.debug("applied", extra={"room": self.id, "version": a.outcome.version,
                                         "kind": getattr(a.sub.action, "kind", None)})
         if conn:
-            conn.send_msg({"type": "ack", "id": a.sub.msg_id, "version": a.outcome.version})
+            conn.send_msg({"type": "ack", "id": a.sub.msg_id, "version": a.outcome.version,
+                           **a.told})
         self.audiences.send(a.frames)
         for w in a.outcome.warnings:
             self.audiences.notify_gm("warning", {"client": conn.label if conn else "server",
