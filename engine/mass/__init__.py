@@ -28,6 +28,7 @@ from .actions import ACTIONS
 from .flow import RESUMERS, NextStep, advance
 from .model import TURN, MassSettings, MassState
 from .prep import Pick, SetStrength
+from .refusals import CODES
 from .scenario import MassScenario
 from .strategies import UseStrategy
 
@@ -39,4 +40,5 @@ SUBSYSTEM = Subsystem(
     resumers=RESUMERS,
     settlers=(advance,),
     phases=TURN,
+    refusals=CODES,
 )

@@ -14,8 +14,9 @@ from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id
-from ..errors import Refusal, Text, unknown
+from ..errors import Text
 from ..tx import Role, Tx
+from . import refusals as R
 from .attack import bonus_applies, start_attack, target_refusal
 from .dice import Dice
 from .end import set_outcome
@@ -42,14 +43,6 @@ __all__ = ["Adjust", "Attack", "ChooseFormation", "Declare", "Defend", "Delay", 
 
 UNIT_ROLES = frozenset[Role]({"gm", "player", "bridge"})
 
-NOT_OWNED = Text("「{name}」は陣形「{formation}」を取得していません。",
-                 "'{name}' does not own the formation '{formation}'.")
-NOT_YOUR_TURN = Text("今は「{current}」の行動です。", "It is '{current}''s turn to act.")
-ACTED = Text("「{name}」はこのターンすでに行動しました。", "'{name}' has already acted this turn.")
-DELAYED = Text("「{name}」はすでに行動を遅らせています。", "'{name}' has already delayed.")
-OWN_SIDE = Text("「{name}」は味方です。", "'{name}' is on your side.")
-UNUSED = Text("この攻撃には攻撃力ボーナスのダイスがありません（結果は使われません）。",
-              "This attack has no bonus die (the reported result would not be used).")
 
 
 class _UnitAction(ActionBase):
@@ -100,8 +93,8 @@ class ChooseFormation(_UnitAction):
         need_step(tx, ("tactics",), "MASS-T-2")
         no_prompt_open(tx)
         not_routed(unit)
-        tx.check(self.formation in unit.formations, Refusal("not_owned", NOT_OWNED.format(
-            name=unit.name, formation=self.formation), rule="MASS-T-2"))
+        tx.check(self.formation in unit.formations, R.NOT_OWNED.refuse(
+            name=unit.name, formation=self.formation))
         set_unit(tx, unit, formation=self.formation)
         tx.emit("mass.formation.chosen", unit=unit.id, formation=self.formation)
         tx.say(Text(f"「{unit.name}」の陣形: {self.formation}",
@@ -116,12 +109,10 @@ class _TurnAction(_UnitAction):
         need_step(tx, ("battle",), "MASS-T-3")
         no_prompt_open(tx)
         not_routed(unit)
-        tx.check(not unit.acted, Refusal("already_acted", ACTED.format(name=unit.name),
-                                         rule="MASS-T-3"))
+        tx.check(not unit.acted, R.ALREADY_ACTED.refuse(name=unit.name))
         current = m.units.get(m.current or "")
-        tx.check(current is not None and current.id == unit.id, Refusal(
-            "not_your_turn", NOT_YOUR_TURN.format(current=current.name if current else "—"),
-            rule="MASS-T-3"))
+        tx.check(current is not None and current.id == unit.id, R.NOT_YOUR_TURN.refuse(
+            current=current.name if current else "—"))
         return m, unit
 
     def _done(self, tx: Tx, unit: Unit) -> None:
@@ -140,7 +131,7 @@ class Attack(_TurnAction):
         m, unit = self._turn(tx)
         target = unit_of(m, self.target)
         if target.side == unit.side:
-            raise Refusal("bad_target", OWN_SIDE.format(name=target.name), rule="MASS-DMG-1")
+            raise R.BAD_TARGET.refuse(name=target.name)
         not_routed(target, "MASS-DMG-1")
         refusal = target_refusal(unit, target)
         if refusal is not None:
@@ -148,7 +139,7 @@ class Attack(_TurnAction):
         reporter = None
         if self.result is not None:
             if not bonus_applies(unit, target):
-                raise Refusal("unused_result", UNUSED, rule="MASS-DMG-1")
+                raise R.refuse_by(R.UNUSED_RESULT, "MASS-DMG-1", alt="no_bonus")
             dice = Dice(tx, m.settings, [self.result])
             dice.check(m.settings.bonus_dice)
             reporter = dice.who()
@@ -194,8 +185,7 @@ class Delay(_TurnAction):
 
     def apply(self, tx: Tx) -> None:
         _m, unit = self._turn(tx)
-        tx.check(not unit.delayed, Refusal("already_delayed", DELAYED.format(name=unit.name),
-                                           rule="MASS-T-3"))
+        tx.check(not unit.delayed, R.ALREADY_DELAYED.refuse(name=unit.name))
         set_unit(tx, unit, delayed=True)
         tx.set((PATH, "current"), None)
         tx.emit("mass.delay", unit=unit.id)
@@ -242,7 +232,7 @@ class Declare(ActionBase):
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)
         if self.winner is not None and self.winner not in m.sides:
-            raise unknown("side", self.winner, "陣営")
+            raise R.UNKNOWN_SIDE.refuse(id=self.winner[:64])
         set_outcome(tx, self.winner, "gm", self.note)
 
 

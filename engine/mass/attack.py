@@ -25,6 +25,7 @@ from __future__ import annotations
 from ..errors import Refusal, Text
 from ..prompts import Prompt
 from ..tx import Tx
+from . import refusals as R
 from .damage import deal, mass_prompts, withdraw
 from .dice import Dice
 from .model import MassState, Mod, PendingAttack, Unit
@@ -45,10 +46,6 @@ __all__ = ["REACT_RESUME", "bonus_applies", "proceed_attack", "resume_react", "s
 
 REACT_RESUME = "mass.react"
 
-BACK_TO_BACK = Text("後列から後列の部隊は通常攻撃の対象にできません。",
-                    "A back-row unit cannot attack a back-row unit.")
-SMOKE = Text("煙攻めのため、このターン「{name}」（後列）は攻撃の対象になりません。",
-             "Smoke: '{name}' (back row) cannot be attacked this turn.")
 ASK_DECLARED = Text("「{attacker}」が「{target}」に攻撃を宣言しました。割り込みますか？",
                     "'{attacker}' declares an attack on '{target}'. React?")
 ASK_ROLLED = Text("「{attacker}」→「{target}」: 攻撃力{attack}{die}、防御力{defence}。使うものは？",
@@ -61,9 +58,9 @@ def target_refusal(attacker: Unit, target: Unit) -> Refusal | None:
     """MASS-DMG-1 back vs back is no normal attack; 煙攻め hides a back row this turn."""
     a_row, t_row = row_of(attacker), row_of(target)
     if a_row == "back" and t_row == "back":
-        return Refusal("back_to_back", BACK_TO_BACK, rule="MASS-DMG-1")
+        return R.BACK_TO_BACK.refuse()
     if t_row == "back" and has_flag(target, "smoke"):
-        return Refusal("smoke_screen", SMOKE.format(name=target.name), rule="MASS-DATA")
+        return R.SMOKE_SCREEN.refuse(name=target.name)
     return None
 
 

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..bcdice import PlainRoll, parse
-from ..errors import Refusal, Text
 from ..rng import Roll
 from ..tx import Tx, parse_dice
+from . import refusals as R
 from .model import MassSettings
 from .rules import mover_of
 
@@ -21,13 +21,6 @@ __all__ = ["Dice", "header_terms"]
 
 _HEAD = re.compile(r"^(\d*)D(\d+)((?:[+-]\d+)*)$", re.IGNORECASE)
 
-BAD_LINE = Text("ダイス結果「{line}」を読めません（{reason}）。",
-                "Cannot read the dice result '{line}' ({reason}).")
-WRONG_DICE = Text("「{line}」は{want}の結果ではありません。", "'{line}' is not a {want} roll.")
-NOT_REPORTER = Text("この部屋では役割「{role}」はダイス結果を報告できません。",
-                    "In this room the role '{role}' may not report dice results.")
-UNUSED = Text("報告されたダイス結果が{n}件余りました（この操作で振るダイスは{used}個です）。",
-              "{n} reported dice result(s) were not used (this action rolls {used}).")
 
 
 def header_terms(expr: str) -> tuple[int, int, int] | None:
@@ -65,7 +58,7 @@ class Dice:
         """Refuse lines the action never needed: a result must not be silently dropped."""
         extra = len(self.reported) - self.used
         if extra > 0:
-            raise Refusal("unused_result", UNUSED.format(n=extra, used=self.used))
+            raise R.UNUSED_RESULT.refuse(n=extra, used=self.used)
 
     def check(self, dice: str, rule: str = "MASS-DATA") -> None:
         """Read the reported lines now without keeping them: an action whose die is rolled
@@ -93,11 +86,11 @@ class Dice:
 
     def _parsed(self, line: str, dice: str, modifier: int | None, rule: str) -> PlainRoll:
         if self.reporter is None and self.tx.actor.role not in self.settings.reported_results_from:
-            raise Refusal("no_reported_results", NOT_REPORTER.format(role=self.tx.actor.role))
+            raise R.NO_REPORTED_RESULTS.refuse(role=self.tx.actor.role)
         result = parse(line)
         if not isinstance(result, PlainRoll):
             reason = getattr(result, "reason", "not a plain roll")
-            raise Refusal("bad_result", BAD_LINE.format(line=line[:80], reason=reason))
+            raise R.BAD_RESULT.refuse(line=line[:80], reason=reason)
         terms = header_terms(result.expr)
         count, sides = parse_dice(dice)
         want = f"{dice}{modifier:+d}" if modifier else dice
@@ -105,6 +98,5 @@ class Dice:
               and (modifier is None or terms[2] == modifier) and len(result.dice) == count
               and all(1 <= d <= sides for d in result.dice))
         if not ok:
-            raise Refusal("result_mismatch", WRONG_DICE.format(line=line[:80], want=want),
-                          rule=rule)
+            raise R.refuse_by(R.RESULT_MISMATCH, rule, line=line[:80], want=want)
         return result

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Literal, NamedTuple, cast
 
 from ..actions import ActionBase
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..registry_types import Resumer
 from ..tx import Tx
+from . import refusals as R
 from .attack import REACT_RESUME, proceed_attack, resume_react
 from .damage import LP_RESUME, deal, mass_prompts, resume_lp
 from .deploy import ODD_RESUME, REBALANCE_RESUME, close_deployment, resume_odd, resume_rebalance
@@ -40,14 +41,6 @@ from .rules import (
 __all__ = ["CLOSE", "FOLLOW_UPS", "RESUMERS", "FollowUp", "NextStep", "advance", "battle_order",
            "war_initiative"]
 
-STALE = Text("ステップはすでに{now}です。", "The step is already {now}.")
-NO_STRENGTH = Text("「{name}」の最大戦力が決まっていません。", "'{name}' has no max strength yet.")
-UNPLACED = Text("「{name}」の配置（前列・後列）が決まっていません。",
-                "'{name}' has no row (front or back) yet.")
-STILL_TO_ACT = Text("まだ行動していない部隊があります: {names}",
-                    "Some units have not acted yet: {names}")
-NOT_OWNED = Text("「{name}」は陣形「{formation}」を取得していません。",
-                 "'{name}' does not own the formation '{formation}'.")
 
 
 def war_initiative(unit: Unit) -> int:
@@ -149,8 +142,7 @@ def _close_tactics(tx: Tx, m: MassState) -> None:
     for unit in active_units(m):
         fid = unit.formation or m.settings.default_formation
         formation_of(m, fid)
-        tx.check(fid in unit.formations, Refusal(
-            "not_owned", NOT_OWNED.format(name=unit.name, formation=fid), rule="MASS-T-2"))
+        tx.check(fid in unit.formations, R.NOT_OWNED.refuse(name=unit.name, formation=fid))
         set_formation(tx, m, unit, fid)
         tx.emit("mass.formation", unit=unit.id, formation=fid, attack=unit.attack,
                 defence=unit.defence)
@@ -166,8 +158,7 @@ def _close_tactics(tx: Tx, m: MassState) -> None:
 def _close_preparation(tx: Tx, m: MassState) -> None:
     """MASS-PREP-1: every unit has its max strength; turn 1 begins."""
     for unit in m.units.values():
-        tx.check(unit.max_strength is not None, Refusal(
-            "strength_missing", NO_STRENGTH.format(name=unit.name), rule="MASS-PREP-1"))
+        tx.check(unit.max_strength is not None, R.STRENGTH_MISSING.refuse(name=unit.name))
     tx.set((PATH, "turn"), 1)
     _enter(tx, m, _following("preparation"))
 
@@ -175,8 +166,7 @@ def _close_preparation(tx: Tx, m: MassState) -> None:
 def _close_deployment(tx: Tx, m: MassState) -> None:
     """MASS-T-1: every unit has a row; the follow-up asks for the rest (rebalance, odd point)."""
     for unit in active_units(m):
-        tx.check(unit.row is not None, Refusal(
-            "unit_unplaced", UNPLACED.format(name=unit.name), rule="MASS-T-1"))
+        tx.check(unit.row is not None, R.UNIT_UNPLACED.refuse(name=unit.name))
     tx.set((PATH, "closing"), "deployment")
 
 
@@ -184,8 +174,7 @@ def _close_battle(tx: Tx, m: MassState) -> None:
     """MASS-T-3: only once every unit has acted; then the turn end follows."""
     need_step(tx, ("battle",), "MASS-T-3")
     left = [u for u in active_units(m) if not u.acted]
-    tx.check(not left, Refusal("units_to_act", STILL_TO_ACT.format(
-        names="、".join(u.name for u in left)), rule="MASS-T-3"))
+    tx.check(not left, R.UNITS_TO_ACT.refuse(names="、".join(u.name for u in left)))
     tx.set((PATH, "attack"), None)
     tx.set((PATH, "current"), None)
     tx.set((PATH, "closing"), "turn_end")
@@ -233,7 +222,8 @@ class NextStep(ActionBase):
         m = mass_of(tx)
         not_over(m)
         if self.expect is not None and self.expect != m.step:
-            raise Refusal("stale_step", STALE.format(now=step_text(m.step)[0]), rule="MASS-T-3")
+            now = step_text(m.step)
+            raise R.STALE_STEP.refuse(now=now[0], now_en=now[1])
         no_prompt_open(tx)
         CLOSE.get(m.step, _close_battle)(tx, m)
 

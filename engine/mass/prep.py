@@ -16,8 +16,9 @@ from pydantic import Field, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import Id
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..tx import Role, Tx
+from . import refusals as R
 from .dice import Dice
 from .model import MassState, Unit
 from .rules import formation_of, mass_of, may_act_for, need_step, set_unit, strategy_of, unit_of
@@ -26,18 +27,6 @@ __all__ = ["Pick", "SetStrength", "pick_limit"]
 
 PLAYER_ROLES = frozenset[Role]({"gm", "player", "bridge"})
 
-BAD_ABILITY = Text("戦力は{abilities}の判定で決めます（{lp_abilities}はLP1点）。",
-                   "Strength is a check of {abilities} ({lp_abilities} for 1 LP).")
-NO_LP = Text("「{name}」にはLPが1点もありません。", "'{name}' has no LP to pay.")
-ALREADY = Text("「{name}」の最大戦力はすでに{value}です。", "'{name}' already has max strength {value}.")
-NO_ABILITY = Text("「{name}」に能力値「{ability}」がありません（判定結果を報告してください）。",
-                  "'{name}' has no value for '{ability}' (report the check result instead).")
-GM_VALUE = Text("戦力の値を直接決められるのはGMだけです。", "Only the GM may set a strength directly.")
-BAD_SKILL = Text("取得数は（メンタル＋{skills}技能LV）÷2で決まります。",
-                 "The number of picks is (メンタル + {skills} skill LV) ÷ 2.")
-TOO_MANY = Text("取得できるのは{limit}個までです（選んだのは{n}個）。",
-                "Only {limit} pick(s) allowed ({n} chosen).")
-DUPLICATE = Text("「{id}」が二度選ばれています。", "'{id}' is chosen twice.")
 
 
 def pick_limit(unit: Unit, skill: str) -> int:
@@ -61,11 +50,11 @@ class SetStrength(ActionBase):
         unit = unit_of(m, self.unit)
         may_act_for(tx, unit, "MASS-PREP-1")
         need_step(tx, ("preparation",), "MASS-PREP-1")
-        tx.check(unit.max_strength is None, Refusal("strength_set", ALREADY.format(
-            name=unit.name, value=unit.max_strength), rule="MASS-PREP-1"))
+        tx.check(unit.max_strength is None, R.STRENGTH_SET.refuse(
+            name=unit.name, value=unit.max_strength))
         if self.value is not None:
             if tx.actor.role != "gm":
-                raise Refusal("gm_only", GM_VALUE, rule="MASS-PREP-1")
+                raise R.GM_ONLY.refuse()
             return _set(tx, unit, self.value, "GM")
         total = self._check(tx, m, unit)
         _set(tx, unit, total, self.ability)
@@ -74,16 +63,14 @@ class SetStrength(ActionBase):
         s = m.settings
         allowed = [*s.abilities, *s.lp_abilities]
         if self.ability not in allowed:
-            raise Refusal("bad_ability", BAD_ABILITY.format(
-                abilities="・".join(s.abilities), lp_abilities="・".join(s.lp_abilities)),
-                rule="MASS-PREP-1")
+            raise R.BAD_ABILITY.refuse(abilities="・".join(s.abilities),
+                                       lp_abilities="・".join(s.lp_abilities))
         base = unit.abilities.get(self.ability)
         if base is None and self.result is None:
-            raise Refusal("no_ability", NO_ABILITY.format(name=unit.name, ability=self.ability),
-                          rule="MASS-PREP-1")
+            raise R.NO_ABILITY.refuse(name=unit.name, ability=self.ability)
         if self.ability in s.lp_abilities:  # LP 1 point switches the ability
             lp = unit.lp or 0
-            tx.check(lp >= 1, Refusal("no_lp", NO_LP.format(name=unit.name), rule="MASS-PREP-1"))
+            tx.check(lp >= 1, R.NO_LP.refuse(name=unit.name))
             set_unit(tx, unit, lp=max(lp - 1, 0))
             tx.emit("mass.lp", unit=unit.id, lp=max(lp - 1, 0), taken=1, source="ability")
         dice = s.commander_dice if unit.commander else s.check_dice
@@ -125,8 +112,7 @@ class Pick(ActionBase):
         need_step(tx, ("preparation",), "MASS-PREP-3")
         s = m.settings
         if self.skill not in s.pick_skills:
-            raise Refusal("bad_skill", BAD_SKILL.format(skills="か".join(s.pick_skills)),
-                          rule="MASS-PREP-3")
+            raise R.BAD_SKILL.refuse(skills="か".join(s.pick_skills))
         for fid in self.formations:
             formation_of(m, fid)
         for sid in self.strategies:
@@ -134,12 +120,11 @@ class Pick(ActionBase):
         chosen = [*self.formations, *self.strategies]
         for ident in chosen:
             if chosen.count(ident) > 1:
-                raise Refusal("duplicate_pick", DUPLICATE.format(id=ident), rule="MASS-PREP-3")
+                raise R.DUPLICATE_PICK.refuse(id=ident)
         counted = [f for f in self.formations if f not in s.free_formations] + [
             x for x in self.strategies if x not in s.free_strategies]
         limit = pick_limit(unit, self.skill)
-        tx.check(len(counted) <= limit, Refusal("too_many_picks", TOO_MANY.format(
-            limit=limit, n=len(counted)), rule="MASS-PREP-3"))
+        tx.check(len(counted) <= limit, R.TOO_MANY_PICKS.refuse(limit=limit, n=len(counted)))
         formations = [*s.free_formations, *(f for f in self.formations
                                               if f not in s.free_formations)]
         strategies = [*s.free_strategies, *(x for x in self.strategies

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import Refusal, Text, unknown
+from ..errors import Refusal, Text
+from ..prompts import Prompt
 from ..tx import Tx
+from . import refusals as R
 from .model import TURN, FormationSpec, MassState, Mod, Row, Step, StrategySpec, Unit
 
 __all__ = [
@@ -38,42 +40,26 @@ STEP_NAMES: dict[str, tuple[str, str]] = TURN.names()
 ROW_NAMES: dict[str, tuple[str, str]] = {"front": ("前列", "front row"),
                                          "back": ("後列", "back row")}
 
-NO_MASS = Text("この部屋にマスコンバットはありません。", "This room has no mass combat.")
-WRONG_STEP = Text("今は{now}です。この操作は{need}にだけできます。",
-                  "It is the {now_en} step; this is allowed only in the {need_en} step.")
-OVER = Text("戦争は決着済みです。", "The war is over.")
-NOT_YOURS = Text("「{name}」はあなたの部隊ではありません。", "'{name}' is not your unit.")
-ROUTED = Text("「{name}」は敗走しています。", "'{name}' has been routed.")
-PENDING = Text("先に問い（{what}）への答えを待っています。",
-               "Waiting for an answer to a prompt first ({what}).")
-PENDING_ELSEWHERE = Text("ほかの参加者への問いの答えを待っています。",
-                         "Waiting for someone else to answer a question first.")
-FOR_NOBODY = Text("「{name}」はプレイヤーの部隊です。ブリッジからは、VTTがその持ち主と特定した"
-                  "操作でだけ動かせます。",
-                  "'{name}' is a player's unit: through a bridge it acts only for its owner "
-                  "as the VTT identified them.")
-
-
 def mass_of(tx: Tx) -> MassState:
     """The room's mass combat, or a refusal if it has none."""
-    return tx.require(PATH, MassState, Refusal("no_mass", NO_MASS))
+    return tx.require(PATH, MassState, R.NO_MASS.refuse())
 
 
 def unit_of(m: MassState, uid: str) -> Unit:
     if uid not in m.units:
-        raise unknown("unit", uid, "部隊")
+        raise R.UNKNOWN_UNIT.refuse(id=uid[:64])
     return m.units[uid]
 
 
 def formation_of(m: MassState, fid: str) -> FormationSpec:
     if fid not in m.formations:
-        raise unknown("formation", fid, "陣形")
+        raise R.UNKNOWN_FORMATION.refuse(id=fid[:64])
     return m.formations[fid]
 
 
 def strategy_of(m: MassState, sid: str) -> StrategySpec:
     if sid not in m.strategies:
-        raise unknown("strategy", sid, "作戦")
+        raise R.UNKNOWN_STRATEGY.refuse(id=sid[:64])
     return m.strategies[sid]
 
 
@@ -84,7 +70,7 @@ def step_text(step: str) -> tuple[str, str]:
 def not_over(m: MassState) -> None:
     """MASS-END: once a side has won, nothing moves on."""
     if m.outcome != "none":
-        raise Refusal("mass_over", OVER, rule="MASS-END")
+        raise R.MASS_OVER.refuse()
 
 
 def need_step(tx: Tx, steps: Iterable[Step], rule: str) -> None:
@@ -94,19 +80,37 @@ def need_step(tx: Tx, steps: Iterable[Step], rule: str) -> None:
     wanted = list(steps)
     now = step_text(m.step)
     need = [step_text(s) for s in wanted]
-    tx.check(m.step in wanted, Refusal("wrong_step", WRONG_STEP.format(
-        now=now[0], now_en=now[1], need="・".join(n[0] for n in need),
-        need_en="/".join(n[1] for n in need)), rule=rule, step=m.step))
+    tx.check(m.step in wanted, R.refuse_by(
+        R.WRONG_STEP, rule, now=now[0], now_en=now[1], need="・".join(n[0] for n in need),
+        need_en="/".join(n[1] for n in need), details={"step": m.step}))
 
 
 def no_prompt_open(tx: Tx) -> None:
-    """The war waits while one of its prompts is open (an LP choice, a rebalance…); the
-    sender is told the question only when it is theirs to see."""
+    """The war waits while one of its prompts is open (a rebalance, an odd point, an LP
+    choice, a reaction): refused with that prompt's own rule and reason, naming the
+    prompt only to a sender shown it."""
     for prompt in tx.state.prompts.values():
         if prompt.resume.startswith("mass."):
-            if prompt.visible_to(tx.audience):
-                raise Refusal("prompt_pending", PENDING.format(what=prompt.ja), prompt=prompt.id)
-            raise Refusal("prompt_pending", PENDING_ELSEWHERE)
+            raise waiting_on(tx, prompt)
+
+
+def waiting_on(tx: Tx, prompt: Prompt) -> Refusal:
+    """Why the war waits on `prompt`: the rule it asks under; names and the prompt's id
+    only for a sender shown the prompt."""
+    m = mass_of(tx)
+    context = prompt.context
+    code = {"mass.rebalance": R.REBALANCE_PENDING, "mass.react": R.REACTION_PENDING,
+            "mass.lp": R.LP_PENDING}.get(prompt.resume, R.ODD_POINT_PENDING)
+    if not prompt.visible_to(tx.audience):
+        return code.refuse(alt="elsewhere")
+    details = {"prompt": prompt.id}
+    if prompt.resume == "mass.rebalance":
+        side = m.sides[str(context["side"])]
+        return code.refuse(side=side.name, side_en=side.en or side.name, details=details)
+    if prompt.resume == "mass.react":
+        attacker = m.units.get(m.attack.attacker) if m.attack else None
+        return code.refuse(attacker=attacker.name if attacker else "—", details=details)
+    return code.refuse(name=m.units[str(context["unit"])].name, details=details)
 
 
 def mover_of(tx: Tx) -> str | None:
@@ -119,14 +123,14 @@ def may_act_for(tx: Tx, unit: Unit, rule: str = "MASS-T-3") -> None:
     """A player acts only for a unit they lead; the GM for any. A bridge acts for the
     player the VTT identified, or, naming no one, as the table: only for units no player
     leads."""
-    text = NOT_YOURS if tx.actor.player is not None else FOR_NOBODY
+    alt = None if tx.actor.player is not None else "for_nobody"
     tx.check(tx.actor.acts_for(unit.player),
-             Refusal("not_your_unit", text.format(name=unit.name), rule=rule))
+             R.refuse_by(R.NOT_YOUR_UNIT, rule, alt=alt, name=unit.name))
 
 
 def not_routed(unit: Unit, rule: str = "MASS-PREP-2") -> None:
     if unit.routed:
-        raise Refusal("unit_routed", ROUTED.format(name=unit.name), rule=rule)
+        raise R.refuse_by(R.UNIT_ROUTED, rule, name=unit.name)
 
 
 def owner_key(unit: Unit) -> str:

@@ -23,8 +23,9 @@ from pydantic import Field
 
 from ..actions import ActionBase
 from ..bounds import Id
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..tx import Role, Tx, parse_dice
+from . import refusals as R
 from .damage import deal
 from .dice import Dice
 from .model import Flag, MassState, Mod, Stone, StrategySpec, Unit
@@ -50,22 +51,6 @@ __all__ = ["HANDLERS", "UseStrategy"]
 
 REACTIONS = frozenset({"decoy", "information", "white_flag"})
 
-REACTION_ONLY = Text("「{strategy}」は攻撃への割り込みで使います（問いに答えてください）。",
-                     "'{strategy}' is used as a reaction to an attack (answer its prompt).")
-NEED_TARGET = Text("「{strategy}」には対象（{what}）が必要です。",
-                   "'{strategy}' needs a target ({what_en}).")
-BAD_TARGET = Text("「{target}」は「{strategy}」の対象にできません（{what}）。",
-                  "'{target}' is not a valid target of '{strategy}' ({what_en}).")
-NO_WEAPON = Text("「{name}」の指揮官に武器・術法技能の基準値がありません。",
-                 "'{name}' has no weapon/magic base value for its leader.")
-NEED_FORMATION = Text("変更先の陣形（取得済みのもの）を指定してください。",
-                      "Name the formation to change to (one the unit owns).")
-NOT_OWNED_F = Text("「{name}」は陣形「{formation}」を取得していません。",
-                   "'{name}' does not own the formation '{formation}'.")
-STONES_STEP = Text("投石部隊は戦術決定のときに宣言します。",
-                   "Stone throwers are declared in the tactics step.")
-NOBODY = Text("「{strategy}」を新たにかけられる味方がいません（重ねがけは無効）。",
-              "No ally can take '{strategy}' now (no stacking).")
 MANUAL = Text("「{strategy}」: 効果はシナリオに定めがないため、GMが調整してください。",
               "'{strategy}': the seed gives no effect; the GM applies it (mass.adjust).")
 USED = Text("「{name}」が作戦「{strategy}」を使用", "'{name}' uses '{strategy}'")
@@ -108,20 +93,18 @@ class Use:
                 flags: tuple[Flag, ...] = ()) -> None:
         """The same change on several units, skipping those that already carry it."""
         fresh = [u for u in units if all(d.strategy != self.spec.id for d in u.mods)]
-        self.tx.check(bool(fresh), Refusal("no_stacking", NOBODY.format(strategy=self.spec.id),
-                                           rule="MASS-STRAT-1"))
+        self.tx.check(bool(fresh), R.NO_STACKING.refuse(alt="nobody", strategy=self.spec.id))
         for u in fresh:
             self.mod(u, attack, defence, flags)
 
     def pick(self, pool: list[Unit], what: tuple[str, str]) -> Unit:
         """The named target, which must be one of `pool`."""
         if self.target is None:
-            raise Refusal("need_target", NEED_TARGET.format(
-                strategy=self.spec.id, what=what[0], what_en=what[1]), rule="MASS-DATA")
+            raise R.NEED_TARGET.refuse(strategy=self.spec.id, what=what[0], what_en=what[1])
         ok = any(u.id == self.target.id for u in pool)
-        self.tx.check(ok, Refusal("bad_target", BAD_TARGET.format(
-            target=self.target.name, strategy=self.spec.id, what=what[0], what_en=what[1]),
-            rule="MASS-DATA"))
+        self.tx.check(ok, R.refuse_by(
+            R.BAD_TARGET, "MASS-DATA", alt="strategy", target=self.target.name,
+            strategy=self.spec.id, what=what[0], what_en=what[1]))
         return self.target
 
     def others(self, row: str) -> list[Unit]:
@@ -160,8 +143,7 @@ def _modifier(u: Use) -> None:
 
 
 def _commander_charge(u: Use) -> None:
-    u.tx.check(u.unit.weapon_base is not None, Refusal(
-        "no_weapon_base", NO_WEAPON.format(name=u.unit.name), rule="MASS-DATA"))
+    u.tx.check(u.unit.weapon_base is not None, R.NO_WEAPON_BASE.refuse(name=u.unit.name))
     u.mod(u.unit, flags=("charge", "lp_only"))
 
 
@@ -233,9 +215,9 @@ def _rally_strong(u: Use) -> None:
 def _formation_change(u: Use, penalty: bool) -> None:
     fid = u.formation
     if fid is None:
-        raise Refusal("need_formation", NEED_FORMATION, rule="MASS-DATA")
-    u.tx.check(fid in u.unit.formations, Refusal(
-        "not_owned", NOT_OWNED_F.format(name=u.unit.name, formation=fid), rule="MASS-PREP-3"))
+        raise R.NEED_FORMATION.refuse()
+    u.tx.check(fid in u.unit.formations, R.refuse_by(
+        R.NOT_OWNED, "MASS-PREP-3", name=u.unit.name, formation=fid))
     set_formation(u.tx, u.m, u.unit, fid)
     u.tx.emit("mass.formation", unit=u.unit.id, formation=fid)
     heal(u.tx, u.unit, 1, u.spec.id)
@@ -305,10 +287,9 @@ class UseStrategy(ActionBase):
         not_routed(unit)
         spec = check_usable(tx, m, unit, self.strategy)
         if spec.effect in REACTIONS:
-            raise Refusal("reaction_only", REACTION_ONLY.format(strategy=spec.id),
-                          rule="MASS-DATA")
+            raise R.REACTION_ONLY.refuse(strategy=spec.id)
         if spec.effect == "stones":
-            tx.check(m.step == "tactics", Refusal("wrong_step", STONES_STEP, rule="MASS-T-2"))
+            tx.check(m.step == "tactics", R.refuse_by(R.WRONG_STEP, "MASS-T-2", alt="stones"))
         dice = Dice(tx, m.settings, list(self.results or []))
         tx.emit("mass.strategy", unit=unit.id, strategy=spec.id, target=self.target)
         tx.say(USED.format(name=unit.name, strategy=spec.id))

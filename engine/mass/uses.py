@@ -8,19 +8,13 @@ turn-long change is already on a target cannot be put on it again that turn.
 
 from __future__ import annotations
 
-from ..errors import Refusal, Text
 from ..tx import Tx
+from . import refusals as R
 from .model import MassState, Mod, StrategySpec, Unit
 from .rules import PATH, add_mod, set_unit, strategy_of
 
 __all__ = ["activate", "check_usable", "mod_on", "owns_usable", "spend"]
 
-NOT_OWNED = Text("「{name}」は作戦「{strategy}」を取得していません。",
-                 "'{name}' does not own the strategy '{strategy}'.")
-NO_USES = Text("作戦「{strategy}」の使用回数が残っていません。",
-               "The strategy '{strategy}' has no uses left.")
-STACKED = Text("「{target}」にはこのターンすでに「{strategy}」がかかっています（重ねがけは無効）。",
-               "'{target}' already has '{strategy}' on it this turn (no stacking).")
 
 
 def owns_usable(unit: Unit, sid: str) -> bool:
@@ -34,11 +28,10 @@ def owns_usable(unit: Unit, sid: str) -> bool:
 def check_usable(tx: Tx, m: MassState, unit: Unit, sid: str) -> StrategySpec:
     """MASS-PREP-3 owned; MASS-DATA a use left."""
     spec = strategy_of(m, sid)
-    tx.check(sid in unit.strategies, Refusal(
-        "not_owned", NOT_OWNED.format(name=unit.name, strategy=sid), rule="MASS-PREP-3"))
+    tx.check(sid in unit.strategies, R.refuse_by(
+        R.NOT_OWNED, "MASS-PREP-3", alt="strategy", name=unit.name, strategy=sid))
     left = unit.uses.get(sid, spec.uses)
-    tx.check(left is None or left > 0, Refusal(
-        "no_uses_left", NO_USES.format(strategy=sid), rule="MASS-DATA"))
+    tx.check(left is None or left > 0, R.NO_USES_LEFT.refuse(strategy=sid))
     return spec
 
 
@@ -63,7 +56,6 @@ def spend(tx: Tx, m: MassState, unit: Unit, sid: str) -> None:
 
 def mod_on(tx: Tx, target: Unit, mod: Mod) -> None:
     """Put a turn-long change on `target`; the same strategy twice is refused (MASS-STRAT-1)."""
-    tx.check(all(d.strategy != mod.strategy for d in target.mods), Refusal(
-        "no_stacking", STACKED.format(target=target.name, strategy=mod.strategy),
-        rule="MASS-STRAT-1"))
+    tx.check(all(d.strategy != mod.strategy for d in target.mods), R.NO_STACKING.refuse(
+        target=target.name, strategy=mod.strategy))
     add_mod(tx, target, mod)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from conftest import ROOT, Client, Running, gm, invite, join, start_server
-from komasync.engine.registry import SUBSYSTEMS
+from komasync.engine.registry import REFUSALS, SUBSYSTEMS
 from komasync.engine.scenario import load_scenario_file
 from komasync.engine.views import Audience, project
 
@@ -152,7 +152,8 @@ def refusal_codes(subsystems: tuple[str, ...] = DRIVEN_HERE,
                           if isinstance(o, ast.Constant) and isinstance(o.value, str)}
             elif name == "unknown" and isinstance(first, ast.Constant):
                 unknown_what.add(str(first.value))
-    return codes | {f"unknown_{what}" for what in unknown_what}
+    declared = {c.code for group in REFUSALS if group.group in subsystems for c in group}
+    return codes | declared | {f"unknown_{what}" for what in unknown_what}
 
 
 def strings_of(value: Any) -> set[str]:

@@ -143,4 +143,4 @@ async def test_a_reaction_window_looks_the_same_whatever_the_gm_holds(tmp_path: 
     assert not {"囮作戦", "情報操作"} & set(gm_view[ROOMS[1]]["units"]["b2"]["strategies"])
     assert all(m["turn"] == 2 and m["step"] == "deployment" for m in gm_view.values()), gm_view
     codes = [json.loads(x)["code"] for x in frames(tables[0].bridge, ROOMS[0])["reject"]]
-    assert codes == ["prompt_pending"], codes
+    assert codes == ["reaction_pending"], codes

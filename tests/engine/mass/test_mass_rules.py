@@ -434,7 +434,7 @@ def test_mass_dmg_2_commanding_pc_may_take_damage_on_lp() -> None:
     assert [c.id for c in lp[0].choices] == ["0", "1", "2", "3", "4", "5"]
     assert w.u("a1").strength == 12  # nothing applied before the answer
     wait = w.refused(P2, kind="mass.defend", unit="a2")
-    assert wait.code == "prompt_pending"
+    assert (wait.code, wait.rule) == ("lp_pending", "MASS-DMG-2")
     wrong = w.refused(P2, kind="answer", prompt=lp[0].id, choice="2")
     assert wrong.code == "unknown_prompt"  # another player's prompt does not exist for them
     w.answer(lp[0], "2")
@@ -653,7 +653,7 @@ def test_mass_t_3_a_bridge_acts_for_the_player_it_names_or_as_the_table() -> Non
     assert (w.u("a1").row, w.u("b1").row) == ("front", "front")
 
 
-def test_mass_prompt_pending_names_only_a_question_the_sender_may_see() -> None:
+def test_mass_pending_prompt_names_only_a_question_the_sender_may_see() -> None:
     """While the GM's odd-point question waits, a player is told only that someone must
     answer first — not the GM's question."""
     w = War(scenario(two_by_two(b1={"strength": 11})))
@@ -664,7 +664,8 @@ def test_mass_prompt_pending_names_only_a_question_the_sender_may_see() -> None:
     gm_question = w.prompts("mass.odd")[0]
     assert gm_question.to == "gm"
     r = w.refused(P1, kind="mass.deploy", unit="a1", row="back")
-    assert r.code == "prompt_pending" and "B1" not in r.ja and "B1" not in r.en
+    assert (r.code, r.rule) == ("odd_point_pending", "MASS-T-1")
+    assert "B1" not in r.ja and "B1" not in r.en
     assert "prompt" not in r.details
     gm = w.refused(kind="mass.deploy", unit="a1", row="back")
     assert "B1" in gm.ja and gm.details["prompt"] == gm_question.id
