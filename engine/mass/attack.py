@@ -183,7 +183,9 @@ def _ask_window(tx: Tx, m: MassState, a: PendingAttack) -> bool:
             die_en = "" if a.die is None else f" (die {a.die} included)"
             text = ASK_ROLLED.format(attacker=attacker.name, target=target.name, attack=att,
                                      defence=dfn, die=die, die_en=die_en)
-        tx.ask(to, text, REACT_RESUME, [*options, ("pass", PASS)], attack=a.id, owner=to)
+        tx.ask(to, text, REACT_RESUME, [*options, ("pass", PASS)], kind="mass.reaction",
+               about={"attack": a.id, "attacker": a.attacker, "target": a.target},
+               attack=a.id, owner=to)
         asked = True
     return asked
 

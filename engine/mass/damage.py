@@ -57,7 +57,16 @@ def deal(tx: Tx, unit: Unit, amount: int, source: str) -> None:
     tx.ask(owner_key(unit), ASK_LP.format(name=unit.name, amount=amount, leader=unit.leader or
                                           unit.name, lp=lp),
            LP_RESUME, [(str(n), Text(f"LPで{n}点", f"{n} on LP")) for n in range(top + 1)],
-           unit=unit.id, amount=amount, source=source)
+           kind="mass.lp", about=_lp_about(unit, source), unit=unit.id, amount=amount,
+           source=source)
+
+
+def _lp_about(unit: Unit, source: str) -> dict[str, str]:
+    """The damaged unit, and the enemy unit whose attack or strategy dealt the damage."""
+    about = {"unit": unit.id, "side": unit.side}
+    if source.startswith(("attack:", "strategy:")):
+        about["from"] = source.rsplit(":", 1)[1]
+    return about
 
 
 def _split(tx: Tx, unit: Unit, amount: int, on_lp: int, source: str) -> None:

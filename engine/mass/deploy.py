@@ -63,7 +63,8 @@ def close_deployment(tx: Tx) -> None:
     odd = [u for u in active_units(m) if u.strength % 2 and u.odd is None]
     for unit in odd:
         tx.ask(owner_key(unit), ASK_ODD.format(name=unit.name, strength=unit.strength),
-               ODD_RESUME, ODD_CHOICES, unit=unit.id)
+               ODD_RESUME, ODD_CHOICES, kind="mass.odd_point",
+               about={"unit": unit.id, "side": unit.side}, unit=unit.id)
     if odd:
         return
     for unit in active_units(m):
@@ -104,11 +105,12 @@ def _ask_rebalance(tx: Tx, m: MassState, side: str) -> None:
             mine = [u for u in backs if u.player == player]
             tx.ask(f"player:{player}", ASK_MOVE.format(**words), REBALANCE_RESUME,
                    [*((u.id, MOVE.format(name=u.name)) for u in mine), ("stay", STAY)],
-                   side=side)
+                   kind="mass.rebalance", about={"side": side}, side=side)
         if players:
             return
     tx.ask("gm", ASK_GM.format(**words), REBALANCE_RESUME,
-           [(u.id, MOVE.format(name=u.name)) for u in backs], side=side)
+           [(u.id, MOVE.format(name=u.name)) for u in backs], kind="mass.rebalance",
+           about={"side": side}, side=side)
 
 
 def resume_rebalance(tx: Tx, prompt: Prompt, choice: str) -> None:

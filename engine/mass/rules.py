@@ -99,15 +99,15 @@ def waiting_on(tx: Tx, prompt: Prompt) -> Refusal:
     only for a sender shown the prompt."""
     m = mass_of(tx)
     context = prompt.context
-    code = {"mass.rebalance": R.REBALANCE_PENDING, "mass.react": R.REACTION_PENDING,
-            "mass.lp": R.LP_PENDING}.get(prompt.resume, R.ODD_POINT_PENDING)
+    code = {"mass.rebalance": R.REBALANCE_PENDING, "mass.reaction": R.REACTION_PENDING,
+            "mass.lp": R.LP_PENDING}.get(prompt.kind, R.ODD_POINT_PENDING)
     if not prompt.visible_to(tx.audience):
         return code.refuse(alt="elsewhere")
     details = {"prompt": prompt.id}
-    if prompt.resume == "mass.rebalance":
+    if prompt.kind == "mass.rebalance":
         side = m.sides[str(context["side"])]
         return code.refuse(side=side.name, side_en=side.en or side.name, details=details)
-    if prompt.resume == "mass.react":
+    if prompt.kind == "mass.reaction":
         attacker = m.units.get(m.attack.attacker) if m.attack else None
         return code.refuse(attacker=attacker.name if attacker else "—", details=details)
     return code.refuse(name=m.units[str(context["unit"])].name, details=details)

@@ -156,15 +156,10 @@ class War:
 
 
 def _kind(prompt: dict[str, Any]) -> str:
-    """rebalance / odd / react / lp — from the prompt's choices (its resume is GM-only)."""
-    ids = {c["id"] for c in prompt["choices"]}
-    if ids == {"attack", "defence"}:
-        return "odd"
-    if "pass" in ids:
-        return "react"
-    if "0" in ids:
-        return "lp"
-    return "rebalance"
+    """rebalance / odd / react / lp — from the prompt's public `kind` (MASS-T-1, MASS-DMG-1/2)."""
+    kinds = {"mass.rebalance": "rebalance", "mass.odd_point": "odd", "mass.reaction": "react",
+             "mass.lp": "lp"}
+    return kinds[prompt["kind"]]
 
 
 async def test_a_whole_war_over_sockets(tmp_path: Path) -> None:
