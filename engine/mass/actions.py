@@ -23,6 +23,7 @@ from .end import set_outcome
 from .model import Half, MassState, Mod, Row, Unit
 from .rules import (
     PATH,
+    add_mod,
     formation_of,
     heal,
     lose,
@@ -207,9 +208,8 @@ class Adjust(ActionBase):
         m = mass_of(tx)
         unit = unit_of(m, self.unit)
         if self.attack or self.defence:
-            tx.set((PATH, "units", unit.id, "mods"), [*unit.mods, Mod(
-                strategy=self.note or "GM", source="gm", attack=self.attack,
-                defence=self.defence)])
+            add_mod(tx, unit, Mod(strategy=self.note or "GM", source="gm",
+                                  attack=self.attack, defence=self.defence))
         if self.strength > 0:
             heal(tx, unit, self.strength, "GM")
         elif self.strength < 0:

@@ -307,7 +307,7 @@ def _resolve(tx: Tx, m: MassState, a: PendingAttack) -> None:
     if a.charge:  # 指揮官突撃 is once: the attack value goes back to the unit's own
         mods = [Mod(strategy=d.strategy, source=d.source, attack=d.attack, defence=d.defence,
                     flags=[f for f in d.flags if f != "charge"]) for d in attacker.mods]
-        tx.set((PATH, "units", attacker.id, "mods"), mods)
+        set_unit(tx, attacker, mods=mods)
     tx.set((PATH, "attack"), None)
     set_unit(tx, attacker, acted=True)
     tx.emit("mass.attack", attack=a.id, attacker=attacker.id, target=target.id,

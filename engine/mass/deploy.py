@@ -54,21 +54,25 @@ def needs_rebalance(m: MassState, side: str) -> int:
 
 
 def close_deployment(tx: Tx) -> None:
-    """One step of closing deployment: ask what is missing, or finish (→ tactics)."""
+    """One step of closing deployment: the rebalance, then every unit's halves (those
+    awaiting their odd point marked `split_pending`) and the odd points asked; once
+    answered, the tactics step."""
     m = mass_of(tx)
     for side in m.sides:
         if needs_rebalance(m, side):
             _ask_rebalance(tx, m, side)
             return
-    odd = [u for u in active_units(m) if u.strength % 2 and u.odd is None]
-    for unit in odd:
-        tx.ask(owner_key(unit), ASK_ODD.format(name=unit.name, strength=unit.strength),
-               ODD_RESUME, ODD_CHOICES, kind="mass.odd_point",
-               about={"unit": unit.id, "side": unit.side}, unit=unit.id)
-    if odd:
-        return
-    for unit in active_units(m):
-        halves(tx, unit)
+    if m.closing == "deployment":
+        tx.set((PATH, "closing"), "split")
+        for unit in active_units(m):
+            halves(tx, unit)
+        odd = [u for u in active_units(m) if u.split_pending]
+        for unit in odd:
+            tx.ask(owner_key(unit), ASK_ODD.format(name=unit.name, strength=unit.strength),
+                   ODD_RESUME, ODD_CHOICES, kind="mass.odd_point",
+                   about={"unit": unit.id, "side": unit.side}, unit=unit.id)
+        if odd:
+            return
     tx.set((PATH, "closing"), None)
     tx.set((PATH, "rebalance_asked"), [])
     tx.set((PATH, "step"), "tactics")
@@ -78,11 +82,16 @@ def close_deployment(tx: Tx) -> None:
 
 
 def halves(tx: Tx, unit: Unit) -> None:
-    """MASS-T-1: attack and defence = strength ÷ 2, the odd point where the player put it."""
+    """MASS-T-1: attack and defence = strength ÷ 2, the odd point where the player put it;
+    an odd strength whose point is not placed yet is published rounded down, pending."""
     half, extra = divmod(unit.strength, 2)
+    pending = bool(extra) and unit.odd is None
     attack = half + (extra if unit.odd == "attack" else 0)
     defence = half + (extra if unit.odd == "defence" else 0)
-    set_unit(tx, unit, attack_base=attack, defence_base=defence, attack=attack, defence=defence)
+    set_unit(tx, unit, attack_half=attack, defence_half=defence, attack_base=attack,
+             defence_base=defence, split_pending=pending)
+    if pending:
+        return  # told once the point is placed (resume_odd)
     tx.emit("mass.deployed", unit=unit.id, row=unit.row, attack=attack, defence=defence)
     ja, en = row_text(unit.row)
     tx.say(Text(f"「{unit.name}」{ja}・戦力{unit.strength} → 攻撃力{attack}／防御力{defence}",
@@ -128,5 +137,7 @@ def resume_rebalance(tx: Tx, prompt: Prompt, choice: str) -> None:
 
 
 def resume_odd(tx: Tx, prompt: Prompt, choice: str) -> None:
+    """The odd point placed: the unit's halves are final at once."""
     unit = mass_of(tx).units[str(prompt.context["unit"])]
     set_unit(tx, unit, odd=choice)
+    halves(tx, unit)

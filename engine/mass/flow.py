@@ -122,7 +122,7 @@ def _end_turn(tx: Tx, m: MassState) -> None:
         return
     for unit in m.units.values():
         set_unit(tx, unit, mods=[], active=None, acted=False, delayed=False, reroll_used=False,
-                 surges_left=0, odd=None)
+                 surges_left=0, odd=None, split_pending=False)
     tx.emit("mass.turn.ended", turn=m.turn)
     tx.set((PATH, "order"), [])
     tx.set((PATH, "closing"), None)
@@ -145,7 +145,8 @@ def _close_tactics(tx: Tx, m: MassState) -> None:
         tx.check(fid in unit.formations, R.NOT_OWNED.refuse(name=unit.name, formation=fid))
         set_formation(tx, m, unit, fid)
         tx.emit("mass.formation", unit=unit.id, formation=fid, attack=unit.attack,
-                defence=unit.defence)
+                defence=unit.defence, attack_base=unit.attack_base,
+                defence_base=unit.defence_base)
     order = battle_order(m)
     tx.set((PATH, "order"), order)
     tx.set((PATH, "current"), None)
@@ -201,7 +202,7 @@ class FollowUp(NamedTuple):
 FOLLOW_UPS: tuple[FollowUp, ...] = (
     FollowUp("attack", "MASS-DMG-1", lambda m: m.attack is not None,
              lambda tx, _m: proceed_attack(tx)),
-    FollowUp("close_deployment", "MASS-T-1", lambda m: m.closing == "deployment",
+    FollowUp("close_deployment", "MASS-T-1", lambda m: m.closing in ("deployment", "split"),
              lambda tx, _m: close_deployment(tx)),
     FollowUp("turn_end", "MASS-T-3", lambda m: m.closing == "turn_end", lambda tx, m: _end_turn(tx, m)),
     FollowUp("next_actor", "MASS-T-3", lambda m: m.step == "battle" and _needs_actor(m),

@@ -215,11 +215,20 @@ class Unit(Entity):
     # -- this turn (MASS-T-1..3)
     row: Row | None = None
     odd: Half | None = None
-    attack_base: Count = 0
-    defence_base: Count = 0
+    #: MASS-T-1 strength ÷ 2, the odd point where its player put it (or not yet: pending).
+    attack_half: Count = Field(default=0, json_schema_extra={"rule": "MASS-T-1"})
+    defence_half: Count = Field(default=0, json_schema_extra={"rule": "MASS-T-1"})
+    #: The halves still wait on the odd point (a `mass.odd_point` prompt about this unit):
+    #: they hold strength ÷ 2 rounded down until it is answered.
+    split_pending: StrictBool = False
     formation: Name | None = None
-    attack: Count = 0
-    defence: Count = 0
+    #: MASS-T-2 the halves changed by the formation: the turn's values before `mods`.
+    attack_base: Count = Field(default=0, json_schema_extra={"rule": "MASS-T-2"})
+    defence_base: Count = Field(default=0, json_schema_extra={"rule": "MASS-T-2"})
+    #: The effective values (MASS-STRAT-1): base plus every turn-long `mods` change, never
+    #: below 0; the engine keeps them in step with base and mods (rules.set_unit).
+    attack: Count = Field(default=0, json_schema_extra={"rule": "MASS-STRAT-1"})
+    defence: Count = Field(default=0, json_schema_extra={"rule": "MASS-STRAT-1"})
     active: Name | None = None
     mods: list[Mod] = Field(default_factory=list)
     acted: StrictBool = False
@@ -279,7 +288,9 @@ class MassState(Entity):
     units: dict[str, Unit] = Field(default_factory=dict)
     turn: Count = 0
     step: Step = "preparation"
-    closing: Literal["deployment", "turn_end"] | None = None
+    #: What the war closes by itself: deployment (then `split`: the halves are set and the
+    #: odd points asked), or the turn's end.
+    closing: Literal["deployment", "split", "turn_end"] | None = None
     rebalance_asked: list[Id] = Field(default_factory=list)
     order: list[Id] = Field(default_factory=list)
     current: Id | None = None

@@ -171,37 +171,46 @@ def row_text(row: str | None) -> tuple[str, str]:
 
 def attack_of(unit: Unit) -> int:
     """The attack this turn: the tactics-step value plus strategy changes, never below 0."""
-    return max(unit.attack + sum(m.attack for m in unit.mods), 0)
+    return max(unit.attack_base + sum(m.attack for m in unit.mods), 0)
 
 
 def defence_of(unit: Unit) -> int:
-    return max(unit.defence + sum(m.defence for m in unit.mods), 0)
+    return max(unit.defence_base + sum(m.defence for m in unit.mods), 0)
 
 
 def formation_values(unit: Unit, spec: FormationSpec) -> tuple[int, int]:
     """MASS-T-2: the deployment halves changed by the formation (背水の陣 replaces them)."""
     if spec.effect == "backwater":
         return max((unit.max_strength or 0) - unit.strength, 0), 0
-    return (max(unit.attack_base + spec.attack, 0), max(unit.defence_base + spec.defence, 0))
+    return (max(unit.attack_half + spec.attack, 0), max(unit.defence_half + spec.defence, 0))
+
+
+#: The fields the published (effective) attack and defence are computed from.
+EFFECTIVE_FROM = frozenset({"attack_base", "defence_base", "mods"})
 
 
 def set_unit(tx: Tx, unit: Unit, **values: object) -> None:
-    """Write several fields of one unit."""
+    """Write several fields of one unit; the effective attack/defence follow their base
+    and mods, so no client recomputes a rule."""
     for key, value in values.items():
         tx.set((PATH, "units", unit.id, key), value)
+    if EFFECTIVE_FROM & values.keys():
+        for key, value in (("attack", attack_of(unit)), ("defence", defence_of(unit))):
+            if getattr(unit, key) != value:
+                tx.set((PATH, "units", unit.id, key), value)
 
 
 def set_formation(tx: Tx, m: MassState, unit: Unit, fid: str) -> None:
     """Put `unit` in formation `fid` and recompute its attack/defence (MASS-T-2)."""
     spec = formation_of(m, fid)
     attack, defence = formation_values(unit, spec)
-    set_unit(tx, unit, formation=fid, attack=attack, defence=defence)
+    set_unit(tx, unit, formation=fid, attack_base=attack, defence_base=defence)
     if spec.effect == "surge":
         set_unit(tx, unit, surges_left=spec.value)
 
 
 def add_mod(tx: Tx, unit: Unit, mod: Mod) -> None:
-    tx.set((PATH, "units", unit.id, "mods"), [*unit.mods, mod])
+    set_unit(tx, unit, mods=[*unit.mods, mod])
 
 
 def source_text(tx: Tx, source: str) -> tuple[str, str]:

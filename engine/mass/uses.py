@@ -42,7 +42,7 @@ def activate(tx: Tx, m: MassState, unit: Unit, sid: str) -> None:
         for other in m.units.values():
             kept = [d for d in other.mods if not (d.source == unit.id and d.strategy == previous)]
             if len(kept) != len(other.mods):
-                tx.set((PATH, "units", other.id, "mods"), kept)
+                set_unit(tx, other, mods=kept)
     set_unit(tx, unit, active=sid)
 
 

@@ -218,10 +218,11 @@ def test_mass_t_1_attack_and_defence_are_half_strength_odd_point_asked() -> None
     odd = w.prompts("mass.odd")
     assert [p.to for p in odd] == ["player:p1"]
     assert w.m.step == "deployment"
+    assert (w.u("a1").attack, w.u("a1").defence, w.u("a1").split_pending) == (5, 5, True)
     w.answer(odd[0], "defence")
     a1, a2 = w.u("a1"), w.u("a2")
-    assert (a1.attack_base, a1.defence_base) == (5, 6)
-    assert (a2.attack_base, a2.defence_base) == (5, 5)
+    assert (a1.attack_half, a1.defence_half, a1.split_pending) == (5, 6, False)
+    assert (a2.attack_half, a2.defence_half) == (5, 5)
     assert w.m.step == "tactics"
 
 
@@ -233,7 +234,7 @@ def test_mass_t_1_odd_point_may_be_said_with_the_deployment() -> None:
     for uid, row in (("a2", "back"), ("b1", "front"), ("b2", "back")):
         w.do(kind="mass.deploy", unit=uid, row=row)
     w.next()
-    assert w.prompts() == [] and (w.u("a1").attack_base, w.u("a1").defence_base) == (6, 5)
+    assert w.prompts() == [] and (w.u("a1").attack_half, w.u("a1").defence_half) == (6, 5)
 
 
 def test_mass_t_1_every_unit_needs_a_row_and_only_in_deployment() -> None:
@@ -325,8 +326,8 @@ def test_mass_t_3_defend_adds_1d6_defence_instead_of_attacking() -> None:
     w = front_war()
     w.do(P1, kind="mass.defend", unit="a1", result=d6(5))
     a1 = w.u("a1")
-    assert (a1.acted, a1.defence, w.m.current) == (True, 6, "b1")
-    assert defence_of(a1) == 11
+    assert (a1.acted, a1.defence_base, w.m.current) == (True, 6, "b1")
+    assert defence_of(a1) == a1.defence == 11  # published effective: base + the turn's mods
 
 
 def test_mass_t_3_reorganize_back_to_column_and_recover_one() -> None:

@@ -27,6 +27,7 @@ const STRINGS = {
     "ms.strategies": "作戦と残り回数", "ms.unit": "部隊", "ms.owned_f": "陣形",
     "ms.unlimited": "∞", "ms.stones": "投石部隊（ターン終了時）", "ms.none": "なし",
     "ms.mods": "このターンの修正",
+    "ms.split_pending": "余り1点待ち", "ms.split_pending.long": "戦力が奇数: 余りの1点の振り分けを待っています（値は切り捨て）",
     "ms.side": "陣営",
     "ms.do.next_step": "次のステップへ（{step}）",
     "ms.do.strength": "「{unit}」の最大戦力を決める（{ability}）",
@@ -57,6 +58,7 @@ const STRINGS = {
     "ms.strategies": "Strategies and uses left", "ms.unit": "unit", "ms.owned_f": "formations",
     "ms.unlimited": "∞", "ms.stones": "Stone throwers (at turn end)", "ms.none": "none",
     "ms.mods": "this turn",
+    "ms.split_pending": "odd point pending", "ms.split_pending.long": "odd strength: waiting for where the extra point goes (values rounded down)",
     "ms.side": "side",
     "ms.do.next_step": "moved on from the {step} step",
     "ms.do.strength": "set “{unit}”'s max strength ({ability})",
@@ -83,10 +85,14 @@ const RULES = [
   R(["units", "*", "routed"], "MASS-PREP-2", "戦力0で敗走", "routed at strength 0"),
   R(["units", "*", "uses"], "MASS-DATA", "作戦ごとの使用回数", "each strategy's use count"),
   R(["units", "*", "row"], "MASS-T-1", "前列の部隊数は後列以上", "the front row holds at least as many units as the back"),
-  R(["units", "*", "attack"], "MASS-T-2", "戦力÷2に陣形の修正。次の戦力配置まで変わらない",
+  R(["units", "*", "attack_base"], "MASS-T-2", "戦力÷2に陣形の修正。次の戦力配置まで変わらない",
     "strength ÷ 2 changed by the formation; fixed until the next deployment"),
-  R(["units", "*", "defence"], "MASS-T-2", "戦力÷2に陣形の修正。次の戦力配置まで変わらない",
+  R(["units", "*", "defence_base"], "MASS-T-2", "戦力÷2に陣形の修正。次の戦力配置まで変わらない",
     "strength ÷ 2 changed by the formation; fixed until the next deployment"),
+  R(["units", "*", "attack"], "MASS-STRAT-1", "陣形後の値＋このターンの修正（0未満にならない）",
+    "the formation's value + this turn's changes (never below 0)"),
+  R(["units", "*", "defence"], "MASS-STRAT-1", "陣形後の値＋このターンの修正（0未満にならない）",
+    "the formation's value + this turn's changes (never below 0)"),
   R(["units", "*", "formation"], "MASS-T-2", "取得済みの陣形から1つ", "one owned formation"),
   R(["units", "*", "lp"], "MASS-DMG-2", "ダメージの一部をLPで受けられる", "may take damage on LP"),
   R(["step"], "MASS-T-3", "戦力配置 → 戦術決定 → 戦闘", "deployment → tactics → battle"),
@@ -99,9 +105,6 @@ const GM_FIELDS = new Set(["abilities", "mental", "skills", "weapon_base", "inte
 /** A step's name, from the table the server sent (MASS-T-*). */
 const stepName = (s) => phaseName(K, s);
 const isMine = (ctx, u) => !!ctx.player && u.player === ctx.player;
-const sum = (mods, f) => (mods || []).reduce((n, m) => n + (m[f] || 0), 0);
-export const attackOf = (u) => Math.max(0, (u.attack || 0) + sum(u.mods, "attack"));
-export const defenceOf = (u) => Math.max(0, (u.defence || 0) + sum(u.mods, "defence"));
 
 /** The row a unit counts as this turn (速攻前進 / 速攻後退). */
 export function rowOf(u) {
@@ -155,10 +158,12 @@ function unitCard(ctx, ms, u) {
     h("div.ms-unit-sub.small.muted", `${u.leader || ""}${u.leader ? " · " : ""}${player}`),
     strengthBar(ctx, u),
     h("div.ms-values",
+      // Published effective values (base + this turn's mods, never below 0); the base in brackets.
       h("span.ms-atk", { title: t("ms.attack.long") }, `${t("ms.attack")} `,
-        h("b", String(attackOf(u))), h("span.muted.small", ` (${u.attack})`)),
+        h("b", String(u.attack)), h("span.muted.small", ` (${u.attack_base})`)),
       h("span.ms-def", { title: t("ms.defence.long") }, `${t("ms.defence")} `,
-        h("b", String(defenceOf(u))), h("span.muted.small", ` (${u.defence})`)),
+        h("b", String(u.defence)), h("span.muted.small", ` (${u.defence_base})`)),
+      u.split_pending ? h("span.badge.warn.ms-split-pending", { title: t("ms.split_pending.long") }, t("ms.split_pending")) : null,
       u.lp !== undefined && u.lp !== null ? h("span.ms-lp", `${t("ms.lp")} `,
         ctx.editable([K, "units", u.id, "lp"], u.lp, { type: "int", label: `${u.name} LP` })) : null),
     h("div.ms-formation.small", h("span.muted", `${t("ms.formation")}: `), u.formation || "—",

@@ -9,7 +9,7 @@ import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick } from "../i18n.js";
 import { actButton, feedback, field, localError, meBadge, readRoll, rollChoice, select, send, setVal, val } from "./common.js";
-import { attackOf, defenceOf, rowOf } from "../panels/mass.js";
+import { rowOf } from "../panels/mass.js";
 
 const REACTIONS = new Set(["decoy", "information", "white_flag"]);
 const FORMATION_CHANGE = new Set(["formation_change", "formation_change_fast"]);
@@ -184,7 +184,7 @@ function battleForm(ctx, ms, u) {
     const tr = rowOf(x);
     const illegal = mine === "back" && tr === "back";
     const hint = illegal ? t("pms.illegal") : (mine === "front" && tr === "front" ? t("pms.bonus") : t("pms.no_bonus"));
-    return { value: x.id, label: `${x.name} (${t(tr === "front" ? "ms.front" : "ms.back")} · ${t("ms.defence")}${defenceOf(x)}) — ${hint}`, disabled: illegal };
+    return { value: x.id, label: `${x.name} (${t(tr === "front" ? "ms.front" : "ms.back")} · ${t("ms.defence")}${x.defence}) — ${hint}`, disabled: illegal };
   });
   const attack = (button) => {
     const action = { kind: "mass.attack", unit: u.id, target: val(ctx, `${key}.target`) };
@@ -197,7 +197,7 @@ function battleForm(ctx, ms, u) {
   };
   const simple = (kind) => (button) => send(ctx, key, { kind, unit: u.id }, button);
   return h("section.pl-form.pms-battle", { dataset: { control: key } },
-    h("div.pl-form-title", h("b", t("pms.turn")), " ", h("span.muted.small", `${t("ms.attack")} ${attackOf(u)} / ${t("ms.defence")} ${defenceOf(u)}`)),
+    h("div.pl-form-title", h("b", t("pms.turn")), " ", h("span.muted.small", `${t("ms.attack")} ${u.attack} / ${t("ms.defence")} ${u.defence}`)),
     targets.length ? h("div.pl-row", field(t("pms.target"), select(ctx, `${key}.target`, targets, { label: t("pms.target"), name: "target" }), "wide")) : null,
     rollChoice(ctx, key),
     h("div.pl-row",
