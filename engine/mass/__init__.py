@@ -29,6 +29,7 @@ from .flow import RESUMERS, NextStep, advance
 from .model import TURN, MassSettings, MassState
 from .prep import Pick, SetStrength
 from .refusals import CODES
+from .results import RESULTS
 from .scenario import MassScenario
 from .strategies import UseStrategy
 
@@ -41,4 +42,5 @@ SUBSYSTEM = Subsystem(
     settlers=(advance,),
     phases=TURN,
     refusals=CODES,
+    results=RESULTS,
 )

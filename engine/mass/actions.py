@@ -21,6 +21,7 @@ from .attack import bonus_applies, start_attack, target_refusal
 from .dice import Dice
 from .end import set_outcome
 from .model import Half, MassState, Mod, Row, Unit
+from .results import MassAttackDeclared, MassDefended, MassDeployed
 from .rules import (
     PATH,
     add_mod,
@@ -77,6 +78,8 @@ class Deploy(_UnitAction):
         no_prompt_open(tx)
         not_routed(unit)
         set_unit(tx, unit, row=self.row, odd=self.odd)
+        tx.report(MassDeployed(unit=unit.id, row=self.row, odd=self.odd),
+                  about=[(PATH, "units", unit.id, "row")])
         tx.emit("mass.row", unit=unit.id, row=self.row)
         ja, en = row_text(self.row)
         tx.say(Text(f"「{unit.name}」は{ja}へ", f"'{unit.name}' to the {en}"))
@@ -144,7 +147,10 @@ class Attack(_TurnAction):
             dice = Dice(tx, m.settings, [self.result])
             dice.check(m.settings.bonus_dice)
             reporter = dice.who()
-        start_attack(tx, unit, target, self.result, reporter)
+        pending = start_attack(tx, unit, target, self.result, reporter)
+        tx.made("attack", pending.id, (PATH, "attack"))
+        tx.report(MassAttackDeclared(attack=pending.id, attacker=unit.id, target=target.id,
+                                     bonus=bonus_applies(unit, target)), about=[(PATH, "attack")])
 
 
 class Defend(_TurnAction):
@@ -159,6 +165,8 @@ class Defend(_TurnAction):
         n = dice.roll("1D6", f"mass.defend {unit.id}")
         dice.finish()
         mod_on(tx, unit, Mod(strategy="防御", source=unit.id, defence=n))
+        tx.report(MassDefended(unit=unit.id, die=n, defence=unit.defence),
+                  about=[(PATH, "units", unit.id, "defence")])
         tx.emit("mass.defend", unit=unit.id, defence=n)
         tx.say(Text(f"「{unit.name}」は防御: 防御力+{n}", f"'{unit.name}' defends: defence +{n}"))
         self._done(tx, unit)

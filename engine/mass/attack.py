@@ -29,6 +29,7 @@ from . import refusals as R
 from .damage import deal, mass_prompts, withdraw
 from .dice import Dice
 from .model import MassState, Mod, PendingAttack, Unit
+from .results import MassAttackResolved
 from .rules import (
     PATH,
     attack_of,
@@ -75,7 +76,7 @@ def bonus_applies(attacker: Unit, target: Unit) -> bool:
 
 
 def start_attack(tx: Tx, attacker: Unit, target: Unit, reported: str | None,
-                 reporter: str | None = None) -> None:
+                 reporter: str | None = None) -> PendingAttack:
     aid = tx.next_id("atk")
     pending = PendingAttack(id=aid, attacker=attacker.id, target=target.id, reported=reported,
                             reporter=reporter if reported else None,
@@ -84,6 +85,7 @@ def start_attack(tx: Tx, attacker: Unit, target: Unit, reported: str | None,
     tx.emit("mass.attack.declared", attack=aid, attacker=attacker.id, target=target.id)
     tx.say(Text(f"「{attacker.name}」が「{target.name}」に攻撃",
                 f"'{attacker.name}' attacks '{target.name}'"))
+    return pending
 
 
 def proceed_attack(tx: Tx) -> None:
@@ -310,6 +312,12 @@ def _resolve(tx: Tx, m: MassState, a: PendingAttack) -> None:
         set_unit(tx, attacker, mods=mods)
     tx.set((PATH, "attack"), None)
     set_unit(tx, attacker, acted=True)
+    # 指揮官突撃's attack is the leader's weapon base value: told only to whom it is shown
+    about = [(PATH, "units", attacker.id, "weapon_base")] if a.charge else []
+    tx.report(MassAttackResolved(attack=a.id, attacker=attacker.id, target=target.id,
+                                 bonus=a.bonus, die=a.die, fixed=a.fixed,
+                                 white_flag=a.white_flag, attack_value=attack,
+                                 defence_value=defence, damage=damage), about=about)
     tx.emit("mass.attack", attack=a.id, attacker=attacker.id, target=target.id,
             attack_value=attack, defence_value=defence, die=a.die, damage=damage,
             charge=a.charge, white_flag=a.white_flag)

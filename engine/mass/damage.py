@@ -14,6 +14,7 @@ from ..errors import Text
 from ..prompts import Prompt
 from ..tx import Tx
 from .model import MassState, Unit
+from .results import MassLp
 from .rules import has_flag, lose, mass_of, owner_key, set_unit
 
 __all__ = ["LP_RESUME", "deal", "mass_prompts", "resume_lp", "withdraw"]
@@ -77,6 +78,8 @@ def _split(tx: Tx, unit: Unit, amount: int, on_lp: int, source: str) -> None:
         tx.say(Text(f"{unit.leader or unit.name}がLPで{on_lp}点受けた（LP {lp} → {lp - on_lp}）",
                     f"{unit.leader or unit.name} takes {on_lp} on LP (LP {lp} → {lp - on_lp})"))
     lose(tx, unit, amount - on_lp, source)
+    tx.report(MassLp(unit=unit.id, on_lp=on_lp, on_strength=amount - on_lp, lp=unit.lp or 0,
+                     strength=unit.strength), about=[("mass", "units", unit.id, "lp")])
 
 
 def resume_lp(tx: Tx, prompt: Prompt, choice: str) -> None:

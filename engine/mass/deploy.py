@@ -16,6 +16,7 @@ from ..prompts import Prompt
 from ..tx import Tx
 from .damage import mass_prompts, withdraw
 from .model import MassState, Unit
+from .results import MassSplit, MassStepResult
 from .rules import PATH, active_units, mass_of, owner_key, row_text, set_unit
 
 __all__ = ["ODD_RESUME", "REBALANCE_RESUME", "close_deployment", "halves", "needs_rebalance",
@@ -76,6 +77,7 @@ def close_deployment(tx: Tx) -> None:
     tx.set((PATH, "closing"), None)
     tx.set((PATH, "rebalance_asked"), [])
     tx.set((PATH, "step"), "tactics")
+    tx.report(MassStepResult(turn=m.turn, step="tactics"), about=[(PATH, "step")])
     tx.emit("mass.step", step="tactics", turn=m.turn)
     tx.say(Text(f"第{m.turn}ターン 戦術決定: 各部隊は陣形を選んでください。",
                 f"Turn {m.turn}, tactics: each unit picks a formation."))
@@ -90,6 +92,8 @@ def halves(tx: Tx, unit: Unit) -> None:
     defence = half + (extra if unit.odd == "defence" else 0)
     set_unit(tx, unit, attack_half=attack, defence_half=defence, attack_base=attack,
              defence_base=defence, split_pending=pending)
+    tx.report(MassSplit(unit=unit.id, attack=attack, defence=defence, split_pending=pending),
+              about=[(PATH, "units", unit.id, "attack_half")])
     if pending:
         return  # told once the point is placed (resume_odd)
     tx.emit("mass.deployed", unit=unit.id, row=unit.row, attack=attack, defence=defence)

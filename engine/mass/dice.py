@@ -43,6 +43,9 @@ class Dice:
     #: Who reported the lines, when they were checked earlier by another action (an
     #: attack's die is read after its reaction window; the answerer is not the reporter).
     reporter: str | None = None
+    #: The last roll made or read, and every total so far (for the ack's result).
+    last: Roll | None = None
+    totals: list[int] = field(default_factory=list)
 
     def roll(self, dice: str, purpose: str, modifier: int | None = 0,
              rule: str = "MASS-DATA") -> int:
@@ -50,9 +53,12 @@ class Dice:
         (None: any modifier, the total is taken as reported)."""
         self.used += 1
         if self.used <= len(self.reported):
-            return self._read(self.reported[self.used - 1], dice, purpose, modifier, rule)
-        roll = self.tx.roll(dice, purpose)
-        return (roll.total or 0) + (modifier or 0)
+            total = self._read(self.reported[self.used - 1], dice, purpose, modifier, rule)
+        else:
+            self.last = self.tx.roll(dice, purpose)
+            total = (self.last.total or 0) + (modifier or 0)
+        self.totals.append(total)
+        return total
 
     def finish(self) -> None:
         """Refuse lines the action never needed: a result must not be silently dropped."""
@@ -74,6 +80,7 @@ class Dice:
         roll = Roll(dice=result.expr, results=list(result.dice), total=result.value,
                     purpose=purpose, source="external", raw=line, reporter=self.reporter or
                     self.who())
+        self.last = roll
         if self.reporter is None:
             self.tx.record_roll(roll)
         else:  # checked (and allowed) when its action was accepted: see `check`

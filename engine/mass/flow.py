@@ -17,6 +17,7 @@ from typing import Literal, NamedTuple, cast
 
 from ..actions import ActionBase
 from ..errors import Text
+from ..prompts import Prompt
 from ..registry_types import Resumer
 from ..tx import Tx
 from . import refusals as R
@@ -25,6 +26,7 @@ from .damage import LP_RESUME, deal, mass_prompts, resume_lp
 from .deploy import ODD_RESUME, REBALANCE_RESUME, close_deployment, resume_odd, resume_rebalance
 from .end import settle
 from .model import TURN, MassState, Step, Unit
+from .results import MassAwaits, MassStepResult
 from .rules import (
     PATH,
     active_units,
@@ -67,16 +69,28 @@ def battle_order(m: MassState) -> list[str]:
 def advance(tx: Tx) -> bool:
     """Settler: the end check, then the first follow-up due (True when one ran)."""
     m = tx.part(PATH, MassState)
-    if m is None or m.outcome != "none":
+    if m is None:
         return False
-    settle(tx)
-    if m.outcome != "none" or mass_prompts(tx):
+    if m.outcome == "none":
+        settle(tx)
+    waiting = mass_prompts(tx)
+    _awaits(tx, waiting)
+    if m.outcome != "none" or waiting:
         return False
     for follow_up in FOLLOW_UPS:
         if follow_up.due(m):
             follow_up.run(tx, m)
             return True
     return False
+
+
+def _awaits(tx: Tx, prompts: list[Prompt]) -> None:
+    """The ack says what the war waits for once the action is done: each open war
+    prompt, told only to a sender shown it (the settler runs again, so this replaces)."""
+    tx.results[:] = [r for r in tx.results if not isinstance(r, MassAwaits)]
+    for p in prompts:
+        tx.report(MassAwaits(prompt=p.id, prompt_kind=p.kind, to=p.to, about=p.about),
+                  about=[("prompts", p.id)])
 
 
 def _following(step: Step) -> Step:
@@ -132,6 +146,7 @@ def _end_turn(tx: Tx, m: MassState) -> None:
 
 def _enter(tx: Tx, m: MassState, step: Step) -> None:
     tx.set((PATH, "step"), step)
+    tx.report(MassStepResult(turn=m.turn, step=step), about=[(PATH, "step")])
     tx.emit("mass.step", step=step, turn=m.turn)
     ja, en = step_text(step)
     tx.say(Text(f"第{m.turn}ターン {ja}", f"Turn {m.turn}: {en}"))

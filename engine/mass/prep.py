@@ -21,6 +21,7 @@ from ..tx import Role, Tx
 from . import refusals as R
 from .dice import Dice
 from .model import MassState, Unit
+from .results import MassCheck
 from .rules import formation_of, mass_of, may_act_for, need_step, set_unit, strategy_of, unit_of
 
 __all__ = ["Pick", "SetStrength", "pick_limit"]
@@ -55,11 +56,24 @@ class SetStrength(ActionBase):
         if self.value is not None:
             if tx.actor.role != "gm":
                 raise R.GM_ONLY.refuse()
-            return _set(tx, unit, self.value, "GM")
-        total = self._check(tx, m, unit)
+            _set(tx, unit, self.value, "GM")
+            return self._tell(tx, unit, "GM", None)
+        total, roller = self._check(tx, m, unit)
         _set(tx, unit, total, self.ability)
+        self._tell(tx, unit, self.ability, roller)
 
-    def _check(self, tx: Tx, m: MassState, unit: Unit) -> int:
+    def _tell(self, tx: Tx, unit: Unit, ability: str, roller: Dice | None) -> None:
+        """The ack's check: dice and faces (the leader's ability value is in the total, so
+        it is told only to a sender shown the unit's numbers)."""
+        roll = roller.last if roller is not None else None
+        m = mass_of(tx)
+        done = m.units[unit.id]
+        tx.report(MassCheck(unit=unit.id, ability=ability, dice=roll.dice if roll else None,
+                            rolled=list(roll.results) if roll else [],
+                            total=done.max_strength or 0, max_strength=done.max_strength or 0),
+                  about=[("mass", "units", unit.id, "ability_used")])
+
+    def _check(self, tx: Tx, m: MassState, unit: Unit) -> tuple[int, Dice]:
         s = m.settings
         allowed = [*s.abilities, *s.lp_abilities]
         if self.ability not in allowed:
@@ -78,7 +92,7 @@ class SetStrength(ActionBase):
         total = roller.roll(dice, f"mass.strength {unit.id} {self.ability}", base,
                             rule="MASS-PREP-1")
         roller.finish()
-        return total
+        return total, roller
 
 
 def _set(tx: Tx, unit: Unit, total: int, source: str) -> None:

@@ -29,6 +29,7 @@ from . import refusals as R
 from .damage import deal
 from .dice import Dice
 from .model import Flag, MassState, Mod, Stone, StrategySpec, Unit
+from .results import MassStrategyUsed
 from .rules import (
     PATH,
     allies,
@@ -245,6 +246,7 @@ def _stones(u: Use) -> None:
     target = u.pick(enemies(u.m, u.unit), ENEMY)
     sid = u.tx.next_id("stone")
     u.tx.set((PATH, "stones"), [*u.m.stones, Stone(id=sid, user=u.unit.id, target=target.id)])
+    u.tx.made("stone", sid, (PATH, "stones"))
     u.tx.emit("mass.stone.declared", stone=sid, unit=u.unit.id, target=target.id)
 
 
@@ -297,3 +299,6 @@ class UseStrategy(ActionBase):
         HANDLERS[spec.effect](Use(tx, m, unit, spec, target, self.formation, dice))
         spend(tx, m, unit, spec.id)
         dice.finish()
+        tx.report(MassStrategyUsed(unit=unit.id, strategy=spec.id, target=self.target,
+                                   rolled=dice.totals, uses_left=unit.uses.get(spec.id)),
+                  about=[(PATH, "units", unit.id, "uses")])
