@@ -80,7 +80,8 @@ def _unit(uid: str, u: dict[str, Any], cell: dict[str, int], side_index: int,
     ja, en = ROWS.get(row, ("未配置", "unplaced"))
     formation = str(u.get("formation") or "-")
     params = [{"label": "陣形", "value": formation},
-              {"label": "攻/防", "value": f"{attack}/{defence}"},
+              {"label": "攻/防", "value": f"{attack}/{defence}" + (
+                  bi("（余り1点待ち）", " (odd point pending)") if u.get("split_pending") else "")},
               {"label": "列", "value": bi(ja, en)},
               {"label": "作戦", "value": str(u.get("active") or "-")}]
     lp = as_int(u.get("lp"), None)
@@ -100,11 +101,9 @@ def _unit(uid: str, u: dict[str, Any], cell: dict[str, int], side_index: int,
 
 
 def _value(u: dict[str, Any], field: str) -> int:
-    """Attack or defence this turn: the tactics value plus the turn's changes (≥ 0)."""
-    base = as_int(u.get(field), 0) or 0
-    mods = sum(as_int(as_dict(m).get(field), 0) or 0 for m in u.get("mods") or []
-               if isinstance(m, dict))
-    return max(base + mods, 0)
+    """Attack or defence as the server publishes it: effective (the turn's changes in,
+    never below 0), so the bridge recomputes no rule."""
+    return max(as_int(u.get(field), 0) or 0, 0)
 
 
 def _summary(ms: dict[str, Any], units: dict[str, dict[str, Any]]) -> TableObject:
