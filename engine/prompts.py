@@ -28,7 +28,7 @@ class Prompt(Entity):
     id: Id
     to: Name = "gm"
     kind: Name = "choice"
-    """What the question is, e.g. `mass.odd_point`, `grid.reaction` (each subsystem's doc
+    """What the question is, e.g. `<subsystem>.<question>` (each subsystem's doc
     lists its kinds); `choice` for a GM's free-form question."""
     about: dict[Name, Id] = Field(default_factory=dict, max_length=8)
     """The ids the question is about, by role (`unit`, `leaving`, `from`…)."""
