@@ -39,26 +39,28 @@ def fire(tx: Tx, loc: Located, triggerer: str | None = None) -> None:
 
 
 def _apply_gp_condition(tx: Tx, loc: Located, element: GpCondition) -> None:
-    tx.set((*loc.path, "applied"), element.applied + 1)
+    applied = element.applied + 1  # before the write: `element` is the live state
+    tx.set((*loc.path, "applied"), applied)
     reveal_element(tx, loc)  # BASE-OPT-2: a GP change condition shows when first applied
     tx.emit("bases.gp_condition.applied", base=loc.base.id, element=element.id,
             delta=element.delta)
     tx.report(ElementFired(base=loc.base.id, element=element.id, element_kind="gp",
-                           fired=element.applied + 1), about=[(*loc.path, "applied")])
+                           fired=applied), about=[(*loc.path, "applied")])
     change_gp(tx, loc.base, element.delta)  # BASE-EL-1
 
 
 def _fire_event(tx: Tx, loc: Located, event: Event, triggerer: str | None) -> None:
-    tx.set((*loc.path, "fired"), event.fired + 1)
+    fired = event.fired + 1  # before the write: `event` is the live state
+    tx.set((*loc.path, "fired"), fired)
     tx.set((*loc.path, "fired_round"), event.fired_round + 1)
     if triggerer is not None:
         tx.set((*loc.path, "triggerer"), triggerer)  # BASE-COND-3 誘発者
     reveal_element(tx, loc)  # BASE-OPT-2: an event shows when first fired
     tx.emit("bases.event.fired", base=loc.base.id, element=event.id, name=event.name,
             triggerer=triggerer)
-    left = None if event.count is None else max(event.count - event.fired - 1, 0)
+    left = None if event.count is None else max(event.count - fired, 0)
     tx.report(ElementFired(base=loc.base.id, element=event.id, element_kind="event",
-                           fired=event.fired + 1, left=left, triggerer=triggerer),
+                           fired=fired, left=left, triggerer=triggerer),
               about=[(*loc.path, "fired"), *([(*loc.path, "count")] if left is not None else [])])
     say(tx, loc.base, Text(f"拠点「{loc.base.name}」のイベント「{event.name}」が発動しました。",
                            f"Event '{event.name}' of base '{loc.base.name}' fired."))

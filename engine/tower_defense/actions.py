@@ -161,9 +161,10 @@ class PlacePC(_PCAction):
         pc = self._pc(tx)
         fort = fort_of(td_of(tx), self.fort)
         need_phase(tx, ("setup",), no.NOT_SETUP)
+        was = pc.fort  # read before the write: `pc` is the live state
         tx.set((PATH, "pcs", pc.id, "fort"), fort.id)
         tx.emit("td.pc.placed", pc=pc.id, fort=fort.id, cell=fort.cell.model_dump())
-        tx.report(TDPCAt(pc=pc.id, fort=fort.id, cell=fort.cell, came_from=pc.fort),
+        tx.report(TDPCAt(pc=pc.id, fort=fort.id, cell=fort.cell, came_from=was),
                   about=[at("pcs", pc.id, "fort"), at("forts", fort.id, "cell")])
         tx.say(Text(f"{pc.name}は{fort.name}に陣取る", f"{pc.name} takes position at {fort.name}"))
 
