@@ -15,6 +15,8 @@ from .actions import ACTIONS
 from .blocks import REPORTABLE
 from .effects import resume_choice
 from .model import BasesState
+from .refusals import CODES
+from .results import RESULTS
 from .scenario import BasesScenario
 from .settle import settle
 from .trigger import ADVANCE, on_happening
@@ -31,4 +33,6 @@ SUBSYSTEM = Subsystem(
     triggers=(Trigger(on_happening, TRIGGER_KINDS),),
     resumers={"bases.choose": resume_choice},
     settlers=(settle,),
+    refusals=CODES,
+    results=RESULTS,
 )

@@ -8,8 +8,8 @@ from pydantic import Field, StrictBool
 
 from ..actions import ActionBase
 from ..bounds import Count, Id, Number
-from ..errors import Refusal, Text
 from ..tx import Role, Tx
+from . import refusals as no
 from .blocks import REPORTABLE, Block, ReportKind, normalize, sides_of
 from .effects import run_effects
 from .end import end_battle
@@ -35,15 +35,6 @@ __all__ = [
     "TriggerEvent",
 ]
 
-BATTLE_OVER = Text("拠点戦闘は終了しています。", "The base battle is over.")
-NOT_ACTIVE = Text("イベント「{name}」に【能動誘発】の条件はありません。",
-                  "Event '{name}' has no 【能動誘発】 condition.")
-WRONG_DOER = Text("「{name}」の【能動誘発】は {want} が行う必要があります。",
-                  "The 【能動誘発】 of '{name}' needs {want} to do it.")
-NOTHING_TO_REVEAL = Text("公開する拠点か要素を指定してください。",
-                         "Name a base or an element to reveal.")
-NEEDS_GM = Text("「{name}」の条件には判断が必要な文があります。GMが発動させてください。",
-                "The condition of '{name}' needs the GM's judgement; the GM fires it.")
 
 
 def _bound(player: str | None) -> dict[str, str]:
@@ -67,7 +58,7 @@ class ReportHappening(ActionBase):
     by: str | None = Field(default=None, max_length=64)
 
     def apply(self, tx: Tx) -> None:
-        side, player = doer_side(tx, self.side, self.character, "BASE-COND-5")
+        side, player = doer_side(tx, self.side, self.character)
         if side is None:
             raise unknown_side(self.character)
         tx.emit(self.happening, character=self.character, side=side, timing=self.timing,
@@ -82,7 +73,7 @@ class NextRound(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         bs = battle(tx)
-        tx.check(bs.outcome is None, Refusal("battle_over", BATTLE_OVER, rule="BASE-TYPE-1"))
+        tx.check(bs.outcome is None, no.BATTLE_OVER.refuse())
         if bs.round >= 1:
             tx.emit("round.ended", round=bs.round)
         tx.emit(ADVANCE, round=bs.round + 1)
@@ -123,17 +114,14 @@ class TriggerEvent(ActionBase):
         loc = find_element(tx, self.event)
         name, about = loc.label, loc.about("conditions")  # hidden parts stay unnamed
         blocks = [b for b in loc.element.conditions if b.active is not None]
-        tx.check(bool(blocks), Refusal("not_active_trigger", NOT_ACTIVE.format(name=name),
-                                       rule="BASE-COND-3", about=about))
-        side, player = doer_side(tx, self.side, self.character, "BASE-COND-3")
+        tx.check(bool(blocks), no.NOT_ACTIVE_TRIGGER.refuse(name=name, about=about))
+        side, player = doer_side(tx, self.side, self.character)
         mine = [b for b in blocks if self._matches(b, loc, side)]
         want = " / ".join(f"（{b.active.who or b.active.character}/{b.active.action}）"
                           for b in blocks if b.active is not None)
-        tx.check(bool(mine), Refusal("wrong_trigger", WRONG_DOER.format(name=name, want=want),
-                                     rule="BASE-COND-3", about=about))
+        tx.check(bool(mine), no.WRONG_TRIGGER.refuse(name=name, want=want, about=about))
         if tx.actor.role != "gm" and any(b.manual for b in mine):
-            raise Refusal("needs_gm", NEEDS_GM.format(name=name), rule="BASE-COND-5",
-                          about=about)
+            raise no.NEEDS_GM.refuse(name=name, about=about)
         check_fire(tx, loc, mine or blocks, full=True)
         self._report(tx, side, player, loc)
         fire(tx, loc, self.character)
@@ -186,7 +174,7 @@ class RevealBases(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         if self.base is None and self.element is None:
-            raise Refusal("nothing_to_reveal", NOTHING_TO_REVEAL)
+            raise no.NOTHING_TO_REVEAL.refuse()
         if self.element is not None:
             reveal_element(tx, find_element(tx, self.element))
         if self.base is not None:
@@ -235,7 +223,7 @@ class EndBattle(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         bs = battle(tx)
-        tx.check(bs.outcome is None, Refusal("battle_over", BATTLE_OVER, rule="BASE-TYPE-5"))
+        tx.check(bs.outcome is None, no.BATTLE_OVER.refuse())
         end_battle(tx, BattleOutcome(losers=sorted(set(self.losers)), rule="BASE-TYPE-5",
                                      ja=f"戦闘終了: {self.reason}",
                                      en=f"Battle over: {self.reason}", by="gm"))

@@ -10,7 +10,7 @@ stops. The prompt carries the rest of the effects; `resume_choice` (resumer
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ..errors import Text
 from .eval import select
@@ -32,12 +32,15 @@ EFFECT_MOVES: Final = {"stop": Move.STOP, "excite": Move.EXCITE, "calm": Move.CA
 
 
 def run_effects(tx: Tx, owner_id: str | None, effects: Sequence[Effect],
-                triggerer: str | None, chosen: Sequence[str] = ()) -> None:
-    """Apply effects in order; stops at one that asks for a choice (resumed later)."""
+                triggerer: str | None, chosen: Sequence[str] = (), *,
+                element: str | None = None) -> None:
+    """Apply effects in order; stops at one that asks for a choice (resumed later).
+    `element`: the event the effects are of (None for the GM's `bases.effect`)."""
     bs = battle(tx)
     for i, effect in enumerate(effects):
         owner = bs.bases.get(owner_id) if owner_id else None
-        if not _apply_effect(tx, owner, effect, effects[i + 1:], triggerer, chosen):
+        if not _apply_effect(tx, owner, effect, effects[i + 1:], Source(triggerer, element),
+                             chosen):
             return
         chosen = ()
 
@@ -47,13 +50,20 @@ def resume_choice(tx: Tx, prompt: Prompt, choice: str) -> None:
     context = prompt.context
     effects = [Effect.model_validate(e) for e in context["effects"]]
     run_effects(tx, context.get("owner"), effects, context.get("triggerer"),
-                [*context.get("chosen", []), choice])
+                [*context.get("chosen", []), choice], element=context.get("element"))
+
+
+class Source(NamedTuple):
+    """Whose effects these are: the trigger-er (BASE-COND-3) and the event, if any."""
+
+    triggerer: str | None
+    element: str | None
 
 
 def _apply_effect(tx: Tx, owner: Base | None, effect: Effect, rest: Sequence[Effect],
-                  triggerer: str | None, chosen: Sequence[str]) -> bool:
+                  source: Source, chosen: Sequence[str]) -> bool:
     """One effect; False when it asked for a choice and the rest must wait."""
-    bs = battle(tx)
+    bs, triggerer = battle(tx), source.triggerer
     if effect.do == "message":
         text = effect.text.replace("{誘発者}", triggerer or "誘発者")
         say(tx, owner, Text(text, text))
@@ -66,7 +76,7 @@ def _apply_effect(tx: Tx, owner: Base | None, effect: Effect, rest: Sequence[Eff
     candidates = [b for b in select(bs, owner, effect.target) if b.id not in chosen]
     need = None if effect.choose is None else effect.choose - len(chosen)
     if need is not None and 0 < need < len(candidates):
-        _ask_choice(tx, owner, effect, rest, triggerer, chosen, candidates)
+        _ask_choice(tx, owner, effect, rest, source, chosen, candidates)
         return False
     picked = [bs.bases[c] for c in chosen if c in bs.bases]
     for base in picked + (candidates if need is None or need > 0 else []):
@@ -75,7 +85,7 @@ def _apply_effect(tx: Tx, owner: Base | None, effect: Effect, rest: Sequence[Eff
 
 
 def _ask_choice(tx: Tx, owner: Base | None, effect: Effect, rest: Sequence[Effect],
-                triggerer: str | None, chosen: Sequence[str], candidates: list[Base]) -> None:
+                source: Source, chosen: Sequence[str], candidates: list[Base]) -> None:
     """BASE-CHOICE: the players choose for a PC-side base, the GM otherwise."""
     to = effect.chooser or ("players" if owner is not None and owner.side == "pc" else "gm")
     if to == "players":
@@ -86,8 +96,21 @@ def _ask_choice(tx: Tx, owner: Base | None, effect: Effect, rest: Sequence[Effec
     tx.ask(to, Text(f"効果「{what}」の対象とする拠点を選んでください。",
                     f"Choose the base for the effect '{what}'."),
            "bases.choose", [(b.id, Text(b.name, b.name)) for b in candidates],
-           owner=owner.id if owner else None, triggerer=triggerer, chosen=list(chosen),
-           effects=[e.model_dump(mode="json") for e in (effect, *rest)])
+           kind="bases.choose", about=_choice_about(tx, to, owner, source.element),
+           owner=owner.id if owner else None, triggerer=source.triggerer, chosen=list(chosen),
+           element=source.element, effects=[e.model_dump(mode="json") for e in (effect, *rest)])
+
+
+def _choice_about(tx: Tx, to: str, owner: Base | None, element: str | None) -> dict[str, str]:
+    """The choice prompt's `about`: the base whose effect it is and its event, as far as
+    the players may see them (the GM sees all, BASE-OPT-2)."""
+    about: dict[str, str] = {}
+    if owner is not None and (to == "gm" or owner.visible_to(TABLE)):
+        about["base"] = owner.id
+        loc = element_by_id(battle(tx), element) if element else None
+        if loc is not None and (to == "gm" or loc.element.visible_to(TABLE)):
+            about["element"] = loc.element.id
+    return about
 
 
 def _apply_to(tx: Tx, base: Base, effect: Effect) -> None:

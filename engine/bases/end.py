@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 from ..errors import Text
 from .eval import Ctx, block_holds, wiped
 from .model import BasesState, BattleOutcome
+from .results import BasesEnded
 from .states import CharSide, Status, effective
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ def end_battle(tx: Tx, outcome: BattleOutcome) -> None:
     """Record the outcome, emit `bases.battle.ended` and say it."""
     tx.set(("bases", "outcome"), outcome)
     tx.emit("bases.battle.ended", losers=outcome.losers, rule=outcome.rule)
+    tx.report(BasesEnded(losers=outcome.losers, rule=outcome.rule), about=[("bases", "outcome")])
     tx.say(Text(outcome.ja, outcome.en))
 
 

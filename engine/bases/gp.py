@@ -13,6 +13,7 @@ from ..errors import Text
 from .lookup import base_path, say
 from .model import Base
 from .moves import move, set_state
+from .results import BaseGp
 from .reveal import reveal_base
 from .states import Move, Status, next_status
 
@@ -51,9 +52,11 @@ def regenerate(tx: Tx, base: Base, gp: int, state: Status = Status.ACTIVE) -> No
 
 def _record(tx: Tx, base: Base, new: int) -> bool:
     """Write GP and its happening; False when it does not change."""
-    old = base.gp
+    old, hidden = base.gp, base.hidden or base.gp_hidden
     if new == old:
         return False
     tx.set((*base_path(base), "gp"), new)
     tx.emit("bases.gp.changed", base=base.id, old=old, new=new)
+    tx.report(BaseGp(base=base.id, old=None if hidden else old, gp=new),
+              about=[(*base_path(base), "gp")])
     return True

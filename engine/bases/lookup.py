@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from ..errors import Refusal, Text, unknown
+from ..errors import Text
 from ..views import Audience
+from . import refusals as no
 from .model import Base, BasesState, Element
 from .states import CharSide
 
@@ -42,12 +43,11 @@ ALL_FIELDS: Final[tuple[ElementField, ...]] = ("gp_conditions", "constants", "ev
 FIRING: Final[tuple[ElementField, ...]] = ("gp_conditions", "events")
 TABLE: Final = Audience("table")
 
-NO_BATTLE = Text("この部屋に拠点戦闘はありません。", "This room has no base battle.")
 
 
 def battle(tx: Tx) -> BasesState:
     """The room's base battle, or a refusal when the room has none."""
-    return tx.require("bases", BasesState, Refusal("no_base_battle", NO_BATTLE))
+    return tx.require("bases", BasesState, no.NO_BASE_BATTLE.refuse())
 
 
 def find_base(tx: Tx, ref: str) -> Base:
@@ -55,7 +55,7 @@ def find_base(tx: Tx, ref: str) -> Base:
     bs = battle(tx)
     base = bs.bases.get(ref) or next((b for b in bs.bases.values() if b.name == ref), None)
     if base is None or not base.visible_to(tx.audience):
-        raise unknown("base", ref, "拠点")
+        raise no.UNKNOWN_BASE.refuse(id=ref[:64])
     return base
 
 
@@ -109,7 +109,7 @@ def find_element(tx: Tx, element_id: str) -> Located:
     """An element by id; hidden ones (or of hidden bases) do not exist for non-GM senders."""
     loc, who = element_by_id(battle(tx), element_id), tx.audience
     if loc is None or not (loc.base.visible_to(who) and loc.element.visible_to(who)):
-        raise unknown("element", element_id, "要素")
+        raise no.UNKNOWN_ELEMENT.refuse(id=element_id[:64])
     return loc
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..errors import Text
 from .lookup import base_path, say
 from .model import Base
+from .results import BaseState
 from .states import JA_MOVE, JA_STATUS, Move, Status, next_status
 
 if TYPE_CHECKING:
@@ -33,5 +34,7 @@ def set_state(tx: Tx, base: Base, new: Status, via: Move) -> None:
     old = base.state
     tx.set((*base_path(base), "state"), new)
     tx.emit("bases.state.changed", base=base.id, old=old.value, new=new.value, via=via.value)
+    tx.report(BaseState(base=base.id, old=old.value, new=new.value, via=via.value),
+              about=[(*base_path(base), "state")])
     say(tx, base, Text(f"拠点「{base.name}」: {JA_STATUS[old]} → {JA_STATUS[new]}（{JA_MOVE[via]}）",
                        f"Base '{base.name}': {old.value} → {new.value} ({via.value})"))

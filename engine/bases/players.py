@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import Refusal, Text
+from ..errors import Refusal
 from ..table import mover_of
+from . import refusals as no
 from .lookup import battle, side_of
 from .model import BasesState, FieldCharacter
 from .states import CharSide
@@ -23,18 +24,10 @@ if TYPE_CHECKING:
 
 __all__ = ["doer_side", "unknown_side"]
 
-UNKNOWN_SIDE = Text("キャラクター「{name}」の陣営（pc / enemy）を指定してください。",
-                    "Say which side (pc / enemy) character '{name}' is on.")
-NAME_ONE = Text("どのキャラクターのことか（character）を指定してください。",
-                "Name the character (character) this is about.")
-NOT_YOURS = Text("「{name}」はあなたのキャラクターではありません。自分のキャラクターのことだけ報告できます。",
-                 "'{name}' is not your character; you may report only for your own.")
-WRONG_SIDE = Text("「{name}」は{side}陣営のキャラクターです。",
-                  "'{name}' is a character of the {side} side.")
 
 
-def doer_side(tx: Tx, side: CharSide | None, character: str | None,
-              rule: str) -> tuple[CharSide | None, str | None]:
+def doer_side(tx: Tx, side: CharSide | None, character: str | None
+              ) -> tuple[CharSide | None, str | None]:
     """The side of the character an action is for (None when nobody says: the GM or the
     table naming an unknown character), after checking the sender may speak for it; and
     the player it was checked to be played by, if any."""
@@ -44,15 +37,15 @@ def doer_side(tx: Tx, side: CharSide | None, character: str | None,
         side = side or side_of(bs, {"character": character})
         return side or ("pc" if player is not None else None), None
     if player is None:
-        return _table_side(bs, side, character, rule), None
+        return _table_side(bs, side, character), None
     if character is None:
-        raise Refusal("character_required", NAME_ONE, rule=rule)
+        raise no.CHARACTER_REQUIRED.refuse()
     known = bs.characters.get(character)
     if not _plays(tx, player, character, known):
-        raise Refusal("not_your_character", NOT_YOURS.format(name=character), rule=rule)
+        raise no.NOT_YOUR_CHARACTER.refuse(name=character)
     own: CharSide = known.side if known is not None else "pc"
     if side is not None and side != own:
-        raise Refusal("wrong_side", WRONG_SIDE.format(name=character, side=own), rule=rule)
+        raise no.WRONG_SIDE.refuse(name=character, side=own)
     return own, player
 
 
@@ -61,13 +54,13 @@ def _is_table(tx: Tx) -> bool:
     return tx.actor.role == "bridge" and not tx.actor.legacy
 
 
-def _table_side(bs: BasesState, side: CharSide | None, character: str | None,
-                rule: str) -> CharSide | None:
+def _table_side(bs: BasesState, side: CharSide | None, character: str | None
+                ) -> CharSide | None:
     """The table speaks for no player's character: not a PC, not one bound to a player."""
     known = bs.characters.get(character) if character is not None else None
     side = side or side_of(bs, {"character": character})
     if side == "pc" or (known is not None and known.player is not None):
-        raise Refusal("not_your_character", NOT_YOURS.format(name=character or "PC"), rule=rule)
+        raise no.NOT_YOUR_CHARACTER.refuse(name=character or "PC")
     return side
 
 
@@ -82,4 +75,4 @@ def _plays(tx: Tx, player: str, name: str, known: FieldCharacter | None) -> bool
 
 
 def unknown_side(name: str | None) -> Refusal:
-    return Refusal("unknown_side", UNKNOWN_SIDE.format(name=name or "?"))
+    return no.UNKNOWN_SIDE.refuse(name=name or "?")

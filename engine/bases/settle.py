@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ..errors import CascadeTooDeep, Text
+from ..errors import CascadeTooDeep
+from . import refusals as no
 from .blocks import Block
 from .end import check_end
 from .eval import Ctx, block_holds, ready, suppressed
 from .fire import fire
 from .lookup import locations
 from .model import BasesState, ConstantEffect, Element, Event
+from .results import ConstantSwitched
 from .reveal import reveal_element
 
 if TYPE_CHECKING:
@@ -48,6 +50,8 @@ def _constants(tx: Tx, bs: BasesState) -> None:
         if on != element.active:
             tx.set((*loc.path, "active"), on)
             tx.emit("bases.constant.changed", base=loc.base.id, element=element.id, active=on)
+            tx.report(ConstantSwitched(base=loc.base.id, element=element.id, active=on),
+                      about=[(*loc.path, "active")])
             if on:
                 reveal_element(tx, loc)  # BASE-OPT-2
 
@@ -76,8 +80,7 @@ def _level(tx: Tx, bs: BasesState) -> None:
                 break
             fires += 1
             if fires > MAX_LEVEL_FIRES:
-                raise CascadeTooDeep("cascade_too_deep", Text(
-                    "拠点の要素が発動し続けています。", "Base elements keep firing."))
+                raise CascadeTooDeep(no.CASCADE_TOO_DEEP, no.CASCADE_TOO_DEEP.text)
             fire(tx, loc)
             if _unbounded(element, block):
                 tx.set((*loc.path, "latched"), True)

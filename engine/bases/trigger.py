@@ -17,6 +17,7 @@ from .eval import Ctx, happening_matches, ready
 from .fire import fire
 from .lookup import locations, side_of
 from .model import BasesState, Event, FieldCharacter, Presence, SideCount
+from .results import BasesRound
 
 if TYPE_CHECKING:
     from ..tx import Happening, Tx
@@ -86,4 +87,5 @@ def _advance(tx: Tx, bs: BasesState) -> None:
     if r == 1:
         tx.emit("battle.started")
     tx.emit("round.started", round=r)
+    tx.report(BasesRound(round=r), about=[("bases", "round")])
     tx.say(Text(f"第{r}ラウンド開始", f"Round {r} begins"))

@@ -52,6 +52,8 @@ from ..registry_types import Subsystem
 from .actions import ACTIONS
 from .model import ROUND, TDSettings, TowerDefenseState
 from .phases import SAN_RESUME, resume_san
+from .refusals import CODES
+from .results import RESULTS
 from .rules import settle_outcome
 from .scenario import TowerDefenseScenario
 
@@ -63,4 +65,6 @@ SUBSYSTEM = Subsystem(
     resumers={SAN_RESUME: resume_san},
     settlers=(settle_outcome,),
     phases=ROUND,
+    refusals=CODES,
+    results=RESULTS,
 )

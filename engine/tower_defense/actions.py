@@ -15,11 +15,13 @@ from pydantic import Field, StrictBool, StrictInt
 
 from ..actions import ActionBase
 from ..bounds import MAX_NUMBER, Id, Name
-from ..errors import Refusal, Text, unknown
+from ..errors import Text
 from ..tx import Role, Tx
+from . import refusals as no
 from .map import adjacent, reaches
 from .model import PC, Group, Phase, Trap, TrapKind, Walker, WaveEntry, WeaponSpec
 from .phases import NEXT, SAN_RESUME, enter, place_entry
+from .results import TDAttack, TDCheck, TDEye, TDPCAt, TDReload, TDTrap
 from .rules import (
     LEVEL_JA,
     PATH,
@@ -44,23 +46,7 @@ __all__ = ["ACTIONS", "AddGroup", "Attack", "Declare", "Melee", "Move", "NextPha
 PC_ROLES = frozenset[Role]({"gm", "player", "bridge"})
 Results = list[Annotated[str, Field(max_length=2000)]]
 
-STALE = Text("フェイズはすでに{now}です。", "The phase is already {now}.")
-NO_FORT = Text("「{name}」の初期位置の砦が決まっていません。", "'{name}' has no starting fort yet.")
-SAN_PENDING = Text("SANチェックの確認が済んでいません。", "The SAN checks are not confirmed yet.")
-OUT_OF_RANGE = Text("「{group}」は{weapon}の射程外です。", "'{group}' is out of range of {weapon}.")
-TOO_MANY = Text("{weapon}はこのラウンドあと{left}回しか攻撃できません。",
-                "{weapon} may attack only {left} more time(s) this round.")
-NO_AMMO = Text("{weapon}の残弾は{left}発です。リロードが必要です。",
-               "{weapon} has {left} round(s) left; reload first.")
-NO_SPECIAL = Text("{ammo}の残りは{left}発です。", "Only {left} {ammo} left.")
-MOVED = Text("このフェイズには{what}済みです。", "Already {what_en} this phase.")
-NOT_ADJACENT = Text("{a}から{b}へは通路がつながっていません。", "No passage joins {a} and {b}.")
-WRONG_KIND = Text("{weapon}は{want}には使えません。", "{weapon} cannot be used for {want_en}.")
-SHOTS_MISMATCH = Text("shots と results の数が合いません。", "shots and results disagree.")
-TRAP_LIMIT = Text("罠はあと{left}個しか仕掛けられません。", "Only {left} more trap(s) allowed.")
-TRAP_SKILL = Text("罠は{skills}で仕掛けます。", "Traps are set with {skills}.")
-GM_ONLY = Text("判定なしの配置はGMだけができます。", "Only the GM may place without a check.")
-EMPTY_MAG = Text("{weapon}はリロードできません。", "{weapon} does not reload.")
+SUCCESS = frozenset({"critical", "extreme", "hard", "regular"})
 ACT_WORDS = {"attack": ("射撃", "shot"), "move": ("移動", "moved"),
              "reload": ("リロード", "reloaded"), "melee": ("近接攻撃", "made a melee attack")}
 
@@ -82,16 +68,14 @@ class NextPhase(ActionBase):
         td = td_of(tx)
         not_over(td)
         if self.expect is not None and self.expect != td.phase:
-            raise Refusal("stale_phase", STALE.format(now=td.phase), rule="TD-RND",
-                          about=[at("phase")])
+            raise no.STALE_PHASE.refuse(now=td.phase, about=[at("phase")])
         if td.phase == "setup":
             for pc in td.pcs.values():  # TD-PRE-1 every PC picks a starting fort
-                tx.check(pc.fort is not None, Refusal(
-                    "pc_without_fort", NO_FORT.format(name=pc.name), rule="TD-PRE-1",
-                    about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "fort")]))
+                tx.check(pc.fort is not None, no.PC_WITHOUT_FORT.refuse(
+                    name=pc.name, about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "fort")]))
         if td.phase == "reinforcement":
             pending = any(p.resume == SAN_RESUME for p in tx.state.prompts.values())
-            tx.check(not pending, Refusal("san_pending", SAN_PENDING, rule="TD-REIN-1"))
+            tx.check(not pending, no.SAN_PENDING.refuse())
         enter(tx, NEXT[td.phase])
 
 
@@ -119,7 +103,7 @@ class AddGroup(ActionBase):
     def apply(self, tx: Tx) -> None:
         td = td_of(tx)
         if self.direction not in td.directions:
-            raise unknown("direction", self.direction, "方向")
+            raise no.unknown("direction", self.direction)
         place_entry(tx, td, WaveEntry(name=self.name, count=self.count, direction=self.direction,
                                  tag=self.tag))
 
@@ -134,7 +118,7 @@ class RemoveIndividual(ActionBase):
     def apply(self, tx: Tx) -> None:
         td = td_of(tx)
         if self.individual not in td.individuals:
-            raise unknown("individual", self.individual, "特異個体")
+            raise no.unknown("individual", self.individual)
         remove_walker(tx, td.individuals[self.individual], self.reason)
 
 
@@ -162,9 +146,8 @@ class _PCAction(ActionBase):
         done = [k for k in kinds if k in pc.acted]
         if done:
             ja, en = ACT_WORDS[done[0]]
-            tx.check(False, Refusal("already_acted", MOVED.format(what=ja, what_en=en),
-                                    rule="TD-ATK-3", done=done[0],
-                                    about=[at("pcs", pc.id, "acted")]))
+            tx.check(False, no.ALREADY_ACTED.refuse(what=ja, what_en=en, details={"done": done[0]},
+                                                    about=[at("pcs", pc.id, "acted")]))
 
 
 class PlacePC(_PCAction):
@@ -177,9 +160,12 @@ class PlacePC(_PCAction):
     def apply(self, tx: Tx) -> None:
         pc = self._pc(tx)
         fort = fort_of(td_of(tx), self.fort)
-        need_phase(tx, ("setup",), "TD-PRE-1")
+        need_phase(tx, ("setup",), no.NOT_SETUP)
+        was = pc.fort  # read before the write: `pc` is the live state
         tx.set((PATH, "pcs", pc.id, "fort"), fort.id)
         tx.emit("td.pc.placed", pc=pc.id, fort=fort.id, cell=fort.cell.model_dump())
+        tx.report(TDPCAt(pc=pc.id, fort=fort.id, cell=fort.cell, came_from=was),
+                  about=[at("pcs", pc.id, "fort"), at("forts", fort.id, "cell")])
         tx.say(Text(f"{pc.name}は{fort.name}に陣取る", f"{pc.name} takes position at {fort.name}"))
 
 
@@ -197,34 +183,39 @@ class SetTrap(_PCAction):
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)
         if self.passage not in td.passages:
-            raise unknown("passage", self.passage, "通路")
-        need_phase(tx, ("setup",), "TD-PRE-1")
+            raise no.unknown("passage", self.passage)
+        need_phase(tx, ("setup",), no.NOT_SETUP)
         limit = td.settings.trap_limit
         placed = len(td.traps)
-        tx.check(limit is None or placed < limit, Refusal(
-            "trap_limit", TRAP_LIMIT.format(left=max((limit or 0) - placed, 0)), rule="TD-PRE-1",
-            about=[at("traps"), at("settings", "trap_limit")]))
+        tx.check(limit is None or placed < limit, no.TRAP_LIMIT.refuse(
+            left=max((limit or 0) - placed, 0), about=[at("traps"), at("settings", "trap_limit")]))
         if not self.check:
             if tx.actor.role != "gm":
-                raise Refusal("gm_only", GM_ONLY, rule="TD-PRE-1")
-            return self._lay(tx, pc)
+                raise no.GM_ONLY.refuse()
+            return self._lay(tx, pc, None)
         skills = td.settings.trap_skills
-        tx.check(self.skill in skills, Refusal(
-            "trap_skill", TRAP_SKILL.format(skills="・".join(skills)), rule="TD-PRE-1",
-            about=[at("settings", "trap_skills")]))
-        level = check_roll(tx, pc, self.skill, f"td.trap {pc.id}", self.result)
-        if level in ("critical", "extreme", "hard", "regular"):
-            return self._lay(tx, pc)
+        tx.check(self.skill in skills, no.TRAP_SKILL.refuse(
+            skills="・".join(skills), about=[at("settings", "trap_skills")]))
+        check = check_roll(tx, pc, self.skill, f"td.trap {pc.id}", self.result)
+        level = check.level
+        if level in SUCCESS:
+            return self._lay(tx, pc, check)
         tx.emit("td.trap.failed", pc=pc.id, passage=self.passage, level=level)
+        tx.report(TDTrap(pc=pc.id, passage=self.passage, trap_kind=self.trap, check=check),
+                  about=[at("pcs", pc.id), at("passages", self.passage)])
         tx.say(Text(f"{pc.name}の罠設置は失敗（{LEVEL_JA[level]}）",
                     f"{pc.name} fails to set the trap ({level})"))
 
-    def _lay(self, tx: Tx, pc: PC) -> None:
+    def _lay(self, tx: Tx, pc: PC, check: TDCheck | None) -> None:
         td = td_of(tx)
         tid = tx.next_id("trap")
         cells = td.passages[self.passage].cells
+        cell = cells[len(cells) // 2] if cells else None
         tx.set((PATH, "traps", tid), Trap(id=tid, passage=self.passage, kind=self.trap,
-                                          pc=pc.id, cell=cells[len(cells) // 2] if cells else None))
+                                          pc=pc.id, cell=cell))
+        tx.made("trap", tid, at("traps", tid))
+        tx.report(TDTrap(pc=pc.id, passage=self.passage, trap_kind=self.trap, check=check,
+                         trap=tid, cell=cell), about=[at("pcs", pc.id), at("traps", tid)])
         tx.emit("td.trap.set", trap=tid, passage=self.passage, trap_kind=self.trap, pc=pc.id)
         word = "爆破" if self.trap == "explosive" else "足止め"
         tx.say(Text(f"{pc.name}が通路に{word}トラップを仕掛けた",
@@ -245,7 +236,7 @@ class Move(_PCAction):
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)
         fort = fort_of(td, self.to)
-        need_phase(tx, ("pc_attack",), "TD-ATK-1")
+        need_phase(tx, ("pc_attack",), no.WRONG_PHASE)
         self._not_after(tx, pc, "attack", "reload", "move", "melee")
         _move(tx, pc, fort.id)
         self._acted(tx, td.pcs[pc.id], "move")
@@ -254,13 +245,14 @@ class Move(_PCAction):
 def _move(tx: Tx, pc: PC, to: str) -> None:
     td = td_of(tx)
     here = pc.fort
-    tx.check(here is not None and adjacent(td, here, to), Refusal(
-        "not_adjacent", NOT_ADJACENT.format(a=td.forts[here].name if here else "?",
-                                            b=td.forts[to].name), rule="TD-ATK-1",
+    tx.check(here is not None and adjacent(td, here, to), no.NOT_ADJACENT.refuse(
+        a=td.forts[here].name if here else "?", b=td.forts[to].name,
         about=[at("forts", to, "name"), at("passages"), at("pcs", pc.id, "fort"),
                *([at("forts", here, "name")] if here else [])]))
     tx.set((PATH, "pcs", pc.id, "fort"), to)
     tx.emit("td.pc.moved", pc=pc.id, **{"from": here}, to=to, cell=td.forts[to].cell.model_dump())
+    tx.report(TDPCAt(pc=pc.id, fort=to, cell=td.forts[to].cell, came_from=here),
+              about=[at("pcs", pc.id, "fort"), at("forts", to, "cell")])
     tx.say(Text(f"{pc.name}が{td.forts[to].name}へ移動", f"{pc.name} moves to {td.forts[to].name}"))
 
 
@@ -280,11 +272,10 @@ class Attack(_PCAction):
         pc, td = self._pc(tx), td_of(tx)
         weapon = weapon_of(td, pc, self.weapon)
         group = group_of(td, self.group)
-        need_phase(tx, ("pc_attack",), "TD-ATK-1")
+        need_phase(tx, ("pc_attack",), no.WRONG_PHASE)
         if weapon.kind != "firearm":
-            raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="射撃", want_en="shooting"), rule="TD-ATK-3",
-                about=[at("weapons", weapon.id)])
+            raise no.WRONG_WEAPON.refuse(weapon=weapon.name, want="射撃", want_en="shooting",
+                                         about=[at("weapons", weapon.id)])
         shots = self._shots()
         self._not_after(tx, pc, "move", "reload", "melee")
         _in_range(tx, pc, weapon, group)
@@ -296,7 +287,7 @@ class Attack(_PCAction):
 
     def _shots(self) -> int:
         if self.results is not None and self.shots not in (None, len(self.results)):
-            raise Refusal("bad_request", SHOTS_MISMATCH)
+            raise no.SHOTS_MISMATCH.refuse(shots=self.shots, lines=len(self.results))
         return len(self.results) if self.results is not None else self.shots or 1
 
     def _spend(self, tx: Tx, pc: PC, weapon: WeaponSpec, shots: int) -> int:
@@ -306,15 +297,15 @@ class Attack(_PCAction):
         if self.ammo == "special":
             special = weapon.special_ammo
             if special is None:
-                raise unknown("ammo", "special", "弾")
-            tx.check(state.special_left >= shots, Refusal("out_of_special", NO_SPECIAL.format(
-                ammo=special.name, left=state.special_left), rule="TD-DATA",
+                raise no.NO_SPECIAL_AMMO.refuse(weapon=weapon.name, about=[at("weapons", weapon.id)])
+            tx.check(state.special_left >= shots, no.OUT_OF_SPECIAL.refuse(
+                ammo=special.name, left=state.special_left,
                 about=[at("weapons", weapon.id), (*base, "special_left")]))
             tx.set((*base, "special_left"), max(state.special_left - shots, 0))
             return special.damage
         if state.loaded is not None:
-            tx.check(state.loaded >= shots, Refusal("out_of_ammo", NO_AMMO.format(
-                weapon=weapon.name, left=state.loaded), rule="TD-ATK-3",
+            tx.check(state.loaded >= shots, no.OUT_OF_AMMO.refuse(
+                weapon=weapon.name, left=state.loaded,
                 about=[at("weapons", weapon.id), (*base, "loaded")]))
             tx.set((*base, "loaded"), max(state.loaded - shots, 0))
         return weapon.damage
@@ -322,9 +313,9 @@ class Attack(_PCAction):
 
 def _in_range(tx: Tx, pc: PC, weapon: WeaponSpec, target: Walker) -> None:
     """TD-ATK-4: the target must be within the weapon's range from the PC's fort."""
-    tx.check(reaches(td_of(tx), weapon, pc.fort, target), Refusal(
-        "out_of_range", OUT_OF_RANGE.format(group=target.name, weapon=weapon.name),
-        rule="TD-ATK-4", about=[at("weapons", weapon.id), at(_walkers(target), target.id)]))
+    tx.check(reaches(td_of(tx), weapon, pc.fort, target), no.OUT_OF_RANGE.refuse(
+        group=target.name, weapon=weapon.name,
+        about=[at("weapons", weapon.id), at(_walkers(target), target.id)]))
 
 
 def _walkers(walker: Walker) -> str:
@@ -335,8 +326,8 @@ def _within_limit(tx: Tx, pc: PC, weapon: WeaponSpec, n: int) -> None:
     """TD-ATK-3: at most `attacks_per_round` uses of a weapon per round."""
     state = pc.weapons[weapon.id]
     left = weapon.attacks_per_round - state.used
-    tx.check(n <= left, Refusal("too_many_attacks", TOO_MANY.format(
-        weapon=weapon.name, left=max(left, 0)), rule="TD-ATK-3",
+    tx.check(n <= left, no.TOO_MANY_ATTACKS.refuse(
+        weapon=weapon.name, left=max(left, 0),
         about=[at("weapons", weapon.id), at("pcs", pc.id, "weapons", weapon.id)]))
     tx.set((PATH, "pcs", pc.id, "weapons", weapon.id, "used"), state.used + n)
 
@@ -346,10 +337,13 @@ def _resolve(tx: Tx, pc: PC, weapon: WeaponSpec, group: Group, damage: int,
     """TD-ATK-2: each success removes removal(level) × damage (× 魔眼); sum, then apply."""
     td = td_of(tx)
     skill = weapon.skill
-    levels = [check_roll(tx, pc, skill, f"td.attack {pc.id}→{group.id}", line)
+    checks = [check_roll(tx, pc, skill, f"td.attack {pc.id}→{group.id}", line)
               for line in reported]
+    levels = [c.level for c in checks]
     factor = td.settings.eye_multiplier if group.id in td.marks else 1
     removed = [td.settings.removal.of(lv) * damage * factor for lv in levels]
+    for c, r in zip(checks, removed, strict=True):
+        c.removed = r
     total = sum(removed)
     shots = [{"level": lv, "removed": r} for lv, r in zip(levels, removed, strict=True)]
     tx.emit("td.attack", pc=pc.id, weapon=weapon.id, group=group.id, shots=shots,
@@ -358,6 +352,21 @@ def _resolve(tx: Tx, pc: PC, weapon: WeaponSpec, group: Group, damage: int,
     tx.say(Text(f"{pc.name}の{weapon.name}→「{group.name}」: {words} → {total}体",
                 f"{pc.name}'s {weapon.name} → '{group.name}': {', '.join(levels)} → {total}"))
     damage_group(tx, group, total, f"pc:{pc.id}")
+    _report_attack(tx, pc, weapon, group.id, checks, damage, factor > 1)
+
+
+def _report_attack(tx: Tx, pc: PC, weapon: WeaponSpec, gid: str, checks: list[TDCheck],
+                   damage: int, doubled: bool) -> None:
+    """The ack's `td.attack`: checks, removals, the group's 個体数 left, the weapon's state."""
+    td = td_of(tx)
+    group, held = td.groups.get(gid), td.pcs[pc.id].weapons[weapon.id]
+    where = at("groups", gid, "count") if group is not None else at("groups")
+    tx.report(TDAttack(
+        pc=pc.id, weapon=weapon.id, group=gid, checks=checks, damage=damage, doubled=doubled,
+        removed=sum(c.removed for c in checks), count=group.count if group else 0,
+        destroyed=group is None, attacks_left=max(weapon.attacks_per_round - held.used, 0),
+        loaded=held.loaded, special_left=held.special_left if weapon.special_ammo else None),
+        about=[where, at("pcs", pc.id, "weapons", weapon.id)])
 
 
 class Reload(_PCAction):
@@ -369,14 +378,15 @@ class Reload(_PCAction):
     def apply(self, tx: Tx) -> None:
         pc, td = self._pc(tx), td_of(tx)
         weapon = weapon_of(td, pc, self.weapon)
-        need_phase(tx, ("pc_attack",), "TD-ATK-1")
+        need_phase(tx, ("pc_attack",), no.WRONG_PHASE)
         if weapon.kind != "firearm" or weapon.magazine is None:
-            raise Refusal("no_reload", EMPTY_MAG.format(weapon=weapon.name), rule="TD-ATK-3",
-                          about=[at("weapons", weapon.id)])
+            raise no.NO_RELOAD.refuse(weapon=weapon.name, about=[at("weapons", weapon.id)])
         self._not_after(tx, pc, "attack", "move", "melee", "reload")
         tx.set((PATH, "pcs", pc.id, "weapons", weapon.id, "loaded"), weapon.magazine)
         self._acted(tx, pc, "reload")
         tx.emit("td.reloaded", pc=pc.id, weapon=weapon.id, loaded=weapon.magazine)
+        tx.report(TDReload(pc=pc.id, weapon=weapon.id, loaded=weapon.magazine),
+                  about=[at("pcs", pc.id, "weapons", weapon.id, "loaded")])
         tx.say(Text(f"{pc.name}が{weapon.name}をリロード", f"{pc.name} reloads {weapon.name}"))
 
 
@@ -396,11 +406,10 @@ class Melee(_PCAction):
         group = group_of(td, self.group)
         if self.to is not None:
             fort_of(td, self.to)
-        need_phase(tx, ("pc_attack",), "TD-ATK-1")
+        need_phase(tx, ("pc_attack",), no.WRONG_PHASE)
         if weapon.kind != "melee":
-            raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="近接攻撃", want_en="melee"), rule="TD-ATK-3",
-                about=[at("weapons", weapon.id)])
+            raise no.WRONG_WEAPON.refuse(weapon=weapon.name, want="近接攻撃", want_en="melee",
+                                         about=[at("weapons", weapon.id)])
         moving = self.to is not None and self.to != pc.fort
         self._not_after(tx, pc, "attack", "reload", "melee", *(("move",) if moving else ()))
         if self.to is not None and moving:
@@ -427,23 +436,24 @@ class Special(_PCAction):
                                    if td.weapons[w].kind == "eye"), "魔眼")
         weapon = weapon_of(td, pc, wid)
         group = group_of(td, self.group)
-        need_phase(tx, ("pc_attack",), "TD-ATK-1")
+        need_phase(tx, ("pc_attack",), no.WRONG_PHASE)
         if weapon.kind != "eye":
-            raise Refusal("wrong_weapon", WRONG_KIND.format(
-                weapon=weapon.name, want="魔眼", want_en="the evil eye"), rule="TD-DATA",
-                about=[at("weapons", weapon.id)])
+            raise no.NOT_AN_EYE.refuse(weapon=weapon.name, about=[at("weapons", weapon.id)])
         _in_range(tx, pc, weapon, group)
         _within_limit(tx, pc, weapon, 1)
         self._acted(tx, pc, "special")
-        level = check_roll(tx, pc, weapon.skill or "目星", f"td.special {pc.id}→{group.id}",
+        check = check_roll(tx, pc, weapon.skill or "目星", f"td.special {pc.id}→{group.id}",
                            self.result)
-        ok = level in ("critical", "extreme", "hard", "regular")
+        level = check.level
+        ok = level in SUCCESS
         x = td.settings.eye_multiplier
         tx.emit("td.special.used", pc=pc.id, weapon=wid, group=group.id, level=level,
                 success=ok)
         if ok:
             tx.set((PATH, "marks", group.id), pc.id)
             tx.emit("td.eye.marked", pc=pc.id, group=group.id, round=td.round)
+        tx.report(TDEye(pc=pc.id, weapon=wid, group=group.id, check=check, marked=ok,
+                        multiplier=x), about=[at("groups", group.id), at("marks")])
         tx.say(Text(f"{pc.name}の{weapon.name}→「{group.name}」: {LEVEL_JA[level]}"
                     + (f"（このラウンド被ダメージ{x}倍）" if ok else ""),
                     f"{pc.name}'s {weapon.name} → '{group.name}': {level}"

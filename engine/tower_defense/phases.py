@@ -31,6 +31,7 @@ from .model import (
     Walker,
     WaveEntry,
 )
+from .results import TDPhase
 from .rules import (
     PATH,
     damage_fort,
@@ -79,6 +80,7 @@ def enter(tx: Tx, phase: Phase) -> None:
     tx.set((PATH, "phase"), phase)
     ja, en = phase_text(phase)
     tx.emit("td.phase", round=td.round, phase=phase)
+    tx.report(TDPhase(round=td.round, phase=phase), about=[(PATH, "round"), (PATH, "phase")])
     tx.say(Text(f"第{td.round}ラウンド {ja}", f"Round {td.round}: {en} phase"))
     ENTER[phase](tx)
 
@@ -91,15 +93,26 @@ def reinforcement(tx: Tx) -> None:
     td = td_of(tx)
     _new_round(tx, td)
     entries = _wave(tx, td)
-    for entry in entries:
-        place_entry(tx, td, entry)
-    san = [e for e in entries if e.san]
+    placed = [(entry, place_entry(tx, td, entry)) for entry in entries]
+    san = [(e, ident) for e, ident in placed if e.san]
     if san:
-        names = "、".join(f"{e.name}（{e.san}）" for e in san)
+        names = "、".join(f"{e.name}（{e.san}）" for e, _ in san)
         tx.ask("gm", Text(f"SANチェックを行ってください: {names}",
                           f"Run the SAN checks now: {names}"),
                SAN_RESUME, [("done", Text("SANチェック済み", "SAN checks done"))],
-               round=td.round, names=[e.name for e in san])
+               kind="td.san", about=_san_about(td.round, [(e, i) for e, i in san]),
+               round=td.round, names=[e.name for e, _ in san])
+
+
+def _san_about(round_: int, san: list[tuple[WaveEntry, str]]) -> dict[str, str]:
+    """The SAN prompt's `about`: the round, and the groups / 特異個体 calling for a check
+    (`group`, `group_2`…; at most 7 of them, the prompt's text names all)."""
+    about, seen = {"round": str(round_)}, dict[str, int]()
+    for entry, ident in san[:7]:
+        role = "group" if entry.special is None else "individual"
+        seen[role] = seen.get(role, 0) + 1
+        about[role if seen[role] == 1 else f"{role}_{seen[role]}"] = ident
+    return about
 
 
 def _new_round(tx: Tx, td: TowerDefenseState) -> None:
@@ -135,8 +148,8 @@ def _fresh_id(td: TowerDefenseState, base: str) -> str:
     return ident
 
 
-def place_entry(tx: Tx, td: TowerDefenseState, e: WaveEntry) -> None:
-    """Put one group or 特異個体 at its direction and publish its data (TD-REIN-1)."""
+def place_entry(tx: Tx, td: TowerDefenseState, e: WaveEntry) -> str:
+    """Put one group or 特異個体 at its direction and publish its data (TD-REIN-1); its id."""
     d = td.directions[e.direction]
     base = Walker(id="", name=e.name, direction=d.id, route=route_from(td.passages, d.id),
                   cell=d.cell, tag=e.tag, san=e.san, round=td.round)
@@ -144,11 +157,12 @@ def place_entry(tx: Tx, td: TowerDefenseState, e: WaveEntry) -> None:
         gid = _fresh_id(td, f"r{td.round}-{d.id}")
         tx.set((PATH, "groups", gid), Group(**{**base.model_dump(), "id": gid}, count=e.count,
                                                      max_count=e.count))
+        tx.made("group", gid, (PATH, "groups", gid))
         tx.emit("td.group.placed", group=gid, name=e.name, count=e.count, direction=d.id,
                 cell=d.cell.model_dump())
         tx.say(Text(f"{d.name}に「{e.name}」（個体数{e.count}）が出現",
                     f"'{e.name}' (count {e.count}) appears at {d.name}"))
-        return
+        return gid
     preset = PRESETS[e.special]
     iid = _fresh_id(td, f"r{td.round}-{e.special}")
     ind = Individual(
@@ -157,10 +171,12 @@ def place_entry(tx: Tx, td: TowerDefenseState, e: WaveEntry) -> None:
         penalty_dice=_pick(e.penalty_dice, preset.penalty_dice),
         doubles_attack=_pick(e.doubles_attack, preset.doubles_attack))
     tx.set((PATH, "individuals", iid), ind)
+    tx.made("individual", iid, (PATH, "individuals", iid))
     tx.emit("td.individual.placed", individual=iid, name=e.name, special=e.special,
             direction=d.id, cell=d.cell.model_dump())
     tx.say(Text(f"{d.name}に特異個体「{e.name}」が出現",
                 f"Special individual '{e.name}' appears at {d.name}"))
+    return iid
 
 
 def resume_san(tx: Tx, prompt: Prompt, choice: str) -> None:

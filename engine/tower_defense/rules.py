@@ -9,12 +9,14 @@ and the outcome (TD-SET-1).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal, cast
 
 from ..bcdice import CocCheck, Level, coc_level, parse
-from ..errors import Refusal, Text, unknown
+from ..errors import Code, Text
 from ..rng import Roll
-from ..table import mover_of, not_yours
+from ..table import mover_of
 from ..tx import Tx
+from . import refusals as no
 from .model import (
     PC,
     ROUND,
@@ -26,6 +28,7 @@ from .model import (
     Walker,
     WeaponSpec,
 )
+from .results import TDCheck, TDFortDamaged, TDOutcome
 
 __all__ = [
     "DEGREES",
@@ -49,27 +52,6 @@ DEGREES: frozenset[Level] = frozenset({"critical", "extreme", "hard", "regular",
                                        "fumble"})
 
 PHASE_NAMES: dict[str, tuple[str, str]] = ROUND.names()
-NO_TD = Text("この部屋にタワーディフェンスはありません。", "This room has no tower defense.")
-WRONG_PHASE = Text("今は{now}です。この操作は{need}にだけできます。",
-                   "It is the {now_en} phase; this is allowed only in the {need_en} phase.")
-OVER = Text("タワーディフェンスは決着済みです（{outcome}）。",
-            "The tower defense is over ({outcome}).")
-NOT_YOURS = Text("「{name}」はあなたの探索者ではありません。", "'{name}' is not your character.")
-BAD_LINE = Text("ダイス結果「{line}」を読めません（{reason}）。",
-                "Cannot read the dice result '{line}' ({reason}).")
-NOT_A_DEGREE = Text("「{line}」は成功度のわかるCC判定の結果ではありません。",
-                    "'{line}' is not a CC check result with a success level.")
-TARGET_MISMATCH = Text(
-    "結果の目標値{got}が技能値{want}（{skill}）と違います。",
-    "The result's target {got} differs from the skill value {want} ({skill}).")
-INCONSISTENT = Text("結果「{line}」の成功度が出目と目標値に合いません。",
-                    "The level in '{line}' does not match its value and target.")
-PENALTY_MISSING = Text("凍てつく者によりペナルティダイス{n}個が必要です（結果は[{bonus}]）。",
-                       "凍てつく者 imposes {n} penalty die (the result shows [{bonus}]).")
-NOT_REPORTER = Text("この部屋では役割「{role}」はダイス結果を報告できません。",
-                    "In this room the role '{role}' may not report dice results.")
-NO_SKILL = Text("「{name}」に技能「{skill}」の値がありません。",
-                "'{name}' has no value for '{skill}'.")
 LEVEL_JA: dict[str, str] = {
     "critical": "クリティカル", "extreme": "イクストリーム成功", "hard": "ハード成功",
     "regular": "レギュラー成功", "failure": "失敗", "fumble": "ファンブル",
@@ -83,30 +65,30 @@ def at(*parts: str | int) -> tuple[str | int, ...]:
 
 def td_of(tx: Tx) -> TowerDefenseState:
     """The room's tower defense, or a refusal if it has none."""
-    return tx.require(PATH, TowerDefenseState, Refusal("no_tower_defense", NO_TD))
+    return tx.require(PATH, TowerDefenseState, no.NO_TOWER_DEFENSE.refuse())
 
 
 def pc_of(td: TowerDefenseState, pc: str) -> PC:
     if pc not in td.pcs:
-        raise unknown("pc", pc, "PC")
+        raise no.unknown("pc", pc)
     return td.pcs[pc]
 
 
 def fort_of(td: TowerDefenseState, fort: str) -> Fort:
     if fort not in td.forts:
-        raise unknown("fort", fort, "砦")
+        raise no.unknown("fort", fort)
     return td.forts[fort]
 
 
 def group_of(td: TowerDefenseState, group: str) -> Group:
     if group not in td.groups:
-        raise unknown("group", group, "集団")
+        raise no.unknown("group", group)
     return td.groups[group]
 
 
 def weapon_of(td: TowerDefenseState, pc: PC, weapon: str) -> WeaponSpec:
     if weapon not in pc.weapons or weapon not in td.weapons:
-        raise unknown("weapon", weapon, "攻撃手段")
+        raise no.unknown("weapon", weapon)
     return td.weapons[weapon]
 
 
@@ -117,28 +99,29 @@ def phase_text(phase: str) -> tuple[str, str]:
 def not_over(td: TowerDefenseState) -> None:
     """TD-RND: rounds repeat until victory or defeat; after that nothing moves on."""
     if td.outcome != "none":
-        raise Refusal("td_over", OVER.format(outcome=td.outcome), rule="TD-RND",
-                      about=[at("outcome")])
+        raise no.TD_OVER.refuse(outcome=td.outcome, about=[at("outcome")])
 
 
-def need_phase(tx: Tx, phases: Iterable[Phase], rule: str) -> None:
-    """Refuse (per enforcement) outside `phases`; never once the outcome is decided."""
+def need_phase(tx: Tx, phases: Iterable[Phase], code: Code) -> None:
+    """Refuse with `code` (per enforcement) outside `phases`; never once the outcome is
+    decided."""
     td = td_of(tx)
     not_over(td)
     wanted = list(phases)
     now = phase_text(td.phase)
     need = [phase_text(p) for p in wanted]
-    tx.check(td.phase in wanted, Refusal("wrong_phase", WRONG_PHASE.format(
+    tx.check(td.phase in wanted, code.refuse(
         now=now[0], now_en=now[1], need="・".join(n[0] for n in need),
-        need_en="/".join(n[1] for n in need)), rule=rule, phase=td.phase, about=[at("phase")]))
+        need_en="/".join(n[1] for n in need), details={"phase": td.phase}, about=[at("phase")]))
 
 
 def may_act_for(tx: Tx, pc: PC) -> str | None:
     """A player (or a bridge acting for one) acts only for a PC they own (TD-ATK-1); the
     GM for any; the table only for a PC no player owns. Returns the acting player id."""
-    tx.check(tx.actor.acts_for(pc.player),
-             not_yours(tx, "not_your_pc", NOT_YOURS, pc.name, "TD-ATK-1",
-                       about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "player")]))
+    if not tx.actor.acts_for(pc.player):  # the table is told it must say who acts
+        tx.check(False, no.NOT_YOUR_PC.refuse(
+            name=pc.name, alt=None if tx.actor.player is not None else "nobody",
+            about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "player")]))
     return mover_of(tx)
 
 
@@ -148,19 +131,27 @@ def penalty_dice(td: TowerDefenseState) -> int:
     return min(n, td.settings.max_penalty_dice)
 
 
-def check_roll(tx: Tx, pc: PC, skill: str, purpose: str, reported: str | None) -> Level:
-    """A CoC 7th check of `pc`'s `skill`: rolled (seeded) or read from a BCDice line."""
+def check_roll(tx: Tx, pc: PC, skill: str, purpose: str, reported: str | None) -> TDCheck:
+    """A CoC 7th check of `pc`'s `skill`: rolled (seeded) or read from a BCDice line; what
+    the ack tells of it (dice, value, target, level)."""
     td = td_of(tx)
     n = penalty_dice(td) if td.phase == "pc_attack" else 0
     if reported is not None:
-        return _reported(tx, pc, skill, purpose, reported, n)
+        roll = _reported(tx, pc, skill, purpose, reported, n)
+    else:
+        roll = _rolled(tx, _skill(pc, skill), purpose, n)
+    level = cast(Level, roll.level)
+    return TDCheck.of(skill, roll, level, n)
+
+
+def _skill(pc: PC, skill: str) -> int:
     if skill not in pc.skills:
-        raise Refusal("no_skill", NO_SKILL.format(name=pc.name, skill=skill),
-                      about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "skills")])
-    return _rolled(tx, pc.skills[skill], purpose, n)
+        raise no.NO_SKILL.refuse(name=pc.name, skill=skill,
+                                 about=[at("pcs", pc.id, "name"), at("pcs", pc.id, "skills")])
+    return pc.skills[skill]
 
 
-def _rolled(tx: Tx, target: int, purpose: str, penalty: int) -> Level:
+def _rolled(tx: Tx, target: int, purpose: str, penalty: int) -> Roll:
     """1D100 from the room's dice; each penalty die is an extra tens die, keep the worst."""
     roll = tx.roll("1D100", purpose)
     value = roll.total or 0
@@ -171,40 +162,37 @@ def _rolled(tx: Tx, target: int, purpose: str, penalty: int) -> Level:
         value = max([value, *alts])
         roll.results = [roll.total or 0, *alts]
         roll.total = value
-    level = coc_level(value, target)
-    roll.level, roll.target = level, target
-    return level
+    roll.level, roll.target = coc_level(value, target), target
+    return roll
 
 
-def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int) -> Level:
+def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int) -> Roll:
     """A reported BCDice line: understood, degree known, consistent; kept with provenance."""
     td = td_of(tx)
     tx.check_reported_roll()  # before reading the line: a typed one is not read at all
     if tx.actor.role not in td.settings.reported_results_from:
-        raise Refusal("no_reported_results", NOT_REPORTER.format(role=tx.actor.role),
-                      about=[at("settings", "reported_results_from")])
+        raise no.NO_REPORTED_RESULTS.refuse(role=tx.actor.role,
+                                            about=[at("settings", "reported_results_from")])
     result = parse(line)
     if result.kind == "not_understood":
-        raise Refusal("bad_result", BAD_LINE.format(line=line[:80], reason=result.reason))
+        raise no.BAD_RESULT.refuse(line=line[:80], reason=result.reason)
     if (not isinstance(result, CocCheck) or result.kind != "check" or result.target is None
             or result.level not in DEGREES):
-        raise Refusal("bad_result", NOT_A_DEGREE.format(line=line[:80]))
+        raise no.BAD_RESULT.refuse(alt="not_a_degree", line=line[:80])
     level, target = result.level, result.target
     want = pc.skills.get(skill)
-    tx.check(want is None or want == target, Refusal(
-        "result_target_mismatch",
-        TARGET_MISMATCH.format(got=target, want=want, skill=skill), rule="TD-ATK-2",
-        about=[at("pcs", pc.id, "skills")]))
+    tx.check(want is None or want == target, no.RESULT_TARGET_MISMATCH.refuse(
+        got=target, want=want, skill=skill, about=[at("pcs", pc.id, "skills")]))
     tx.check(coc_level(result.value, target) == level,
-             Refusal("result_inconsistent", INCONSISTENT.format(line=line[:80]), rule="TD-ATK-2"))
-    tx.check(result.bonus <= -penalty, Refusal(
-        "penalty_die_missing", PENALTY_MISSING.format(n=penalty, bonus=result.bonus),
-        rule="TD-OPT-2", about=[at("individuals"), at("settings", "max_penalty_dice")]))
+             no.RESULT_INCONSISTENT.refuse(line=line[:80]))
+    tx.check(result.bonus <= -penalty, no.PENALTY_DIE_MISSING.refuse(
+        n=penalty, bonus=result.bonus,
+        about=[at("individuals"), at("settings", "max_penalty_dice")]))
     reporter = mover_of(tx) or tx.actor.label or tx.actor.role
-    tx.record_roll(Roll(dice="1D100", results=list(result.dice), total=result.value,
-                        purpose=purpose, source="external", raw=line, reporter=reporter,
-                        level=level, target=target))
-    return level
+    roll = Roll(dice="1D100", results=list(result.dice), total=result.value, purpose=purpose,
+                source="external", raw=line, reporter=reporter, level=level, target=target)
+    tx.record_roll(roll)
+    return roll
 
 
 def damage_group(tx: Tx, group: Group, amount: int, source: str) -> None:
@@ -250,6 +238,8 @@ def damage_fort(tx: Tx, fort: Fort, amount: int, by: str) -> None:
     old = fort.durability
     tx.set((PATH, "forts", fort.id, "durability"), new)
     tx.emit("fort.damaged", fort=fort.id, amount=amount, durability=new, by=by)
+    tx.report(TDFortDamaged(fort=fort.id, by=by, amount=amount, durability=new,
+                            broken=new <= 0 < old), about=[at("forts", fort.id, "durability")])
     tx.say(Text(f"{fort.name}に{amount}ダメージ（耐久力 {old} → {new}）",
                 f"{fort.name} takes {amount} damage (durability {old} → {new})"))
     if new <= 0 < old:
@@ -271,6 +261,8 @@ def set_outcome(tx: Tx, outcome: str, reason: str, note: str = "") -> None:
     tx.set((PATH, "outcome"), outcome)
     tx.set((PATH, "outcome_reason"), reason)
     tx.emit("td.outcome", outcome=outcome, reason=reason, note=note)
+    tx.report(TDOutcome(outcome=cast(Literal["victory", "defeat"], outcome), reason=reason),
+              about=[at("outcome"), at("outcome_reason")])
     ja, en = OUTCOME_TEXT.get(reason, (reason, reason))
     word = ("PC側の勝利", "victory") if outcome == "victory" else ("PC側の敗北", "defeat")
     tx.say(Text(f"{word[0]}: {ja}。{note}", f"{word[1].capitalize()}: {en}. {note}".strip()))

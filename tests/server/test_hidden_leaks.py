@@ -386,8 +386,11 @@ async def td_probes(t: Table) -> None:
     await p1.refused({**shoot, "weapon": "zz"}, "unknown_weapon")
     await p1.refused({**shoot, "group": "zz"}, "unknown_group")
     await p1.refused({**shoot, "weapon": "knife"}, "wrong_weapon")
-    await p1.refused({**shoot, "ammo": "special"}, "unknown_ammo")
-    await p1.refused({**shoot, "shots": 2, "results": [cc(80, 45, "レギュラー成功")]}, "bad_request")
+    await p1.refused({"kind": "td.special", "pc": "pc1", "group": at_a, "weapon": "pistol"},
+                     "not_an_eye")
+    await p1.refused({"kind": "td.pc.place", "pc": "pc1", "fort": "a"}, "not_setup")
+    await p1.refused({**shoot, "ammo": "special"}, "no_special_ammo")
+    await p1.refused({**shoot, "shots": 2, "results": [cc(80, 45, "レギュラー成功")]}, "shots_mismatch")
     await p1.refused({**shoot, "group": at_d}, "out_of_range")
     await p1.refused({**shoot, "weapon": "shotgun", "shots": 3}, "too_many_attacks")
     await p1.refused({**shoot, "weapon": "derringer", "shots": 2}, "out_of_ammo")

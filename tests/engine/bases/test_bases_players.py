@@ -48,7 +48,7 @@ def test_bound_characters_are_their_players_alone() -> None:
     assert refused(e, P1, **down).code == "character_required"
     assert refused(e, P1, **down, character="アリス", side="enemy").code == "wrong_side"
     assert refused(e, P1, kind="bases.trigger", event="stake.ev1", character="A",
-                   action="発動タイミングを放棄する").rule == "BASE-COND-3"
+                   action="発動タイミングを放棄する").rule == "BASE-COND-5"
     report(e, "character.incapacitated", P1, character="アリス")
     report(e, "character.damaged", P2, character="A", amount=1)
     # The roster keeps who plays whom through status changes.

@@ -257,7 +257,7 @@ def test_setup_place_pcs_and_every_pc_needs_a_fort() -> None:  # TD-PRE-1
     assert "td.pc.placed" in kinds(out) and g.td.pcs["pc2"].fort == "b"
     g.next()
     r = g.refused(P2, "td.pc.place", pc="pc2", fort="a")
-    assert (r.code, r.rule) == ("wrong_phase", "TD-PRE-1")
+    assert (r.code, r.rule) == ("not_setup", "TD-PRE-1")
 
 
 def test_setup_traps_need_a_check_and_respect_the_limit() -> None:  # TD-PRE-1
