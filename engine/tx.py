@@ -296,7 +296,7 @@ class Tx:
             free: bool = False, *, kind: str = "choice", about: Mapping[str, str] | None = None,
             **context: Any) -> str:
         """Pause for a choice by `to` ("gm", "players", "player:<id>"); `resume` continues.
-        `kind` says what the question is (`mass.odd_point`…) and `about` the ids it is
+        `kind` says what the question is (`<subsystem>.<question>`) and `about` the ids it is
         about by role (`{"unit": "u3"}`): only ids the addressee may see."""
         from .prompts import Choice, Prompt
 
