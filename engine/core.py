@@ -17,7 +17,7 @@ from pydantic_core import to_jsonable_python
 
 from .actions import ActionBase
 from .codes import CASCADE_TOO_DEEP, FORBIDDEN_ROLE, UNCREDITED
-from .errors import CascadeTooDeep, Refusal
+from .errors import CascadeTooDeep
 from .paths import MISSING, Path
 from .registry import RESUMERS, SETTLERS, TRIGGERS
 from .rng import Roll
