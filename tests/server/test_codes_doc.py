@@ -85,7 +85,7 @@ def _bare(code: ast.expr) -> bool:
 
 def _literal_codes(path: Path) -> list[str]:
     """`line call` for each call in `path` that gives a code as a bare string."""
-    found = []
+    found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if not isinstance(node, ast.Call):
             continue
@@ -99,8 +99,8 @@ def _literal_codes(path: Path) -> list[str]:
             continue
         if path == SHIM and called == "Refusal":
             continue  # the shim itself
-        found.append(f"{node.lineno} {called}(…)")
-    return found
+        found.append((node.lineno, f"{node.lineno} {called}(…)"))
+    return [hit for _, hit in sorted(found)]
 
 
 def test_converted_groups_raise_only_declared_codes() -> None:
