@@ -14,6 +14,14 @@ from pydantic import Field, StrictBool, ValidationError
 from . import paths
 from .actions import ActionBase
 from .bounds import Exact, Id, Name, Serial
+from .codes import (
+    BAD_CHOICE,
+    BAD_PATH,
+    BAD_VALUE,
+    NOT_YOUR_PROMPT,
+    UNDO_NOT_EXPANDED,
+    UNKNOWN_PROMPT,
+)
 from .errors import Refusal, Text
 from .registry_types import Subsystem
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase
@@ -24,9 +32,6 @@ __all__ = ["AddPlayer", "Answer", "Override", "Restore", "SetEnforcement", "SetP
 
 UNTOUCHABLE = frozenset({"rng"})
 
-BAD_PATH = Text("パス {path} は状態にありません。", "Path {path} does not exist in the state.")
-BAD_VALUE = Text("{path} に {value} は設定できません: {error}",
-                 "Cannot set {path} to {value}: {error}")
 
 
 class Override(ActionBase):
@@ -41,10 +46,10 @@ class Override(ActionBase):
     def apply(self, tx: Tx) -> None:
         path = tuple(self.path)
         if path[0] in UNTOUCHABLE:
-            raise Refusal("bad_path", BAD_PATH.format(path=list(path)))
+            raise BAD_PATH.refuse(path=list(path))
         if self.delete:
             if not isinstance(paths.get(tx.state, path[:-1]), dict) or not paths.has(tx.state, path):
-                raise Refusal("bad_path", BAD_PATH.format(path=list(path)))
+                raise BAD_PATH.refuse(path=list(path))
             tx.delete(path)
         else:
             tx.set(path, _validated(tx.state, path, self.value))
@@ -59,14 +64,13 @@ def _validated(state: RoomBase, path: tuple[str | int, ...], value: Any) -> Any:
     try:
         check = paths.validator(state, path)
     except KeyError:
-        raise Refusal("bad_path", BAD_PATH.format(path=list(path))) from None
+        raise BAD_PATH.refuse(path=list(path)) from None
     try:
         return check.validate_python(value)
     except ValidationError as e:
         error = "; ".join(err["msg"] for err in e.errors()[:3])
-        raise Refusal("bad_value",
-                      BAD_VALUE.format(path=list(path), value=repr(value)[:80], error=error),
-                      rule=paths.field_rule(state, path)) from None
+        text = BAD_VALUE.text.format(path=list(path), value=repr(value)[:80], error=error)
+        raise Refusal(BAD_VALUE, text, rule=paths.field_rule(state, path)) from None
 
 
 class Undo(ActionBase):
@@ -77,8 +81,7 @@ class Undo(ActionBase):
     reason: str = Field(default="undo", max_length=500)
 
     def apply(self, tx: Tx) -> None:
-        raise Refusal("undo_not_expanded", Text("取り消しはサーバーが展開します。",
-                                                "Undo must be expanded by the server."))
+        raise UNDO_NOT_EXPANDED.refuse()
 
 
 class Restore(ActionBase):
@@ -119,11 +122,6 @@ def _restore(tx: Tx, path: tuple[str | int, ...], current: Any, target: Any) -> 
     tx.set(path, target)
 
 
-NO_PROMPT = Text("問い「{id}」は待っていません。", "No prompt '{id}' is waiting.")
-NOT_YOUR_PROMPT = Text("この問いに答えるのはあなたではありません。", "This prompt is not yours to answer.")
-BAD_CHOICE = Text("「{choice}」は選べません。", "'{choice}' is not one of the choices.")
-
-
 class Answer(ActionBase):
     """Answer a waiting prompt; the action that asked resumes with the choice."""
 
@@ -136,11 +134,11 @@ class Answer(ActionBase):
         prompt = tx.state.prompts.get(self.prompt)
         if prompt is None or not prompt.visible_to(tx.audience):
             # a prompt the sender is not shown does not exist for them
-            raise Refusal("unknown_prompt", NO_PROMPT.format(id=self.prompt))
+            raise UNKNOWN_PROMPT.missing(self.prompt)
         if not prompt.answerable_by(tx.actor.role, tx.actor.player):
-            raise Refusal("not_your_prompt", NOT_YOUR_PROMPT)
+            raise NOT_YOUR_PROMPT.refuse()
         if not prompt.free and self.choice not in {c.id for c in prompt.choices}:
-            raise Refusal("bad_choice", BAD_CHOICE.format(choice=self.choice))
+            raise BAD_CHOICE.refuse(choice=self.choice)
         tx.delete(("prompts", prompt.id))
         tx.emit("prompt.answered", prompt=prompt.id, choice=self.choice)
         tx.resumers[prompt.resume](tx, prompt, self.choice)

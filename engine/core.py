@@ -16,7 +16,8 @@ from typing import Any
 from pydantic_core import to_jsonable_python
 
 from .actions import ActionBase
-from .errors import CascadeTooDeep, Refusal, Text
+from .codes import CASCADE_TOO_DEEP, FORBIDDEN_ROLE, UNCREDITED
+from .errors import CascadeTooDeep
 from .paths import MISSING, Path
 from .registry import RESUMERS, SETTLERS, TRIGGERS
 from .rng import Roll
@@ -27,19 +28,6 @@ __all__ = ["MAX_CASCADE_DEPTH", "Engine", "Outcome", "change_ops"]
 
 MAX_CASCADE_DEPTH = 8
 MAX_CASCADE_STEPS = 500
-
-WRONG_ROLE = Text("役割「{role}」ではこの操作（{kind}）はできません。",
-                  "Your role '{role}' may not do this ({kind}).")
-UNCREDITED = Text(
-    "VTT上の誰の操作か分からないため、この操作（{kind}）はできません。VTTで誰の操作か分からない"
-    "ときは、誰の持ち物でもないコマを動かすことだけができます。GMコンソールで行うか、VTTのユーザーを"
-    "プレイヤーに対応づけてください。",
-    "Nobody on the VTT can be credited with this ({kind}), so it is not done: a move nobody "
-    "is credited with may only move a piece no player owns. Do it in the GM console, or map "
-    "the VTT's users to players.")
-TOO_DEEP = Text("誘発が連鎖しすぎました（{n}段）。操作は取り消されました。",
-                "Triggers cascaded too deep ({n} levels); the action was rolled back.")
-
 
 @dataclass
 class Outcome:
@@ -94,7 +82,7 @@ class Engine:
         meta = self.state.meta
         actor = actor.bind(getattr(action, "by", None), meta.players, meta.uncredited)
         if not actor.decides() and not action.only_moves():
-            raise Refusal("uncredited", UNCREDITED.format(kind=getattr(action, "kind", "?")))
+            raise UNCREDITED.refuse(kind=getattr(action, "kind", "?"))
         tx = Tx(self.state, actor, RESUMERS)
         draws = self.state.rng.draws
         try:
@@ -112,7 +100,7 @@ class Engine:
         """Refuse an action its sender's role may not send (checked before anything else)."""
         if actor.role not in action.roles:
             kind = getattr(action, "kind", "?")
-            raise Refusal("forbidden_role", WRONG_ROLE.format(role=actor.role, kind=kind))
+            raise FORBIDDEN_ROLE.refuse(role=actor.role, kind=kind)
 
     def revert(self, outcome: Outcome) -> None:
         """Take back the action just applied (something after `apply` failed): its writes,
@@ -134,7 +122,7 @@ def _settle(tx: Tx) -> None:
         while tx.pending:
             happening = tx.pending.pop(0)
             if happening.depth >= MAX_CASCADE_DEPTH:
-                raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=happening.depth))
+                raise _too_deep(happening.depth)
             tx.depth = happening.depth + 1
             for trigger in TRIGGERS:
                 if trigger.matches(happening.kind):
@@ -151,12 +139,16 @@ def _settle(tx: Tx) -> None:
                 return
             rounds += 1
             if rounds >= MAX_CASCADE_DEPTH * 4:
-                raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=MAX_CASCADE_DEPTH * 4))
+                raise _too_deep(MAX_CASCADE_DEPTH * 4)
 
 
 def _step(steps: int) -> int:
     """Count one more trigger call or follow-up, refusing past MAX_CASCADE_STEPS."""
     steps += 1
     if steps > MAX_CASCADE_STEPS:
-        raise CascadeTooDeep("cascade_too_deep", TOO_DEEP.format(n=steps))
+        raise _too_deep(steps)
     return steps
+
+
+def _too_deep(n: int) -> CascadeTooDeep:
+    return CascadeTooDeep(CASCADE_TOO_DEEP, CASCADE_TOO_DEEP.text.format(n=n))

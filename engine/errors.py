@@ -56,6 +56,11 @@ class Code:
         return Refusal(self, text.format(**fmt) if fmt else text, about=about,
                        **dict(details or {}))
 
+    def missing(self, ident: str) -> Refusal:
+        """The refusal of an `unknown_<what>` code (`Codes.unknown`) for `ident`, echoed cut
+        to 64 characters."""
+        return self.refuse(id=ident[:64])
+
 
 class Codes:
     """One group's declared refusal codes (a subsystem, the core, the server): its part of
@@ -73,6 +78,12 @@ class Codes:
         declared = Code(code, Text(ja, en), rule, self.group, alts)
         self._codes[code] = declared
         return declared
+
+    def unknown(self, what: str, ja: str, *, animate: bool = False) -> Code:
+        """Declare `unknown_<what>`: there is no `what` (`ja` in Japanese) with that id, or
+        none the sender may know of; `animate` for characters (いません). Raise `.missing(id)`."""
+        text = (NO_ONE if animate else NO_SUCH).format(what=what, what_ja=ja, id="{id}")
+        return self(f"unknown_{what}", text.ja, text.en)
 
     def __iter__(self) -> Iterator[Code]:
         return iter(self._codes.values())
@@ -125,7 +136,8 @@ NO_ONE = Text("{what_ja}「{id}」はいません。", "There is no {what} '{id}
 
 
 def unknown(what: str, ident: str, ja: str, *, animate: bool = False) -> Refusal:
-    """`unknown_<what>`: there is no `what` (`ja` in Japanese) `ident`, or none the sender may
-    know of; `animate` for characters (いません). The id is echoed cut to 64 characters."""
+    """`unknown_<what>` with an undeclared code: a shim for the subsystems not yet converted
+    (declare the code with `Codes.unknown` and raise `.missing(id)` instead); remove it once
+    every subsystem declares its own."""
     text = NO_ONE if animate else NO_SUCH
     return Refusal(f"unknown_{what}", text.format(what=what, what_ja=ja, id=ident[:64]))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from pydantic import BaseModel, Field, StrictBool, StrictInt, ValidationError
 
 from . import paths
+from .codes import OUT_OF_RANGE, PLAYER_ROLLS_REFUSED, UNKNOWN_PLAYER
 from .errors import Refusal, Text
 from .paths import MISSING, Path
 from .rng import Roll, draw
@@ -35,19 +36,6 @@ Uncredited = Literal["moves", "gm_side"]
 #: Continues an action that asked a prompt: (tx, the prompt, the chosen id).
 Resumer = Callable[["Tx", "Prompt", str], None]
 P = TypeVar("P")
-
-TYPED_ROLL = Text(
-    "この部屋では、プレイヤー画面で入力したダイス結果は使えません（GMが許可していません）。"
-    "VTTでダイスを振るか、komasyncに振らせてください。",
-    "Dice results typed on the player page are not accepted in this room (the GM has not "
-    "allowed them). Roll on the VTT, or let komasync roll.")
-OUT_OF_RANGE = Text("この操作の結果は許される範囲を超えます（{what}）。",
-                    "The result of this action would leave its allowed range ({what}).")
-
-
-UNKNOWN_PLAYER = Text("プレイヤー「{id}」はこのルームにいません。",
-                      "There is no player '{id}' in this room.")
-
 
 class Actor(BaseModel):
     """Who sent an action: a role, the player it acts for, and a label for the log.
@@ -86,7 +74,7 @@ class Actor(BaseModel):
         if self.role != "bridge":
             return self
         if by is not None and by not in players and not self.legacy:
-            raise Refusal("unknown_player", UNKNOWN_PLAYER.format(id=by[:64]))
+            raise UNKNOWN_PLAYER.missing(by)
         rule = None if by is not None or self.legacy else self.uncredited or uncredited
         return self.model_copy(update={"player": by, "uncredited": rule})
 
@@ -207,7 +195,7 @@ class Tx:
             what = e.errors()[0]["msg"]
             if self.actor.role == "gm":
                 what = f"{'/'.join(map(str, path))}: {what}"
-            raise Refusal("out_of_range", OUT_OF_RANGE.format(what=what)) from None
+            raise OUT_OF_RANGE.refuse(what=what) from None
 
     def delete(self, path: Sequence[str | int]) -> None:
         old = paths.delete(self.state, path)
@@ -260,7 +248,7 @@ class Tx:
         """Refuse a dice result typed by a player (a player connection reporting it)
         unless the GM allows it (`meta.player_rolls`); bridges read the VTT's own dice."""
         if self.actor.role == "player" and self.state.meta.player_rolls != "allow":
-            raise Refusal("player_rolls_refused", TYPED_ROLL, about=[("meta", "player_rolls")])
+            raise PLAYER_ROLLS_REFUSED.refuse(about=[("meta", "player_rolls")])
 
     # -- what the sender's ack carries ------------------------------------------------
     def report(self, result: Result, about: Iterable[Sequence[str | int]] = ()) -> None:

@@ -17,7 +17,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .errors import Refusal, Text
+from .codes import NOT_AVAILABLE
+from .errors import Refusal
 from .paths import MISSING, Path, _child, get
 
 __all__ = ["HIDDEN", "NOT_AVAILABLE", "Audience", "Entity", "Memo", "NonGmProbe", "Op", "View",
@@ -198,16 +199,12 @@ def _keeps(entity: Entity, name: str, audience: Audience) -> bool:
     return isinstance(projected, dict) and name in projected
 
 
-NOT_AVAILABLE = Text("今はこの操作はできません（公開されていない情報によるものです）。",
-                     "This cannot be done now (for a reason that has not been revealed).")
-
-
 def refusal_for(refusal: Refusal, root: Any, audience: Audience) -> Refusal:
     """The refusal as `audience` may read it: whole when it is built only from what they
     are shown, else one that says only that the action is not available."""
     if all(shows(root, path, audience) for path in refusal.about):
         return refusal
-    return Refusal("not_available", NOT_AVAILABLE)
+    return NOT_AVAILABLE.refuse()
 
 
 def unit_of(root: Any, path: Sequence[str | int]) -> Path:

@@ -26,7 +26,16 @@ from ..engine.scenario import Scenario, build_room
 from ..engine.views import GM, Audience, View
 from . import distribution
 from .connection import Connection, Limits, Peer, close_socket, dumps
-from .errors import E_AUTH, E_CONNECTIONS, E_QUARANTINED, E_REVOKED, E_SHAPE, E_THROTTLED, error_frame
+from .errors import (
+    AUTH_FAILED,
+    AUTH_THROTTLED,
+    BAD_MESSAGE,
+    INVITE_REVOKED,
+    ROOM_QUARANTINED,
+    SERVER_SHUTDOWN,
+    TOO_MANY_CONNECTIONS,
+    error_frame,
+)
 from .invite_limits import InviteLimits
 from .offload import SETTLE, keep, offload
 from .protocol import PROTOCOL_VERSION
@@ -179,12 +188,12 @@ class Komasync:
             # guessing from many sockets cannot eat the CPU the rooms need either.
             await asyncio.sleep(min(wait, THROTTLED_PAUSE))
             seconds = math.ceil(wait)
-            return error_frame("auth_throttled", E_THROTTLED.format(s=seconds),
+            return error_frame(AUTH_THROTTLED, None, AUTH_THROTTLED.text.format(s=seconds),
                                retry_after=seconds)
         if self.cluster is not None and await self.cluster.route(ws, msg, peer):
             return None  # the owner authenticated (and throttled) it, by the real address
         result = await self._check(ws, msg, peer)
-        if isinstance(result, dict) and result["code"] == "auth_failed":
+        if isinstance(result, dict) and result["code"] == AUTH_FAILED.code:
             attacked = self.throttle.under_attack(msg.room)
             self.throttle.failed(peer.address, msg.room)
             if attacked:  # many guesses on this room: each guessing socket slows down
@@ -202,29 +211,29 @@ class Komasync:
         room = await self.room(msg.room)
         if room is None:
             if msg.room in self.quarantined and await self._may_enter(msg):
-                return error_frame("room_quarantined", E_QUARANTINED)
-            return error_frame("auth_failed", E_AUTH)
+                return error_frame(ROOM_QUARANTINED)
+            return error_frame(AUTH_FAILED)
         store = self.storage.storage
         if msg.secret is not None:
             row = await self._lookup(store.room, msg.room)
             if row is None or not row.gm_secret_ok(msg.secret):
-                return error_frame("auth_failed", E_AUTH)
+                return error_frame(AUTH_FAILED)
             principal = "gm"  # the GM's retries apply once even after the secret rotates
             return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits,
                                     peer.transport)
         if msg.token is not None:
             inv = await self._lookup(store.invite_for_token, msg.room, msg.token)
             if inv is None:
-                return error_frame("auth_failed", E_AUTH)
+                return error_frame(AUTH_FAILED)
             if inv.revoked:
-                return error_frame("invite_revoked", E_REVOKED)
+                return error_frame(INVITE_REVOKED)
             label = msg.client or inv.label or inv.player or inv.role
             conn = Connection(ws, inv.role, inv.player, "inv:" + inv.id, label, self.limits,
                               peer.transport)
             if inv.role == "bridge":
                 conn.platform = msg.platform
             return room, conn
-        return error_frame("auth_failed", E_AUTH)
+        return error_frame(AUTH_FAILED)
 
     async def _may_enter(self, msg: Any) -> bool:
         """Whether the credentials open the room (only they learn it is quarantined)."""
@@ -245,8 +254,9 @@ class Komasync:
         peer = Peer(relayed.address if relayed else request.remote or "?", request.transport)
         limit = self.limits.connections_per_address
         if limit and self.per_address[peer.address] >= limit:  # 0: no limit
-            await close_socket(ws, peer.transport, "too_many_connections", dumps(error_frame(
-                "too_many_connections", E_CONNECTIONS.format(limit=limit), limit=limit)))
+            code = TOO_MANY_CONNECTIONS
+            await close_socket(ws, peer.transport, code.code, dumps(error_frame(
+                code, None, code.text.format(limit=limit), limit=limit)))
             return ws
         session = Session(self, ws, peer)
         self.sockets.add(ws)
@@ -270,8 +280,9 @@ class Komasync:
         cluster each room is handed over first (committed, its lease released)."""
         if self.cluster is not None:
             await self.cluster.handover()
-        bye = orjson.dumps({"type": "bye", "code": "server_shutdown", "reason": {
-            "ja": "サーバーを停止します。", "en": "The server is shutting down."}}).decode()
+        text = SERVER_SHUTDOWN.text
+        bye = orjson.dumps({"type": "bye", "code": SERVER_SHUTDOWN.code, "reason": {
+            "ja": text.ja, "en": text.en}}).decode()
         for ws in list(self.sockets):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.send_str(bye), 0.5)
@@ -293,7 +304,7 @@ async def _healthz(request: web.Request) -> web.Response:
         given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
         token = server.operator_token
         if not token or not hmac.compare_digest(given.encode(), token.encode()):
-            return web.json_response(error_frame("auth_failed", E_AUTH), status=403)
+            return web.json_response(error_frame(AUTH_FAILED), status=403)
         cluster = server.cluster
         health["owned"] = cluster.owned() if cluster is not None else sorted(server.rooms)
         if cluster is not None:
@@ -308,8 +319,7 @@ async def _rooms(request: web.Request) -> web.Response:
         body = await request.json()
         secret = str(body["secret"])
     except Exception:
-        return web.json_response(error_frame("bad_message", E_SHAPE.format(detail="need {secret}")),
-                                 status=400)
+        return web.json_response(_malformed("need {secret}"), status=400)
     rooms = await server.storage.call(server.storage.storage.rooms_for_secret, secret)
     for r in rooms:
         room = server.rooms.get(r["id"])
@@ -317,6 +327,10 @@ async def _rooms(request: web.Request) -> web.Response:
         if room is None and server.cluster is not None:  # owned by another process
             r["version"] = await server.storage.call(server.cluster.store.last_version, r["id"])
     return web.json_response({"rooms": rooms})
+
+
+def _malformed(detail: str) -> dict[str, Any]:
+    return error_frame(BAD_MESSAGE, None, BAD_MESSAGE.text.format(detail=detail))
 
 
 async def _export(request: web.Request) -> web.Response:
@@ -328,15 +342,15 @@ async def _export(request: web.Request) -> web.Response:
         secret, room_id = str(body["secret"]), str(body["room"])
         fmt = str(body.get("format", "zip"))
     except Exception:
-        return web.json_response(error_frame("bad_message", E_SHAPE.format(
-            detail="need {secret, room, format}")), status=400)
+        return web.json_response(_malformed("need {secret, room, format}"),
+                                 status=400)
     row = await server.storage.call(server.storage.storage.room, room_id)
     allowed = row is not None and row.gm_secret_ok(secret) and fmt in ("zip", "clipboard")
     room = await server.room(room_id) if allowed else None
     if room is None and allowed and server.cluster is not None:
         tree = await server.cluster.table_tree(room_id)  # owned by another process
     elif room is None:
-        return web.json_response(error_frame("auth_failed", E_AUTH), status=403)
+        return web.json_response(error_frame(AUTH_FAILED), status=403)
     else:
         tree = await _table_tree(room)
     # The console warns when the room has no Ccfolia calibration (issue 14).

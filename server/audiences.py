@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..engine.core import Engine, Outcome
-from ..engine.errors import Text
+from ..engine.errors import Code, Text
 from ..engine.paths import Path, get
 from ..engine.views import (
     GM,
@@ -32,7 +32,7 @@ from ..engine.views import (
     project_unit,
 )
 from .connection import Connection, Limits, Wires, dumps
-from .errors import E_REVOKED as REVOKED
+from .errors import INTERNAL_ERROR, INVITE_REVOKED
 from .offload import BIG, dumps_sliced, keep, offload, units
 from .protocol import WELCOME_TABLES
 from .storage import ActionRecord
@@ -218,7 +218,7 @@ class Audiences:
         self.history = History(self.limits.history, self.limits.history_bytes)
         self.snapshots.clear()
         self.tables.clear()
-        self.drop_all("internal_error", text)
+        self.drop_all(INTERNAL_ERROR, text)
 
     def send(self, frames: Frames) -> None:
         """Fan a durable change out to every connection, by audience (each distinct frame
@@ -257,7 +257,7 @@ class Audiences:
         Runs in the room's task: what it waits for (a large room's new view, snapshot or
         table, built by the worker) is made from a state nothing else can change."""
         if conn.principal in self.revoked:  # revoked while it was authenticating
-            conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
+            conn.drop(INVITE_REVOKED)
             return
         view = await self.view(conn.audience)
         missed = self._missed(conn, view, since)
@@ -310,8 +310,8 @@ class Audiences:
         """An invite was revoked: close every connection it opened, now and later."""
         self.revoked.add(principal)
         for conn in [c for c in self.conns if c.principal == principal]:
-            conn.drop("invite_revoked", REVOKED.ja, REVOKED.en)
+            conn.drop(INVITE_REVOKED)
 
-    def drop_all(self, code: str, text: Text) -> None:
+    def drop_all(self, code: Code, text: Text | None = None) -> None:
         for conn in list(self.conns):
-            conn.drop(code, text.ja, text.en)
+            conn.drop(code, text)

@@ -36,9 +36,10 @@ import redis
 import redis.asyncio
 from aiohttp import WSMsgType, web
 
-from ..engine.errors import Text
+from ..engine.errors import Code
 from ..engine.views import Audience, View
 from .connection import Peer, close_socket, dumps
+from .errors import ROOM_MOVED, ROOM_UNAVAILABLE, bye_frame
 from .replay import rebuild
 from .room import Call, Room
 from .storage import AsyncStorage, RedisStorage
@@ -63,10 +64,6 @@ MARGIN_S = 2.0
 POLL_S = 0.05  # how often a waiting `auth` looks at the lease again
 CONNECT_S = 2.0  # a relay's WebSocket handshake with the owner (a paused owner never answers)
 
-MOVED = Text("ルームの担当サーバーが替わりました。再接続してください。",
-             "The room moved to another server process; reconnect.")
-UNAVAILABLE = Text("ルームを担当するサーバーが見つかりません。少し待って再接続してください。",
-                   "No server process could take the room; reconnect in a moment.")
 
 
 class Server(Protocol):
@@ -261,7 +258,7 @@ class Cluster:
             return False
         log.warning("relayed socket for another room",
                     extra={"client": peer.address, "room": msg.room})
-        await self._bye(ws, peer, "room_moved", MOVED)
+        await self._bye(ws, peer, ROOM_MOVED)
         return True
 
     # -- routing a join ---------------------------------------------------------------
@@ -273,7 +270,7 @@ class Cluster:
         room_id = msg.room
         relayed = ws in self.inbound
         if self.closing:
-            await self._bye(ws, peer, "room_moved", MOVED)
+            await self._bye(ws, peer, ROOM_MOVED)
             return True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.ttl_s + MARGIN_S
@@ -291,7 +288,7 @@ class Cluster:
                 if await self.server.room(room_id) is not None:
                     return False
             elif relayed:  # never relay a relayed socket again: back to the client's process
-                await self._bye(ws, peer, "room_moved", MOVED)
+                await self._bye(ws, peer, ROOM_MOVED)
                 return True
             else:
                 self.drop_room(room_id)
@@ -300,7 +297,7 @@ class Cluster:
                     await self._relay(Relay(ws, upstream, holder), room_id, msg, peer)
                     return True
             if loop.time() >= deadline:
-                await self._bye(ws, peer, "room_unavailable", UNAVAILABLE)
+                await self._bye(ws, peer, ROOM_UNAVAILABLE)
                 return True
             await asyncio.sleep(POLL_S)
 
@@ -328,9 +325,8 @@ class Cluster:
             return None
 
     @staticmethod
-    async def _bye(ws: web.WebSocketResponse, peer: Peer, code: str, text: Text) -> None:
-        await close_socket(ws, peer.transport, code, dumps(
-            {"type": "bye", "code": code, "reason": {"ja": text.ja, "en": text.en}}))
+    async def _bye(ws: web.WebSocketResponse, peer: Peer, code: Code) -> None:
+        await close_socket(ws, peer.transport, code.code, dumps(bye_frame(code)))
 
     # -- relaying ---------------------------------------------------------------------
     async def _relay(self, relay: Relay, room_id: str, msg: Any, peer: Peer) -> None:
@@ -359,7 +355,7 @@ class Cluster:
             self.take_over(room_id, relay.holder)
             if not relay.ws.closed:
                 log.info("relay moved", extra={"room": room_id, "client": peer.address})
-                await self._bye(relay.ws, peer, "room_moved", MOVED)
+                await self._bye(relay.ws, peer, ROOM_MOVED)
 
     @staticmethod
     async def _downstream(relay: Relay) -> bool:
@@ -443,7 +439,7 @@ class Cluster:
         self.server.forget(room_id)
         self.store.leases.pop(room_id, None)
         room.task.cancel()
-        room.audiences.drop_all("room_moved", MOVED)
+        room.audiences.drop_all(ROOM_MOVED)
 
     async def table_tree(self, room_id: str) -> dict[str, Any]:
         """The table's view of a room another process owns, rebuilt read-only from

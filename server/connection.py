@@ -24,8 +24,16 @@ import orjson
 from aiohttp import WSMsgType, web
 from aiohttp.http import WebSocketWriter
 
+from ..engine.errors import Code, Text
 from ..engine.tx import Actor, Role
 from ..engine.views import Audience
+from .errors import (
+    INVITE_REVOKED,
+    SLOW_CONSUMER,
+    TOO_MANY_CONNECTIONS,
+    TOO_MANY_CONNECTIONS_FOR_INVITE,
+    bye_frame,
+)
 
 __all__ = ["Connection", "Limits", "Peer", "TokenBucket", "Wires", "close_socket", "dumps",
            "wire"]
@@ -141,8 +149,8 @@ def write_now(ws: web.WebSocketResponse, data: bytes) -> bool:
 
 
 # WebSocket close codes by `bye` code (4001 for the rest).
-CLOSE_CODES = {"invite_revoked": 4003, "slow_consumer": 4008, "too_many_connections": 4029,
-               "too_many_connections_for_invite": 4029}
+CLOSE_CODES = {INVITE_REVOKED.code: 4003, SLOW_CONSUMER.code: 4008, TOO_MANY_CONNECTIONS.code: 4029,
+               TOO_MANY_CONNECTIONS_FOR_INVITE.code: 4029}
 # How long a closing socket may take to accept its last frame and the close handshake.
 CLOSE_GRACE = 1.0
 
@@ -359,8 +367,7 @@ class Connection:
         self.send(dumps(msg), burst)
 
     def _slow(self) -> None:
-        self.drop("slow_consumer", "受信が追いつかないため切断しました。",
-                  "Disconnected: this client could not keep up with the room.")
+        self.drop(SLOW_CONSUMER)
 
     def _put(self, data: bytes) -> None:
         """Framed bytes to the uncompressed socket's transport (as aiohttp would write)."""
@@ -394,16 +401,17 @@ class Connection:
         finally:
             self.later = None
 
-    def drop(self, code: str, ja: str, en: str) -> None:
-        """Close with a reason (sent as a `bye` frame if the socket still takes it)."""
+    def drop(self, code: Code, text: Text | None = None) -> None:
+        """Close with `code` and its reason (or `text`: one of its alts), sent as a `bye`
+        frame if the socket still takes it."""
         if self.closed:
             return
         self.closed = True
-        self.close_reason = code
-        bye = dumps({"type": "bye", "code": code, "reason": {"ja": ja, "en": en}})
+        self.close_reason = code.code
+        bye = dumps(bye_frame(code, text))
         if self.later is not None:
             self.later.cancel()
-        self.closer = asyncio.create_task(close_socket(self.ws, self.transport, code, bye))
+        self.closer = asyncio.create_task(close_socket(self.ws, self.transport, code.code, bye))
 
     def info(self) -> dict[str, Any]:
         return {"principal": self.principal, "role": self.role, "player": self.player,

@@ -15,17 +15,10 @@ from __future__ import annotations
 
 import math
 
-from ..engine.errors import Text
 from .connection import Connection, Limits, TokenBucket
 
-__all__ = ["E_INVITE_CONNECTIONS", "E_RATE_RETRY", "InviteLimits", "retry_seconds"]
+__all__ = ["InviteLimits", "retry_seconds"]
 
-E_INVITE_CONNECTIONS = Text(
-    "この招待で開ける接続は{limit}本までです。使っていないタブやウィンドウを閉じてください。",
-    "This invite may have at most {limit} connections open; close a tab or window you "
-    "do not use.")
-E_RATE_RETRY = Text("送信が速すぎます。{s}秒後に再度送ってください。",
-                    "Too many messages; send again in {s} s.")
 
 # Past this many remembered invites, those with no socket and a full bucket are forgotten.
 SWEEP_AT = 4096

@@ -27,16 +27,13 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from ..engine.errors import Text
 from .connection import Limits
 
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["E_BUSY", "QueryBudget", "TimeBucket", "result_frame"]
+__all__ = ["QueryBudget", "TimeBucket", "result_frame"]
 
-E_BUSY = Text("このルームへの問い合わせが混み合っています。{s}秒後に再度問い合わせてください。",
-              "This room is answering too many queries; ask again in {s} s.")
 
 # The shortest `retry_after` of a `busy` (a full queue drains in about this long).
 MIN_RETRY = 0.01

@@ -35,29 +35,24 @@ from pydantic_core import to_jsonable_python
 from ..engine.actions import ActionBase
 from ..engine.control import Restore, Undo
 from ..engine.core import Engine, Outcome, change_ops
-from ..engine.errors import Refusal, Text
+from ..engine.errors import Refusal
 from ..engine.outcomes import told
 from ..engine.views import View, refusal_for
 from .audiences import Audiences, Frames
 from .connection import Connection, Limits
+from .errors import BAD_UNDO, INTERNAL_ERROR, SERVER_SHUTDOWN, STALE_VERSION, STORAGE_ERROR
 from .offload import SETTLE
 from .replay import state_at
 from .retries import RetryWindow
 from .storage import ActionRecord, ActionRow, AsyncStorage, encode
 from .storage.snapshot_policy import SnapshotPolicy
-from .tables import INTERNAL
 
 __all__ = ["Join", "Room", "Submit"]
 
 log = logging.getLogger("komasync.room")
 
-STALE = Text("状態が更新されています（現在バージョン{v}）。最新の状態で操作し直してください。",
-             "The room has moved on (now version {v}); act again on the latest state.")
-BAD_UNDO = Text("バージョン{to}には戻せません（現在{v}）。", "Cannot undo to version {to} (now {v}).")
-SHUTDOWN = Text("サーバーを停止します。", "The server is shutting down.")
-JOIN_FAILED = Text("サーバー内部のエラーで参加できませんでした。",
-                   "An internal server error; could not join the room.")
-STOPPED = Text("ルームが停止しました。", "The room has stopped.")
+#: What an action that crashed is refused with (nothing of it was applied).
+FAILED = INTERNAL_ERROR.alts["action"]
 
 
 def _future() -> asyncio.Future[Any]:
@@ -183,7 +178,7 @@ class Room:
         except Exception:
             log.exception("join failed", extra={"room": self.id})
             self.audiences.leave(join.conn)
-            join.conn.drop("internal_error", JOIN_FAILED.ja, JOIN_FAILED.en)
+            join.conn.drop(INTERNAL_ERROR, INTERNAL_ERROR.alts["join"])
         if not join.done.done():
             join.done.set_result(None)
 
@@ -191,12 +186,12 @@ class Room:
         """The room stopped mid-batch: nobody is left waiting on what it did not reach."""
         for item in items:
             if isinstance(item, Join) and not item.done.done():
-                item.conn.drop("storage_error", STOPPED.ja, STOPPED.en)
+                item.conn.drop(STORAGE_ERROR)
                 item.done.set_result(None)
             elif isinstance(item, Call) and not item.done.done():
                 item.done.set_exception(RuntimeError("the room has stopped"))
             elif isinstance(item, Submit) and item.conn is not None:
-                item.conn.drop("storage_error", STOPPED.ja, STOPPED.en)
+                item.conn.drop(STORAGE_ERROR)
 
     def _apply(self, sub: Submit) -> _Applied:
         """Apply one action; anything but a refusal is logged and answered `internal_error`."""
@@ -204,7 +199,7 @@ class Room:
             return self._apply_one(sub)
         except Exception:
             log.exception("action crashed", extra={"room": self.id})
-            return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
+            return _Applied(sub, refusal=INTERNAL_ERROR.refuse(alt="action"))
 
     def _apply_one(self, sub: Submit) -> _Applied:
         if sub.action is None:
@@ -217,7 +212,7 @@ class Room:
         if seen is not None:
             return _Applied(sub, duplicate_of=seen)
         if sub.base_version is not None and sub.base_version != self.version:
-            return _Applied(sub, refusal=Refusal("stale_version", STALE.format(v=self.version)))
+            return _Applied(sub, refusal=STALE_VERSION.refuse(v=self.version))
         actor = sub.actor_override or sub.conn.actor  # type: ignore[union-attr]
         try:
             outcome = self.engine.apply(sub.action, actor)
@@ -233,7 +228,7 @@ class Room:
             log.exception("action failed after it applied; rolled back",
                           extra={"room": self.id, "kind": getattr(sub.action, "kind", None)})
             self._revert(outcome)
-            return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
+            return _Applied(sub, refusal=INTERNAL_ERROR.refuse(alt="action"))
         self.retries.add(who, sub.msg_id, outcome.version)
         said = told(outcome.tx.created, outcome.tx.results, self.engine.state,
                     sub.conn.audience) if sub.conn else {}
@@ -246,7 +241,7 @@ class Room:
             self.audiences.unproject(outcome.version, units)
         except Exception:  # the views cannot be trusted: everyone starts again from a snapshot
             log.exception("views reset after a failed revert", extra={"room": self.id})
-            self.audiences.reset(INTERNAL)
+            self.audiences.reset(FAILED)
 
     @staticmethod
     def _principal(sub: Submit) -> str:
@@ -274,12 +269,12 @@ class Room:
         except Refusal as wrong_role:
             return _Applied(sub, refusal=wrong_role)
         if to >= self.version:
-            return _Applied(sub, refusal=Refusal("bad_undo", BAD_UNDO.format(to=to, v=self.version)))
+            return _Applied(sub, refusal=BAD_UNDO.refuse(to=to, v=self.version))
         try:
             target = await self.store.call(state_at, self.store.storage, self.id, to)
         except Exception:
             log.exception("undo target could not be rebuilt", extra={"room": self.id})
-            return _Applied(sub, refusal=Refusal("internal_error", INTERNAL))
+            return _Applied(sub, refusal=INTERNAL_ERROR.refuse(alt="action"))
         restore = Restore(to_version=to, reason=sub.action.reason, target=target)
         return self._apply(Submit(sub.conn, sub.msg_id, restore, sub.base_version))
 
@@ -378,8 +373,8 @@ class Room:
     def _fail(self, applied: list[_Applied]) -> None:
         for a in applied:
             if a.sub.conn:
-                a.sub.conn.drop("storage_error", INTERNAL.ja, INTERNAL.en)
-        self.audiences.drop_all("storage_error", INTERNAL)
+                a.sub.conn.drop(STORAGE_ERROR, FAILED)
+        self.audiences.drop_all(STORAGE_ERROR, FAILED)
         waiting: list[Item] = []
         while not self.inbox.empty():
             waiting.append(self.inbox.get_nowait())
@@ -440,4 +435,4 @@ class Room:
 
     async def stop(self) -> None:
         self.task.cancel()
-        self.audiences.drop_all("server_shutdown", SHUTDOWN)
+        self.audiences.drop_all(SERVER_SHUTDOWN)

@@ -18,28 +18,36 @@ from aiohttp import WSMsgType, web
 from pydantic import ValidationError
 
 from ..engine.control import Answer
-from ..engine.errors import Refusal, Text
+from ..engine.errors import Refusal
 from ..engine.queries import QueryBase
 from ..engine.registry import ACTIONS, QUERIES
 from .connection import Connection, Peer, close_socket, dumps
 from .errors import (
-    E_AGAIN,
-    E_AUTH_FIRST,
-    E_BIG,
-    E_BINARY,
-    E_BRIDGE_ONLY,
-    E_GM_ONLY,
-    E_INTERNAL,
-    E_JSON,
-    E_KIND,
-    E_NO_PLAYER,
-    E_SHAPE,
-    E_TIMEOUT,
+    ALREADY_AUTHENTICATED,
+    AUTH_REQUIRED,
+    AUTH_TIMEOUT,
+    BAD_ACTION,
+    BAD_JSON,
+    BAD_MESSAGE,
+    BINARY_FRAME,
+    BRIDGE_ONLY,
+    BUSY,
+    FORBIDDEN_ROLE,
+    FRAME_TOO_LARGE,
+    GM_ONLY,
+    INTERNAL_ERROR,
+    RATE_LIMITED,
+    TOO_MANY_CONNECTIONS_FOR_INVITE,
+    UNKNOWN_INVITE,
+    UNKNOWN_KIND,
+    UNKNOWN_PLAYER,
+    UNKNOWN_QUERY,
     error_frame,
+    refusal_frame,
 )
-from .invite_limits import E_INVITE_CONNECTIONS, E_RATE_RETRY, retry_seconds
+from .invite_limits import retry_seconds
 from .protocol import client_adapter
-from .query_budget import E_BUSY, QueryBudget, result_frame
+from .query_budget import QueryBudget, result_frame
 from .room import Call, Join, Room, Submit
 from .storage import Backend
 
@@ -49,12 +57,6 @@ if TYPE_CHECKING:
 __all__ = ["Session"]
 
 log = logging.getLogger("komasync.server")
-
-E_ROLE = Text("役割「{role}」ではこの問い合わせはできません。", "Your role '{role}' may not ask this.")
-E_QUERY_KIND = Text("「{kind}」という問い合わせはありません。", "There is no query kind '{kind}'.")
-E_QUERY = Text("問い合わせに答えられませんでした（サーバーログを見てください）。",
-               "The query could not be answered (see the server log).")
-
 
 def _id_of(raw: Any) -> str | None:
     """The message's `id`, if it has one of the protocol's shape."""
@@ -78,7 +80,7 @@ async def _pong(conn: Connection, room: Room, t: Any) -> None:
 
 def _busy(conn: Connection, msg_id: str, wait: float) -> None:
     seconds = retry_seconds(wait)
-    conn.send_msg(error_frame("busy", E_BUSY.format(s=seconds), msg_id, retry_after=seconds))
+    conn.send_msg(error_frame(BUSY, msg_id, BUSY.text.format(s=seconds), retry_after=seconds))
 
 
 async def _query(conn: Connection, room: Room, msg_id: str, query: QueryBase,
@@ -101,7 +103,7 @@ async def _query(conn: Connection, room: Room, msg_id: str, query: QueryBase,
 def _answer(conn: Connection, room: Room, msg_id: str, query: QueryBase,
             budget: QueryBudget) -> None:
     if conn.role not in query.roles:
-        conn.send_msg(error_frame("forbidden_role", E_ROLE.format(role=conn.role), msg_id))
+        conn.send_msg(error_frame(FORBIDDEN_ROLE, msg_id, FORBIDDEN_ROLE.text.format(role=conn.role)))
         return
     key = budget.key(room, room.version, conn.key, query.model_dump_json())
     result = budget.cached(key)
@@ -109,11 +111,11 @@ def _answer(conn: Connection, room: Room, msg_id: str, query: QueryBase,
         try:
             answer = query.answer(room.engine.state, conn.audience)
         except Refusal as r:
-            conn.send_msg(error_frame(r.code, r.text, msg_id, rule=r.rule, **r.details))
+            conn.send_msg(refusal_frame(r, msg_id))
             return
         except Exception:
             log.exception("query crashed", extra={"room": room.id})
-            conn.send_msg(error_frame("internal_error", E_QUERY, msg_id))
+            conn.send_msg(error_frame(INTERNAL_ERROR, msg_id, INTERNAL_ERROR.alts["query"]))
             return
         result = dumps(answer)
         budget.keep(key, result)
@@ -145,39 +147,39 @@ class Session:
             try:
                 frame = await self.ws.receive(timeout=timeout)
             except TimeoutError:
-                await self.send(error_frame("auth_timeout", E_TIMEOUT))
+                await self.send(error_frame(AUTH_TIMEOUT))
                 await self.ws.close(code=4001, message=b"auth_timeout")
                 return
             if frame.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
                               WSMsgType.ERROR):
                 return
             if frame.type != WSMsgType.TEXT:
-                await self.send(error_frame("binary_frame", E_BINARY))
+                await self.send(error_frame(BINARY_FRAME))
                 continue
             try:
                 await self.handle(frame.data)
             except Exception:  # a bug answers that message; it never silently kills the socket
                 log.exception("message failed", extra={"client": self.conn and self.conn.label})
-                await self.send(error_frame("internal_error", E_INTERNAL,
-                                            _message_id(frame.data)))
+                await self.send(error_frame(INTERNAL_ERROR, _message_id(frame.data)))
             if self.conn is not None and self.conn.closed:
                 return
 
     async def handle(self, text: str) -> None:
         limits = self.server.limits
         if len(text.encode()) > limits.max_frame:
-            await self.send(error_frame("frame_too_large", E_BIG.format(limit=limits.max_frame),
-                                 limit=limits.max_frame))
+            await self.send(error_frame(
+                FRAME_TOO_LARGE, None, FRAME_TOO_LARGE.text.format(limit=limits.max_frame),
+                limit=limits.max_frame))
             return
         if self.conn is not None and (wait := self._throttled(self.conn)):
             seconds = retry_seconds(wait)
-            await self.send(error_frame("rate_limited", E_RATE_RETRY.format(s=seconds),
-                                        _message_id(text), retry_after=seconds))
+            await self.send(error_frame(RATE_LIMITED, _message_id(text),
+                                        RATE_LIMITED.text.format(s=seconds), retry_after=seconds))
             return
         try:
             raw = orjson.loads(text)
         except orjson.JSONDecodeError:
-            await self.send(error_frame("bad_json", E_JSON))
+            await self.send(error_frame(BAD_JSON))
             return
         msg_id = _id_of(raw)
         try:
@@ -207,21 +209,22 @@ class Session:
         if isinstance(raw, dict) and raw.get("type") == "action" and isinstance(action, dict):
             kind = action.get("kind")
             if isinstance(kind, str) and kind not in ACTIONS:
-                return error_frame("unknown_kind", E_KIND.format(kind=str(kind)[:64]), msg_id)
+                return error_frame(UNKNOWN_KIND, msg_id, UNKNOWN_KIND.text.format(kind=kind[:64]))
             errors = [{"loc": list(x["loc"]), "msg": x["msg"]} for x in e.errors()[:5]]
-            return error_frame("bad_action", E_SHAPE.format(detail=errors[0]["msg"]), msg_id,
-                        errors=errors)
+            return error_frame(BAD_ACTION, msg_id, BAD_ACTION.text.format(detail=errors[0]["msg"]),
+                               errors=errors)
         query = raw.get("query") if isinstance(raw, dict) else None
         if isinstance(raw, dict) and raw.get("type") == "query" and isinstance(query, dict):
             kind = query.get("kind")
             if isinstance(kind, str) and kind not in QUERIES:
-                return error_frame("unknown_query", E_QUERY_KIND.format(kind=kind[:64]), msg_id)
+                return error_frame(UNKNOWN_QUERY, msg_id, UNKNOWN_QUERY.text.format(kind=kind[:64]))
         errors = [{"loc": list(x["loc"]), "msg": x["msg"]} for x in e.errors()[:5]]
-        return error_frame("bad_message", E_SHAPE.format(detail=errors[0]["msg"]), msg_id, errors=errors)
+        return error_frame(BAD_MESSAGE, msg_id, BAD_MESSAGE.text.format(detail=errors[0]["msg"]),
+                           errors=errors)
 
     async def _auth(self, msg: Any) -> None:
         if msg.type != "auth":
-            await self.send(error_frame("auth_required", E_AUTH_FIRST, getattr(msg, "id", None)))
+            await self.send(error_frame(AUTH_REQUIRED, getattr(msg, "id", None)))
             return
         result = await self.server.authenticate(self.ws, msg, self.peer)
         if result is None:  # relayed to the room's owner process; the socket is closed
@@ -243,10 +246,9 @@ class Session:
     async def _refuse_connection(self, conn: Connection) -> None:
         """One socket too many on its invite: an error frame, then the socket closes."""
         limit = self.server.invites.cap(conn)
-        frame = error_frame("too_many_connections_for_invite",
-                            E_INVITE_CONNECTIONS.format(limit=limit), limit=limit)
-        await close_socket(self.ws, self.peer.transport, "too_many_connections_for_invite",
-                           dumps(frame))
+        code = TOO_MANY_CONNECTIONS_FOR_INVITE
+        frame = error_frame(code, None, code.text.format(limit=limit), limit=limit)
+        await close_socket(self.ws, self.peer.transport, code.code, dumps(frame))
 
     async def _dispatch(self, msg: Any) -> None:
         assert self.room is not None and self.conn is not None
@@ -254,7 +256,7 @@ class Session:
         conn.last_event = time.time()
         match msg.type:
             case "auth":
-                conn.send_msg(error_frame("already_authenticated", E_AGAIN))
+                conn.send_msg(error_frame(ALREADY_AUTHENTICATED))
             case "ping":
                 await room.inbox.put(Call(partial(_pong, conn, room, msg.t)))
             case "query":
@@ -272,7 +274,7 @@ class Session:
             case "table.event" if conn.role == "bridge":
                 await room.inbox.put(Submit(conn, msg.id, None, event=msg.event))
             case "table.event" | "bridge.status" if conn.role != "bridge":
-                conn.send_msg(error_frame("bridge_only", E_BRIDGE_ONLY, getattr(msg, "id", None)))
+                conn.send_msg(error_frame(BRIDGE_ONLY, getattr(msg, "id", None)))
             case "bridge.status":
                 conn.platform = msg.platform
                 conn.bridge_version = msg.version
@@ -282,7 +284,7 @@ class Session:
                 conn.send_msg({"type": "history", "id": msg.id,
                                "entries": await self._history(msg.after, msg.limit, public=True)})
             case _ if conn.role != "gm":
-                conn.send_msg(error_frame("gm_only", E_GM_ONLY, msg.id))
+                conn.send_msg(error_frame(GM_ONLY, msg.id))
             case "invite.create":
                 await self._invite(msg)
             case "invite.revoke":
@@ -291,8 +293,7 @@ class Session:
                     room.audiences.revoke("inv:" + msg.invite)
                 conn.send_msg({"type": "invites", "id": msg.id,
                                "invites": await self._invites()} if ok else
-                              error_frame("unknown_invite", Text("その招待はありません。",
-                                                       "No such invite."), msg.id))
+                              error_frame(UNKNOWN_INVITE, msg.id))
             case "invite.list":
                 conn.send_msg({"type": "invites", "id": msg.id, "invites": await self._invites()})
             case "history":
@@ -310,14 +311,14 @@ class Session:
         assert self.room is not None and self.conn is not None
         if msg.role == "player":
             if not msg.player:
-                self.conn.send_msg(error_frame("bad_message", E_SHAPE.format(
-                    detail="a player invite needs `player`"), msg.id))
+                self.conn.send_msg(error_frame(BAD_MESSAGE, msg.id, BAD_MESSAGE.text.format(
+                    detail="a player invite needs `player`")))
                 return
             players = self.room.engine.state.meta.players
             if msg.player not in players:  # an invite never creates a player by surprise
                 known = ", ".join(players) or "-"
-                self.conn.send_msg(error_frame("unknown_player", E_NO_PLAYER.format(
-                    player=msg.player[:64], known=known[:200]), msg.id))
+                self.conn.send_msg(error_frame(UNKNOWN_PLAYER, msg.id, UNKNOWN_PLAYER.text.format(
+                    player=msg.player[:64], known=known[:200])))
                 return
         invite_id, token = await self._store(self._storage.create_invite, self.room.id,
                                              msg.role, msg.player, msg.label)

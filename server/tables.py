@@ -21,13 +21,14 @@ from ..adapters.base import PlatformAdapter, PlatformOp
 from ..adapters.registry import make_adapter
 from ..engine.actions import ActionBase
 from ..engine.core import Engine
-from ..engine.errors import Refusal, Text
+from ..engine.errors import Refusal
 from ..engine.registry import parse_action
 from ..engine.views import Op, View, refusal_for
 from .connection import Connection, dumps
+from .errors import ADAPTER_FAILED, BAD_ACTION, EVENT_IGNORED, INTERNAL_ERROR, NO_ADAPTER, error_frame
 from .offload import dumps_sliced, keep, offload
 
-__all__ = ["INTERNAL", "PATCH_ON_LOOP", "Tables"]
+__all__ = ["PATCH_ON_LOOP", "Tables"]
 
 T = TypeVar("T")
 
@@ -37,14 +38,6 @@ on the event loop (well under a millisecond); longer ones go to the worker."""
 
 log = logging.getLogger("komasync.room")
 
-NO_ADAPTER = Text("このブリッジのプラットフォームが設定されていません。",
-                  "This bridge did not say which platform it drives.")
-IGNORED = Text("卓のイベントを操作にできませんでした: {why}",
-               "The table event did not make an action: {why}")
-ADAPTER_FAILED = Text("卓への変換に失敗しました（サーバーログを見てください）。",
-                      "Translating to the table failed (see the server log).")
-INTERNAL = Text("サーバー内部のエラーで操作は適用されませんでした。",
-                "An internal server error; the action was not applied.")
 
 
 def _reset_frame(adapter: PlatformAdapter, tree: dict[str, Any], version: int) -> bytes:
@@ -101,8 +94,7 @@ class Tables:
             frame = await _work(big, _reset_frame, adapter, view.tree, self.engine.version)
         except Exception:
             log.exception("adapter failed on join", extra={"room": self.room_id})
-            conn.send_msg({"type": "error", "id": None, "code": "adapter_failed", "details": {},
-                           "reason": {"ja": ADAPTER_FAILED.ja, "en": ADAPTER_FAILED.en}})
+            conn.send_msg(error_frame(ADAPTER_FAILED))
             return
         if big:
             keep()
@@ -160,17 +152,17 @@ class Tables:
         """A bridge's platform event → the engine action its adapter makes of it."""
         adapter = self.adapters.get(conn.platform or "") if conn else None
         if adapter is None:
-            return Refusal("no_adapter", NO_ADAPTER)
+            return NO_ADAPTER.refuse()
         try:
             result = adapter.event(event, self.tree)
             if result.action is None:
-                return Refusal("event_ignored", IGNORED.format(why=result.ignored or "-"))
+                return EVENT_IGNORED.refuse(why=result.ignored or "-")
             return parse_action(result.action)
         except ValidationError as e:
-            return Refusal("bad_action", IGNORED.format(why=e.errors()[0]["msg"]))
+            return BAD_ACTION.refuse(alt="event", why=e.errors()[0]["msg"])
         except Exception:
             log.exception("adapter failed on event", extra={"room": self.room_id})
-            return Refusal("internal_error", INTERNAL)
+            return INTERNAL_ERROR.refuse(alt="action")
 
     def snap_back(self, conn: Connection, event: dict[str, Any], msg_id: str,
                   r: Refusal) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Refusal, unknown
+from ..codes import UNKNOWN_CHARACTER
+from ..errors import Refusal
 from ..paths import Path
 from ..table import TableState
 from .model import Combatant, Status, StatusKind
@@ -24,7 +25,7 @@ __all__ = ["add_status", "adjust_counter", "cell_of", "controlled_by", "expire_s
 
 def unknown_character(cid: str) -> Refusal:
     """No character `cid`, or none the sender may know of (a hidden one, to a non-GM)."""
-    return unknown("character", cid, "キャラクター", animate=True)
+    return UNKNOWN_CHARACTER.missing(cid)
 
 
 def has_status(c: Combatant, kind: StatusKind) -> bool:

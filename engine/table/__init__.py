@@ -9,9 +9,11 @@ from __future__ import annotations
 from ..registry_types import Subsystem
 from .actions import ACTIONS, AddCounter, MovePiece, mover_of, not_yours, table_of
 from .model import Cell, Counter, Grid, Marker, Piece, TableState
+from .refusals import CODES, FOR_NOBODY
 from .scenario import TableScenario
 
 __all__ = [
+    "FOR_NOBODY",
     "SUBSYSTEM",
     "AddCounter",
     "Cell",
@@ -27,4 +29,4 @@ __all__ = [
     "table_of",
 ]
 
-SUBSYSTEM = Subsystem(name="table", actions=ACTIONS)
+SUBSYSTEM = Subsystem(name="table", actions=ACTIONS, refusals=CODES)

@@ -9,9 +9,19 @@ from pydantic import StrictBool
 
 from ..actions import ActionBase
 from ..bounds import MAX_NUMBER, Id, Number
-from ..errors import Refusal, Text, unknown
+from ..errors import Code, Refusal, Text
 from ..tx import Role, Tx
 from .model import Cell, Counter, Marker, Piece, TableState
+from .refusals import (
+    FOR_NOBODY,
+    NOT_YOUR_COUNTER,
+    NOT_YOUR_PIECE,
+    OFF_GRID,
+    OUT_OF_RANGE,
+    UNKNOWN_COUNTER,
+    UNKNOWN_MARKER,
+    UNKNOWN_PIECE,
+)
 
 __all__ = [
     "ACTIONS",
@@ -33,22 +43,6 @@ __all__ = [
 ]
 
 
-NOT_YOURS = Text(
-    "駒「{name}」はあなたの駒ではありません。自分の駒だけ動かせます。",
-    "Piece '{name}' is not yours; you may move only your own pieces.",
-)
-FOR_NOBODY = Text(
-    "「{name}」はプレイヤーのものです。ブリッジからは、VTTがその持ち主と特定した操作でだけ"
-    "動かせます（GMはGMコンソールから操作できます）。",
-    "'{name}' belongs to a player: through a bridge it is moved only for its owner as the "
-    "VTT identified them (the GM can act in the GM console).",
-)
-OFF_GRID = Text(
-    "マス({x}, {y})は盤面（{w}×{h}）の外です。",
-    "Square ({x}, {y}) is outside the {w}×{h} board.",
-)
-
-
 def table_of(tx: Tx) -> TableState:
     """The room's generic table (every room has one)."""
     table = tx.part("table", TableState)
@@ -60,14 +54,14 @@ def table_of(tx: Tx) -> TableState:
 def _piece(tx: Tx, piece_id: str) -> Piece:
     piece = table_of(tx).pieces.get(piece_id)
     if piece is None or (tx.actor.role != "gm" and piece.hidden):
-        raise unknown("piece", piece_id, "駒")
+        raise UNKNOWN_PIECE.missing(piece_id)
     return piece
 
 
 def _counter(tx: Tx, counter_id: str) -> Counter:
     counter = table_of(tx).counters.get(counter_id)
     if counter is None or not counter.visible_to(tx.audience):
-        raise unknown("counter", counter_id, "カウンター")
+        raise UNKNOWN_COUNTER.missing(counter_id)
     return counter
 
 
@@ -76,11 +70,7 @@ def check_on_grid(tx: Tx, cell: Cell, size: int = 1) -> None:
     grid = table_of(tx).grid
     if not (0 <= cell.x and cell.x + size <= grid.width and 0 <= cell.y
             and cell.y + size <= grid.height):
-        raise Refusal(
-            "off_grid",
-            OFF_GRID.format(x=cell.x, y=cell.y, w=grid.width, h=grid.height),
-            rule="TABLE-MV-2",
-        )
+        raise OFF_GRID.refuse(x=cell.x, y=cell.y, w=grid.width, h=grid.height)
 
 
 def mover_of(tx: Tx) -> str | None:
@@ -88,11 +78,18 @@ def mover_of(tx: Tx) -> str | None:
     return tx.actor.player if tx.actor.role in ("player", "bridge") else None
 
 
-def not_yours(tx: Tx, code: str, yours: Text, name: str, rule: str,
-              about: Sequence[Sequence[str | int]] = ()) -> Refusal:
-    """The refusal for acting on something of another's; the table (a bridge naming
-    no player) is told it must say who acts. `about`: what the reason names."""
-    text = yours if tx.actor.player is not None else FOR_NOBODY
+def not_yours(tx: Tx, code: Code | str, yours: Text | None = None, name: str = "",
+              rule: str | None = None, about: Sequence[Sequence[str | int]] = ()) -> Refusal:
+    """The refusal for acting on something of another's (`code`'s reason, with `{name}`);
+    the table (a bridge naming no player) is told it must say who acts (the code's `nobody`
+    alt). `about`: what the reason names. `yours`/`rule` are for codes not yet declared
+    (a shim until every subsystem declares its own: then pass only a `Code`)."""
+    if isinstance(code, Code):
+        yours = code.text if yours is None else yours
+        nobody = code.alts.get("nobody", FOR_NOBODY)
+    else:
+        nobody = FOR_NOBODY
+    text = yours if tx.actor.player is not None and yours is not None else nobody
     return Refusal(code, text.format(name=name), rule=rule, about=about)
 
 
@@ -109,7 +106,7 @@ class MovePiece(ActionBase):
     def apply(self, tx: Tx) -> None:
         piece = _piece(tx, self.piece)
         if not tx.actor.acts_for(piece.owner, piece.movers):  # the refusal built only if due
-            tx.check(False, not_yours(tx, "not_your_piece", NOT_YOURS, piece.name, "TABLE-MV-1",
+            tx.check(False, not_yours(tx, NOT_YOUR_PIECE, name=piece.name,
                                       about=[("table", "pieces", piece.id, "name")]))
         check_on_grid(tx, self.to, piece.size)
         tx.set(("table", "pieces", piece.id, "cell"), self.to)
@@ -192,25 +189,15 @@ class AddCounter(ActionBase):
         _may_change(tx, counter)
         value = counter.clamp(counter.value + self.delta)
         if abs(value) > MAX_NUMBER:  # TABLE-CT-2: repeated deltas never leave the bound
-            raise Refusal("out_of_range", OUT_OF_RANGE.format(name=counter.name, limit=MAX_NUMBER),
-                          rule="TABLE-CT-2", limit=MAX_NUMBER)
+            raise OUT_OF_RANGE.refuse(name=counter.name, limit=MAX_NUMBER,
+                                      details={"limit": MAX_NUMBER})
         tx.set(("table", "counters", counter.id, "value"), value)
-
-
-OUT_OF_RANGE = Text(
-    "カウンター「{name}」の値は±{limit}を超えられません。",
-    "Counter '{name}' cannot go beyond ±{limit}.",
-)
-NOT_YOUR_COUNTER = Text(
-    "カウンター「{name}」はGMだけが変更できます。",
-    "Only the GM may change counter '{name}'.",
-)
 
 
 def _may_change(tx: Tx, counter: Counter) -> None:
     if tx.actor.role == "player" and counter.owner != tx.actor.player:
-        raise Refusal("not_your_counter", NOT_YOUR_COUNTER.format(name=counter.name),
-                      rule="TABLE-CT-1", about=[("table", "counters", counter.id, "name")])
+        raise NOT_YOUR_COUNTER.refuse(name=counter.name,
+                                      about=[("table", "counters", counter.id, "name")])
 
 
 class PlaceCounter(ActionBase):
@@ -245,7 +232,7 @@ class RemoveMarker(ActionBase):
 
     def apply(self, tx: Tx) -> None:
         if self.marker not in table_of(tx).markers:
-            raise unknown("marker", self.marker, "マーカー")
+            raise UNKNOWN_MARKER.missing(self.marker)
         tx.delete(("table", "markers", self.marker))
 
 

@@ -25,9 +25,8 @@ HIDDEN_GRID = ROOT / "tests" / "data" / "hidden_grid.yaml"
 MASS_ROOM = "mass"
 HIDDEN_MASS = ROOT / "tests" / "data" / "hidden_mass.yaml"
 MASS_WAR_ROOM = "mass-war"
-#: The registered subsystems this file drives, and the library package both build on.
+#: The registered subsystems this file drives (the combatants both build on are the core's).
 DRIVEN_HERE = ("grid", "mass")
-LIBRARIES = ("combatants",)
 
 
 #: Codes of refused queries (a query refusal is not an action, so no GM notice names it).
@@ -278,7 +277,7 @@ async def test_every_combat_refusal_keeps_hidden_data_from_non_gms(tmp_path: Pat
         covered = {n["data"]["code"] for n in notices}
         covered |= QUERIED
         listed = {**NOT_FROM_NON_GM, **GM_ONLY, **NOT_DRIVEN_YET}
-        codes = refusal_codes(DRIVEN_HERE, LIBRARIES)
+        codes = refusal_codes(DRIVEN_HERE)
         listed = {code: why for code, why in listed.items() if code in codes}
         assert not set(GM_ONLY) - codes and not set(NOT_DRIVEN_YET) - codes, "stale listing"
         not_covered = codes - covered - set(listed)
