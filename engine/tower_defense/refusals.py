@@ -7,7 +7,7 @@ built from (everything but `waves` is public, so in practice every audience read
 from __future__ import annotations
 
 from ..errors import Codes, Refusal, Text
-from ..table.actions import FOR_NOBODY
+from ..table import FOR_NOBODY
 
 __all__ = ["CODES", "unknown"]
 

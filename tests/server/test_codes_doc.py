@@ -20,6 +20,8 @@ ENFORCED: dict[str, list[Path]] = {
              *sorted((ROOT / "engine" / "combatants").rglob("*.py"))],
     "table": sorted((ROOT / "engine" / "table").rglob("*.py")),
     "server": sorted((ROOT / "server").rglob("*.py")),
+    **{name: sorted((ROOT / "engine" / name).rglob("*.py"))
+       for name in ("mass", "tower_defense", "bases")},
 }
 #: Where the code is the call's first argument, or (for `not_yours`) its second.
 CODE_ARG = {"Refusal": 0, "CascadeTooDeep": 0, "error_frame": 0, "drop": 0, "drop_all": 0,
@@ -50,7 +52,10 @@ def test_the_table_says_which_frames_carry_each_server_code() -> None:
 
 
 def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The fields a reason fills, a language's own form (`now_en`, `name_ja`) counted as
+    the field itself: a phase is named in each reason's language."""
+    names = {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    return {n.removesuffix("_en").removesuffix("_ja") for n in names}
 
 
 def _reasons(code: Code) -> list[tuple[str, Text]]:
