@@ -14,8 +14,8 @@ from typing import Any, Literal
 from pydantic import Field, StrictBool, StrictInt
 
 from ..bounds import Id
-from ..combatants import Combatant, unknown_character
-from ..errors import Refusal, Text
+from ..combatants import Combatant
+from ..errors import Text
 from ..queries import QueryBase
 from ..table import Cell, TableState
 from ..views import Audience
@@ -23,15 +23,11 @@ from .geometry import Sq, area, flash_lines, flash_squares, range_rows, sight_cl
 from .model import GridState, Process, Step
 from .movement import reach
 from .process import bins
-from .rules import NO_GRID, WAITING, board_for, cell, in_scene
+from .refusals import BAD_QUERY, NO_GRID, NOT_ACTIVE, NOT_IN_PROCESS, NOT_ON_MAP, WAITING_HINDRANCE
+from .rules import board_for, cell, in_scene, unknown_character
 
 __all__ = ["GRID_QUERIES", "Legal", "legal_destinations", "legal_why_not"]
 
-NEED_FROM = Text("from か combatant を指定してください。", "Give `from` or `combatant`.")
-NOT_ACTIVE = Text("シームレス戦闘中ではありません（GRID-RND-1）。",
-                  "Seamless combat is not on (GRID-RND-1).")
-NO_PROCESS = Text("メインプロセス中ではありません（GRID-MV-1）。",
-                  "Not in its main process (GRID-MV-1).")
 NO_MOVE = Text("このマスには今は移動できません（ムーブ1・マイナー2・メジャー2、"
                "斜めは2マス、敵と障害物は通過不可）。",
                "It cannot move there now (move 1, minor 2, major 2; a diagonal costs 2; "
@@ -50,12 +46,12 @@ def legal_why_not(g: GridState, t: TableState, cid: str) -> Text | None:
     """Why the character cannot move at all right now (None: it may, somewhere)."""
     c = g.combatants.get(cid)
     if not g.active:
-        return NOT_ACTIVE
+        return NOT_ACTIVE.text
     p = g.process
     if c is None or p is None or p.combatant != cid or cell(t, c) is None:
-        return NO_PROCESS
+        return NOT_IN_PROCESS.text.format(n=cid[:64])
     if p.waiting is not None:
-        return WAITING
+        return WAITING_HINDRANCE.text
     return None
 
 
@@ -97,7 +93,7 @@ def _steps(found: dict[Sq, Any], sq: Sq, caps: list[tuple[Step, int]], start: Sq
 def _grid(state: Any) -> tuple[GridState, TableState]:
     g, t = getattr(state, "grid", None), getattr(state, "table", None)
     if not isinstance(g, GridState) or not isinstance(t, TableState):
-        raise Refusal("no_grid", NO_GRID)
+        raise NO_GRID.refuse()
     return g, t
 
 
@@ -113,12 +109,11 @@ def _origin(g: GridState, t: TableState, frm: Cell | None, cid: str | None,
     if frm is not None:
         return frm.x, frm.y
     if cid is None:
-        raise Refusal("bad_query", NEED_FROM)
+        raise BAD_QUERY.refuse()
     c = _visible(g, cid, audience)
     here = cell(t, c)
     if here is None or (not in_scene(t, c) and not audience.is_gm):
-        raise Refusal("not_on_map", Text("「{id}」はマップ上にいません。",
-                                         "'{id}' is not on the map.").format(id=cid[:64]))
+        raise NOT_ON_MAP.refuse(name=cid[:64])
     return here
 
 

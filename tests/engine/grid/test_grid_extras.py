@@ -253,14 +253,14 @@ def test_grid_sk_3_force_move_is_a_skill_of_the_users_own_main_process() -> None
     # outside any main process, and in another character's process, it is refused
     assert refused(e, P1, **force).code == "not_in_process"
     start(e, P2, "pc")
-    assert refused(e, P1, **force).code == "not_in_process"
+    assert refused(e, P1, **force).code == "others_process"
     do(e, P2, kind="grid.process.end", combatant="pc")
     # in the user's process it spends the major (the process ends: nothing is left)
     start(e, P1, "pa")
     do(e, P1, **force)
     assert at(e, "pc") == (1, 1) and process(e) is None
     # the user has acted: no second use this round
-    assert refused(e, P1, **force).code == "not_in_process"
+    assert refused(e, P1, **force).code == "already_acted"
 
 
 def test_grid_sk_3_force_move_spends_its_step_and_aims_in_range_and_sight() -> None:  # GRID-SK-3

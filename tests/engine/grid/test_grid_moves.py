@@ -54,7 +54,7 @@ A......
 """, STRICT, start=True)
     start(e, P1, "pa")
     r = refused(e, P1, kind="grid.move", combatant="pa", to={"x": 2, "y": 0})
-    assert (r.code, r.rule) == ("too_far", "GRID-MV-1")
+    assert (r.code, r.rule) == ("not_this_step", "GRID-MV-1")  # the minor is unused
     move(e, P1, "pa", (1, 0))  # move: 1
     assert process(e)["left"] == 0  # type: ignore[index]
     do(e, P1, kind="grid.step", combatant="pa")
@@ -114,7 +114,7 @@ A.C.
     assert r.rule == "GRID-MV-1"
     start(e, P1, "pa")
     r = refused(e, P2, kind="table.move", piece="pc", to={"x": 3, "y": 0})
-    assert (r.code, r.rule) == ("not_in_process", "GRID-RND-2")
+    assert (r.code, r.rule) == ("others_process", "GRID-RND-2")
     assert refused(e, P2, kind="grid.move", combatant="pa", to={"x": 1, "y": 0}).rule == "GRID-MV-1"
     do(e, P1, kind="table.move", piece="pa", to={"x": 1, "y": 0})  # judged and legal
     assert process(e)["spent"] == {"move": "move"}  # type: ignore[index]
