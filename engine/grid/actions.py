@@ -31,7 +31,7 @@ from .refusals import (
     PROCESS_OPEN,
 )
 from .rounds import able, begin, finish
-from .rules import BASE, acting, grid, name_of, need_active, on_map, table
+from .rules import BASE, acting, as_cell, grid, name_of, need_active, on_map, table
 
 __all__ = ["ACTIONS", "HINDER_RESUME", "EndProcess", "EndStep", "Move", "StartCombat",
            "StartProcess", "StopCombat", "judge_table_move", "resume_hindrance"]
@@ -202,7 +202,7 @@ def resume_hindrance(tx: Tx, prompt: Prompt, choice: str) -> None:
                                        expires_turn=g.turn + 1))
     t = table(tx)
     tx.emit("grid.hindered", combatant=mover.id, by=declarer.id if declarer else None,
-            at=list(sq))
+            at=as_cell(sq))
     tx.say(HINDERED.format(n=name_of(t, mover), d=name_of(t, declarer) if declarer else "?",
                            x=sq[0], y=sq[1]))
 
@@ -213,7 +213,7 @@ HINDER_RESUME = "grid.hinder"
 class EndStep(ActionBase):
     """End the current step (move → minor → major → flying's step → done)."""
 
-    kind: Literal["grid.step"] = "grid.step"
+    kind: Literal["grid.step.end"] = "grid.step.end"
     roles = ACTORS
     combatant: Id
     by: Id | None = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, StrictBool
+from pydantic import Field
 
 from ..actions import ActionBase
 from ..bounds import Count, Id
@@ -35,7 +35,7 @@ from .refusals import (
     WRONG_TIMING,
     refuse_under,
 )
-from .rules import BASE, acting, board_for, name_of, on_map, table
+from .rules import BASE, acting, as_cell, board_for, name_of, on_map, table
 from .skills import extra_on, teleport_to, tow
 from .steps import Timing, may_spend, own_process
 from .targets import aim, check_range, flash_targets
@@ -64,7 +64,9 @@ WHAT = {"action": ("アクション", "an action"), "check": ("判定", "a check
 
 class Act(ActionBase):
     """Spend a step on an action; with a `target` square and `range` the target is
-    checked (GRID-RNG-1/2, GRID-AREA-1, GRID-LOS-1, GRID-RNG-3)."""
+    checked (GRID-RNG-1/2, GRID-AREA-1, GRID-RNG-3); `range: "sight"` is 射程視界, the
+    one way an act asks for line of sight (GRID-LOS-1). `name` names the action — for
+    `what: "check"` the check whose GM-stated range applies (`grid.check.ask`'s `check`)."""
 
     kind: Literal["grid.act"] = "grid.act"
     roles = ACTORS
@@ -77,8 +79,6 @@ class Act(ActionBase):
     range: Count | Literal["sight"] | None = Field(default=None)
     skill: Literal["attack", "non_attack"] = "attack"
     area: Literal["single", "area", "scene"] = "single"
-    sight: StrictBool = False
-    check: str | None = Field(default=None, max_length=100)
     to: Cell | None = None
     item: str | None = Field(default=None, max_length=64)
     by: Id | None = None
@@ -120,11 +120,10 @@ class Act(ActionBase):
         reach = self.range
         if self.what == "check":
             stated = self.range if isinstance(self.range, int) else None
-            reach = check_range(g, c, self.check, stated, tx.actor.role == "gm")
+            reach = check_range(g, c, self.name or None, stated, tx.actor.role == "gm")
         target = (self.target.x, self.target.y)
-        squares = aim(tx, g, here, target, reach, self.skill == "non_attack", self.area,
-                      self.sight)
-        return {"target": list(target), "squares": [list(s) for s in squares]}
+        squares = aim(tx, g, here, target, reach, self.skill == "non_attack", self.area)
+        return {"target": as_cell(target), "squares": [as_cell(s) for s in squares]}
 
     def _do(self, tx: Tx, g: GridState, c: Combatant, p: Process, here: Sq) -> Process:
         """The step spent, plus what the action itself changes."""

@@ -139,7 +139,7 @@ class ForceMove(ActionBase):
         tx.check(near, NOT_ADJACENT.refuse())
         _land(tx, g, target, to)
         move_piece(tx, target, to)
-        tx.emit("grid.forced", combatant=target.id, to=[to[0], to[1]], skill=self.skill)
+        tx.emit("grid.forced", combatant=target.id, to=as_cell(to), skill=self.skill)
         tx.say(FORCED.format(n=name_of(table(tx), target), x=to[0], y=to[1], skill=self.skill))
         _spent(tx, g, user, p, g.settings.force_move)
 
@@ -203,7 +203,7 @@ class Geocentric(ActionBase):
                 tx.say(FORCED.format(n=name_of(t, o), x=dest[0], y=dest[1], skill="[地動説]"))
             else:
                 tx.say(STAYS.format(n=name_of(t, o)))
-        tx.emit("grid.geocentric", user=user.id, direction=list(d),
+        tx.emit("grid.geocentric", user=user.id, direction=as_cell(d),
                 targets=[o.id for o in targets])
         _spent(tx, g, user, p, g.settings.geocentric_use)
 
@@ -272,7 +272,7 @@ def tow(tx: Tx, g: GridState, c: Combatant, p: Process, obj: str, to: Cell | Non
             "candidates": [{"x": sq[0], "y": sq[1]} for sq in fits]})
     assert want is not None
     tx.set(("table", "pieces", piece_id, "cell"), as_cell(want))
-    tx.emit("grid.towed", user=c.id, piece=piece_id, to=list(want))
+    tx.emit("grid.towed", user=c.id, piece=piece_id, to=as_cell(want))
     tx.say(FORCED.format(n=piece.name, x=want[0], y=want[1], skill="牽引 / towing"))
     return want
 

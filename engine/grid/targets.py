@@ -39,9 +39,10 @@ def check_range(g: GridState, c: Combatant, check: str | None, stated: int | Non
 
 
 def aim(tx: Tx, g: GridState, user: Sq, target: Sq, reach: int | Literal["sight"] | None,
-        non_attack: bool, kind: Literal["single", "area", "scene"], sight: bool
+        non_attack: bool, kind: Literal["single", "area", "scene"], sight: bool = False
         ) -> list[Sq]:
-    """Check a target square; returns the squares the action takes in (its area)."""
+    """Check a target square; returns the squares the action takes in (its area).
+    `sight`: a skill whose use needs the target in sight besides its range (SkillUse)."""
     t = table(tx)
     w, h = t.grid.width, t.grid.height
     if not on_board(target, w, h):

@@ -150,6 +150,8 @@ def refusal_codes(subsystems: tuple[str, ...] = DRIVEN_HERE,
                 options = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
                 codes |= {o.value for o in options
                           if isinstance(o, ast.Constant) and isinstance(o.value, str)}
+            elif name == "CODES" and isinstance(first, ast.Constant):  # a declared Code
+                codes.add(str(first.value))
             elif name == "unknown" and isinstance(first, ast.Constant):
                 unknown_what.add(str(first.value))
     return codes | {f"unknown_{what}" for what in unknown_what}

@@ -54,7 +54,7 @@ def _engine(text: str, opts: dict[str, Any], before: list[str]) -> Engine | None
     for b in before:
         try:
             if b == "step":
-                do(e, P1, kind="grid.step", combatant="pa")
+                do(e, P1, kind="grid.step.end", combatant="pa")
             elif b == "act_minor":
                 do(e, P1, kind="grid.act", combatant="pa", timing="minor")
         except Refusal:
