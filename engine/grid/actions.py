@@ -30,6 +30,7 @@ from .refusals import (
     NOT_YOUR_ROUND,
     PROCESS_OPEN,
 )
+from .results import report_process
 from .rounds import able, begin, finish
 from .rules import BASE, acting, as_cell, grid, name_of, need_active, on_map, table
 
@@ -108,6 +109,7 @@ class StartProcess(ActionBase):
         tx.emit("grid.process.started", combatant=c.id)
         tx.say(STARTS.format(n=name))
         _poison(tx, c, name)
+        report_process(tx, c.id)
 
 
 def _poison(tx: Tx, c: Combatant, name: str) -> None:
@@ -176,7 +178,8 @@ def _offer_hindrance(tx: Tx, g: GridState, c: Combatant,
         to = "gm" if near[0].side == "enemy" else (f"player:{owner}" if owner else "players")
         choices = [(f"hinder:{o.id}", HINDER_BY.format(d=name_of(t, o))) for o in near]
         pid = tx.ask(to, HINDER_Q.format(n=name_of(t, c), x=sq[0], y=sq[1]), HINDER_RESUME,
-                     [*choices, ("pass", PASS)], mover=c.id, x=sq[0], y=sq[1])
+                     [*choices, ("pass", PASS)], kind="grid.hindrance", about={"mover": c.id},
+                     mover=c.id, x=sq[0], y=sq[1])
         if g.process is not None and g.process.combatant == c.id:
             put(tx, g.process.model_copy(update={"waiting": pid}))
         return
@@ -222,6 +225,7 @@ class EndStep(ActionBase):
         g, c = acting(tx, self.combatant)
         p = open_process(tx, g, c)
         finish_step(tx, g, c, p)
+        report_process(tx, c.id)
 
 
 class EndProcess(ActionBase):
@@ -236,6 +240,7 @@ class EndProcess(ActionBase):
         g, c = acting(tx, self.combatant)
         open_process(tx, g, c)
         close(tx, g, c)
+        report_process(tx, c.id)
 
 
 def judge_table_move(tx: Tx, h: Happening) -> None:

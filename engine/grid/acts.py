@@ -35,6 +35,7 @@ from .refusals import (
     WRONG_TIMING,
     refuse_under,
 )
+from .results import report_acted
 from .rules import BASE, acting, as_cell, board_for, name_of, on_map, table
 from .skills import extra_on, teleport_to, tow
 from .steps import Timing, may_spend, own_process
@@ -97,6 +98,7 @@ class Act(ActionBase):
         tx.say(ACTED.format(n=name_of(table(tx), c), step=ja, step_en=en, what=label,
                             what_en=f"{w_en}{' ' + self.name if self.name else ''}"))
         settle_step(tx, g, c, q)
+        report_acted(tx, c.id, self.timing)
 
     def _timing(self, tx: Tx, g: GridState, c: Combatant) -> Process:
         p = own_process(tx, g, c)

@@ -68,6 +68,7 @@ class AddStatus(ActionBase):
                    removable=self.removable, source=self.source)
         s = s.model_copy(update={"expires_turn": expiry_turn(g, s)})
         add_status(tx, BASE, c, s)
+        tx.made("status", s.id, (*BASE, c.id, "statuses", s.id))
         name = name_of(table(tx), c)
         ja, en = s.label()
         tx.emit("grid.status.added", combatant=c.id, status=s.id, status_kind=s.kind)
@@ -252,6 +253,7 @@ class AskCheckRange(ActionBase):
         may_act(tx, c)
         name = name_of(table(tx), c)
         pid = tx.ask("gm", ASK.format(n=name, c=self.check), CHECK_RESUME, free=True,
+                     kind="grid.check_range", about={"combatant": c.id},
                      combatant=c.id, check=self.check)
         tx.set(("grid", "check_ranges", pid), CheckRange(combatant=c.id, check=self.check))
 

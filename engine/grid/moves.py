@@ -37,6 +37,7 @@ from .refusals import (
     TOO_FAR,
     WAITING_HINDRANCE,
 )
+from .results import report_moved
 from .rounds import able
 from .rules import as_cell, board_for, cell, name_of, opponents, table
 
@@ -167,6 +168,8 @@ def move_in_process(tx: Tx, g: GridState, c: Combatant, p: Process, to: Sq
                         steps="・".join(STEP_NAMES[s][0] for s in steps),
                         steps_en=", ".join(STEP_NAMES[s][1] for s in steps)))
     settle_step(tx, g, c, q)
+    if start is not None:
+        report_moved(tx, c.id, start, to, list(found.path), found.cost, steps)
     return [(caps[leg.bin][0], leg.squares) for leg in found.legs]
 
 
