@@ -148,7 +148,7 @@ function map(ctx) {
     selected, legal,
     onPiece: (c) => { setVal(ctx, "selected", c.id); ctx.refresh(); },
     onSquare: (x, y) => {
-      if (!p || !legal.some((s) => s.x === x && s.y === y)) return;
+      if (!p || !legal.some((s) => s.cell.x === x && s.cell.y === y)) return;
       send(ctx, `proc.${p.combatant}`, { kind: "grid.move", combatant: p.combatant, to: { x, y } }, null);
     },
     onHover: (x, y, overlay) => {
