@@ -23,6 +23,8 @@ class QueryBase(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     roles: ClassVar[frozenset[Role]] = frozenset({"gm", "player", "bridge", "observer"})
+    #: The model of the answer (its `kind` the query's): the registry's `AnswerUnion`.
+    Answer: ClassVar[type[BaseModel] | None] = None
 
     def answer(self, state: Any, audience: Audience) -> dict[str, Any]:
         raise NotImplementedError

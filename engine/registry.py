@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Union
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter
 
 from . import bases, control, engagement, grid, mass, table, tower_defense
 from .actions import ActionBase
@@ -14,8 +14,9 @@ from .outcomes import Result
 from .queries import QueryBase
 from .registry_types import PhaseTable, Resumer, Subsystem, Trigger
 
-__all__ = ["ACTIONS", "PHASE_TABLES", "QUERIES", "REFUSALS", "RESULTS", "RESUMERS", "SETTLERS",
-           "SUBSYSTEMS", "TRIGGERS", "ResultUnion", "action_adapter", "parse_action"]
+__all__ = ["ACTIONS", "ANSWERS", "PHASE_TABLES", "QUERIES", "REFUSALS", "RESULTS", "RESUMERS",
+           "SETTLERS", "SUBSYSTEMS", "TRIGGERS", "AnswerUnion", "ResultUnion", "action_adapter",
+           "parse_action"]
 
 SUBSYSTEMS: tuple[Subsystem, ...] = (
     control.SUBSYSTEM,
@@ -48,6 +49,10 @@ ActionUnion: Any = Annotated[Union[tuple(ACTIONS.values())], Field(discriminator
 action_adapter: TypeAdapter[Any] = TypeAdapter(ActionUnion)
 QueryUnion: Any = Annotated[Union[tuple(QUERIES.values())], Field(discriminator="kind")]  # noqa: UP007
 #: The results an ack may carry (a plain `Result` until a subsystem declares one).
+#: Every query's typed answer (server/protocol.py's `QueryResult.result`).
+ANSWERS: tuple[type[BaseModel], ...] = tuple(q.Answer for q in QUERIES.values() if q.Answer)
+AnswerUnion: Any = (Annotated[Union[ANSWERS], Field(discriminator="kind")]  # noqa: UP007
+                    if len(ANSWERS) > 1 else ANSWERS[0] if ANSWERS else dict[str, Any])
 ResultUnion: Any = (Annotated[Union[RESULTS], Field(discriminator="kind")]  # noqa: UP007
                     if len(RESULTS) > 1 else RESULTS[0] if RESULTS else Result)
 

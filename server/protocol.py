@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 from ..engine.bounds import Exact, Finite, Json, Serial
 from ..engine.outcomes import Created
 from ..engine.phases import PhaseTable
-from ..engine.registry import PHASE_TABLES, ActionUnion, QueryUnion, ResultUnion
+from ..engine.registry import PHASE_TABLES, ActionUnion, AnswerUnion, QueryUnion, ResultUnion
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -265,12 +265,13 @@ class HistoryReply(_Msg):
 
 
 class QueryResult(_Msg):
-    """The answer to a `query`, computed at `version`."""
+    """The answer to a `query`, computed at `version`: the query's typed answer (its
+    `kind` the query's)."""
 
     type: Literal["query.result"]
     id: str
     version: StrictInt
-    result: dict[str, Any]
+    result: AnswerUnion
 
 
 class Notice(_Msg):

@@ -34,6 +34,8 @@ from .acts import Act
 from .gm import CHECK_RESUME, GM_ACTIONS, resume_check_range
 from .model import PROCESS, GridSettings, GridState
 from .queries import GRID_QUERIES, legal_destinations
+from .refusals import CODES
+from .results import RESULTS
 from .rounds import settle_grid
 from .scenario import GridScenario
 from .skills import SKILL_ACTIONS
@@ -48,4 +50,6 @@ SUBSYSTEM = Subsystem(
     settlers=(settle_grid,),
     queries=GRID_QUERIES,
     phases=PROCESS,
+    refusals=CODES,
+    results=RESULTS,
 )

@@ -14,7 +14,7 @@ from pydantic import StrictBool
 from ..actions import ActionBase
 from ..bounds import Id
 from ..combatants import Combatant, Status, add_status, adjust_counter
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..prompts import Prompt
 from ..table import Cell
 from ..tx import Happening, Role, Tx
@@ -22,25 +22,23 @@ from .model import GridState, Process, Step
 from .moves import hostile_near, move_in_process, move_piece, not_in_process
 from .process import end_process as close
 from .process import finish_step, put
+from .refusals import (
+    ALREADY_ACTED,
+    ALREADY_ACTIVE,
+    INCAPACITATED,
+    NO_SURPRISE,
+    NOT_YOUR_ROUND,
+    PROCESS_OPEN,
+)
+from .results import report_process
 from .rounds import able, begin, finish
-from .rules import BASE, acting, grid, name_of, need_active, on_map, table
+from .rules import BASE, acting, as_cell, grid, name_of, need_active, on_map, table
 
 __all__ = ["ACTIONS", "HINDER_RESUME", "EndProcess", "EndStep", "Move", "StartCombat",
            "StartProcess", "StopCombat", "judge_table_move", "resume_hindrance"]
 
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 
-ALREADY = Text("シームレス戦闘はもう始まっています。", "Seamless combat is already on.")
-NO_SURPRISE = Text("このシナリオでは[不意打ち]（エネミーラウンドから開始）は使いません（GRID-X-1）。",
-                   "This scenario does not use [surprise] (starting with the enemy round, GRID-X-1).")
-OPEN = Text("「{n}」のメインプロセスが進行中です。終わってから宣言してください（GRID-RND-2）。",
-            "{n}'s main process is still open; declare after it ends (GRID-RND-2).")
-NOT_SIDE = Text("今は{side}です。「{n}」は行動できません（GRID-RND-2）。",
-                "It is the {side_en}; {n} cannot act now (GRID-RND-2).")
-ACTED = Text("「{n}」はこのラウンドのメインプロセスを終えています（GRID-RND-2）。",
-             "{n} has already had its main process this round (GRID-RND-2).")
-DOWN = Text("「{n}」は戦闘不能状態なので行動できません（GRID-ST-5）。",
-            "{n} is incapacitated and can take no action (GRID-ST-5).")
 STARTS = Text("「{n}」のメインプロセス開始", "{n} begins its main process")
 POISON = Text("「{n}」は[毒]で{d}ダメージ（{c} {old}→{new}）",
               "{n} takes {d} poison damage ({c} {old}→{new})")
@@ -62,9 +60,9 @@ class StartCombat(ActionBase):
     def apply(self, tx: Tx) -> None:
         g = grid(tx)
         if g.active:
-            raise Refusal("already_active", ALREADY, rule="GRID-RND-1")
+            raise ALREADY_ACTIVE.refuse()
         if self.surprise:
-            tx.check(g.settings.surprise, Refusal("no_surprise", NO_SURPRISE, rule="GRID-X-1"))
+            tx.check(g.settings.surprise, NO_SURPRISE.refuse())
         begin(tx, g, self.surprise)
 
 
@@ -100,20 +98,18 @@ class StartProcess(ActionBase):
         here = on_map(tx, c)
         if g.process is not None:
             other = g.combatants.get(g.process.combatant)
-            raise Refusal("process_open", OPEN.format(n=name_of(t, other) if other else "?"),
-                          rule="GRID-RND-2")
+            raise PROCESS_OPEN.refuse(n=name_of(t, other) if other else "?")
         side_ja, side_en = ("プレイヤーラウンド", "player round") if g.side == "pc" else (
             "エネミーラウンド", "enemy round")
-        tx.check(c.side == g.side, Refusal("not_your_round", NOT_SIDE.format(
-            side=side_ja, side_en=side_en, n=name), rule="GRID-RND-2"))
-        tx.check(c.id not in g.acted, Refusal("already_acted", ACTED.format(n=name),
-                                              rule="GRID-RND-2"))
+        tx.check(c.side == g.side, NOT_YOUR_ROUND.refuse(side=side_ja, side_en=side_en, n=name))
+        tx.check(c.id not in g.acted, ALREADY_ACTED.refuse(n=name))
         if not able(g, tx, c):
-            raise Refusal("incapacitated", DOWN.format(n=name), rule="GRID-ST-5")
+            raise INCAPACITATED.refuse(n=name)
         put(tx, Process(combatant=c.id, start=Cell(x=here[0], y=here[1])))
         tx.emit("grid.process.started", combatant=c.id)
         tx.say(STARTS.format(n=name))
         _poison(tx, c, name)
+        report_process(tx, c.id)
 
 
 def _poison(tx: Tx, c: Combatant, name: str) -> None:
@@ -182,7 +178,8 @@ def _offer_hindrance(tx: Tx, g: GridState, c: Combatant,
         to = "gm" if near[0].side == "enemy" else (f"player:{owner}" if owner else "players")
         choices = [(f"hinder:{o.id}", HINDER_BY.format(d=name_of(t, o))) for o in near]
         pid = tx.ask(to, HINDER_Q.format(n=name_of(t, c), x=sq[0], y=sq[1]), HINDER_RESUME,
-                     [*choices, ("pass", PASS)], mover=c.id, x=sq[0], y=sq[1])
+                     [*choices, ("pass", PASS)], kind="grid.hindrance", about={"mover": c.id},
+                     mover=c.id, x=sq[0], y=sq[1])
         if g.process is not None and g.process.combatant == c.id:
             put(tx, g.process.model_copy(update={"waiting": pid}))
         return
@@ -208,7 +205,7 @@ def resume_hindrance(tx: Tx, prompt: Prompt, choice: str) -> None:
                                        expires_turn=g.turn + 1))
     t = table(tx)
     tx.emit("grid.hindered", combatant=mover.id, by=declarer.id if declarer else None,
-            at=list(sq))
+            at=as_cell(sq))
     tx.say(HINDERED.format(n=name_of(t, mover), d=name_of(t, declarer) if declarer else "?",
                            x=sq[0], y=sq[1]))
 
@@ -219,7 +216,7 @@ HINDER_RESUME = "grid.hinder"
 class EndStep(ActionBase):
     """End the current step (move → minor → major → flying's step → done)."""
 
-    kind: Literal["grid.step"] = "grid.step"
+    kind: Literal["grid.step.end"] = "grid.step.end"
     roles = ACTORS
     combatant: Id
     by: Id | None = None
@@ -228,6 +225,7 @@ class EndStep(ActionBase):
         g, c = acting(tx, self.combatant)
         p = open_process(tx, g, c)
         finish_step(tx, g, c, p)
+        report_process(tx, c.id)
 
 
 class EndProcess(ActionBase):
@@ -242,6 +240,7 @@ class EndProcess(ActionBase):
         g, c = acting(tx, self.combatant)
         open_process(tx, g, c)
         close(tx, g, c)
+        report_process(tx, c.id)
 
 
 def judge_table_move(tx: Tx, h: Happening) -> None:

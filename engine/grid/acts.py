@@ -12,19 +12,31 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, StrictBool
+from pydantic import Field
 
 from ..actions import ActionBase
 from ..bounds import Count, Id
 from ..combatants import Combatant, has_status, remove_status, status_of
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..table import Cell
 from ..tx import Role, Tx
 from .geometry import ORTHOGONAL, Sq
 from .model import GridState, Process
 from .moves import move_piece
 from .process import STEP_NAMES, settle_step, spend, updated
-from .rules import BASE, acting, board_for, name_of, on_map, table
+from .refusals import (
+    CANNOT_LAND,
+    MAGIC_ATTACK_MOVED,
+    MOVE_SKILL_STEP,
+    NO_STATUS,
+    PARALYSED,
+    SETUP_NEEDS_MOVE,
+    STATUS_STUCK,
+    WRONG_TIMING,
+    refuse_under,
+)
+from .results import report_acted
+from .rules import BASE, acting, as_cell, board_for, name_of, on_map, table
 from .skills import extra_on, teleport_to, tow
 from .steps import Timing, may_spend, own_process
 from .targets import aim, check_range, flash_targets
@@ -42,17 +54,6 @@ FIXED: dict[str, tuple[Timing, str]] = {
 }
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 
-WRONG_TIMING = Text("この行動は{step}で行います（{rule}）。", "This is done in the {step_en} ({rule}).")
-NO_STATUS = Text("「{n}」は{s}ではありません。", "{n} is not {s_en}.")
-STUCK = Text("この{s}は通常の方法では解除できません（{rule}）。",
-             "This {s_en} cannot be removed the usual way ({rule}).")
-MAGIC_MOVED = Text("魔法攻撃をするメインプロセスでは移動は合計1マスまでです（既に{m}マス、GRID-X-2）。",
-                   "A main process with a magic attack moves at most 1 square in all (already {m}; "
-                   "GRID-X-2).")
-SKILL_STEP = Text("ムーブ移動スキルは縦横に1マス移動します（GRID-SK-1）。",
-                  "A move skill moves 1 square orthogonally (GRID-SK-1).")
-SETUP = Text("セットアップスキルはムーブとマイナーの両方を使います（GRID-X-4）。",
-             "A setup skill takes both the move and the minor (GRID-X-4).")
 ACTED = Text("「{n}」: {step}で{what}", "{n}: {what_en} in the {step_en}")
 WHAT = {"action": ("アクション", "an action"), "check": ("判定", "a check"),
         "magic_attack": ("魔法攻撃", "a magic attack"), "cure_paralysis": ("[麻痺]解除",
@@ -64,7 +65,9 @@ WHAT = {"action": ("アクション", "an action"), "check": ("判定", "a check
 
 class Act(ActionBase):
     """Spend a step on an action; with a `target` square and `range` the target is
-    checked (GRID-RNG-1/2, GRID-AREA-1, GRID-LOS-1, GRID-RNG-3)."""
+    checked (GRID-RNG-1/2, GRID-AREA-1, GRID-RNG-3); `range: "sight"` is 射程視界, the
+    one way an act asks for line of sight (GRID-LOS-1). `name` names the action — for
+    `what: "check"` the check whose GM-stated range applies (`grid.check.ask`'s `check`)."""
 
     kind: Literal["grid.act"] = "grid.act"
     roles = ACTORS
@@ -77,8 +80,6 @@ class Act(ActionBase):
     range: Count | Literal["sight"] | None = Field(default=None)
     skill: Literal["attack", "non_attack"] = "attack"
     area: Literal["single", "area", "scene"] = "single"
-    sight: StrictBool = False
-    check: str | None = Field(default=None, max_length=100)
     to: Cell | None = None
     item: str | None = Field(default=None, max_length=64)
     by: Id | None = None
@@ -97,19 +98,19 @@ class Act(ActionBase):
         tx.say(ACTED.format(n=name_of(table(tx), c), step=ja, step_en=en, what=label,
                             what_en=f"{w_en}{' ' + self.name if self.name else ''}"))
         settle_step(tx, g, c, q)
+        report_acted(tx, c.id, self.timing)
 
     def _timing(self, tx: Tx, g: GridState, c: Combatant) -> Process:
         p = own_process(tx, g, c)
         if self.what in FIXED and FIXED[self.what][0] != self.timing:
             want, rule = FIXED[self.what]
             w_ja, w_en = STEP_NAMES[want]
-            raise Refusal("wrong_timing", WRONG_TIMING.format(step=w_ja, step_en=w_en, rule=rule),
-                          rule=rule)
+            raise refuse_under(WRONG_TIMING, rule, step=w_ja, step_en=w_en)
         may_spend(tx, g, c, p, self.timing, sharing_ok=self.what in ("teleport", "tow"))
         if self.what == "setup_skill":
             extra_on(tx, g, "timeless_skills")
             tx.check(p.step == "move" and not p.spent.get("move"),
-                     Refusal("setup_needs_move", SETUP, rule="GRID-X-4"))
+                     SETUP_NEEDS_MOVE.refuse())
         return p
 
     def _aim(self, tx: Tx, g: GridState, c: Combatant, here: Sq) -> dict[str, object]:
@@ -121,11 +122,10 @@ class Act(ActionBase):
         reach = self.range
         if self.what == "check":
             stated = self.range if isinstance(self.range, int) else None
-            reach = check_range(g, c, self.check, stated, tx.actor.role == "gm")
+            reach = check_range(g, c, self.name or None, stated, tx.actor.role == "gm")
         target = (self.target.x, self.target.y)
-        squares = aim(tx, g, here, target, reach, self.skill == "non_attack", self.area,
-                      self.sight)
-        return {"target": list(target), "squares": [list(s) for s in squares]}
+        squares = aim(tx, g, here, target, reach, self.skill == "non_attack", self.area)
+        return {"target": as_cell(target), "squares": [as_cell(s) for s in squares]}
 
     def _do(self, tx: Tx, g: GridState, c: Combatant, p: Process, here: Sq) -> Process:
         """The step spent, plus what the action itself changes."""
@@ -139,8 +139,7 @@ class Act(ActionBase):
                 self._shake_off(tx, c, "bind", "GRID-ST-3")
             case "magic_attack":
                 if g.settings.magic_move_limit:
-                    tx.check(p.total_moved() <= 1, Refusal("magic_attack_moved", MAGIC_MOVED.format(
-                        m=p.total_moved()), rule="GRID-X-2"))
+                    tx.check(p.total_moved() <= 1, MAGIC_ATTACK_MOVED.refuse(m=p.total_moved()))
                 q = updated(q, magic=True)
             case "move_skill":
                 q = self._move_skill(tx, g, c, q, here)
@@ -155,25 +154,21 @@ class Act(ActionBase):
         s = status_of(c, kind)
         label = {"paralysis": ("[麻痺]", "paralysed"), "bind": ("[束縛]", "bound")}[kind]
         if s is None:
-            raise Refusal("no_status", NO_STATUS.format(n=name_of(table(tx), c), s=label[0],
-                                                        s_en=label[1]))
-        tx.check(s.removable, Refusal("status_stuck", STUCK.format(s=label[0], s_en=kind,
-                                                                   rule=rule), rule=rule))
+            raise refuse_under(NO_STATUS, rule, n=name_of(table(tx), c), s=label[0],
+                               s_en=label[1])
+        tx.check(s.removable, refuse_under(STATUS_STUCK, rule, s=label[0], s_en=kind))
         remove_status(tx, BASE, c, s.id)
 
     def _move_skill(self, tx: Tx, g: GridState, c: Combatant, q: Process, here: Sq) -> Process:
         """GRID-SK-1 1 square with the skill; later movement only the same way."""
         d = (self.to.x - here[0], self.to.y - here[1]) if self.to is not None else None
         if d not in ORTHOGONAL:
-            raise Refusal("move_skill_step", SKILL_STEP, rule="GRID-SK-1")
+            raise MOVE_SKILL_STEP.refuse()
         assert d is not None
         if has_status(c, "paralysis"):
-            raise Refusal("paralysed", Text("[麻痺]で移動できません（GRID-ST-2）。",
-                                            "Paralysed: no movement (GRID-ST-2)."), rule="GRID-ST-2")
+            raise PARALYSED.refuse(n=name_of(table(tx), c))
         dest = (here[0] + d[0], here[1] + d[1])
         if not board_for(g, table(tx), c).enterable(dest):
-            raise Refusal("cannot_land", Text("({x}, {y})には移動できません（GRID-MV-3）。",
-                                              "Cannot move to ({x}, {y}) (GRID-MV-3).").format(
-                x=dest[0], y=dest[1]), rule="GRID-MV-3")
+            raise CANNOT_LAND.refuse(x=dest[0], y=dest[1])
         move_piece(tx, c, dest)
         return updated(q, moved={**q.moved, "move": 1}, direction=Cell(x=d[0], y=d[1]))

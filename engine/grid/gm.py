@@ -21,12 +21,13 @@ from ..combatants import (
     add_status,
     remove_status,
 )
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..prompts import Prompt
 from ..table import Cell
 from ..tx import Role, Tx
 from .model import CheckRange, GridState, RoundSide, Spot, TimedEvent
 from .moves import move_piece
+from .refusals import EXISTS, NO_STATUS, NOT_A_RANGE, PIECE_TAKEN, UNKNOWN_PIECE
 from .rounds import expiry_turn
 from .rules import BASE, combatant, grid, may_act, name_of, table
 
@@ -37,17 +38,11 @@ CHECK_RESUME = "grid.check_range"
 
 ADDED = Text("「{n}」に{s}", "{n}: {s_en}")
 REMOVED = Text("「{n}」の{s}を解除", "{n}: {s_en} removed")
-NO_STATUS = Text("「{n}」に状態「{id}」はありません。", "{n} has no status '{id}'.")
 DEAD_OFF = Text("「{n}」は[死亡状態]: マップから除外（GRID-ST-6）",
                 "{n} is dead and leaves the map (GRID-ST-6)")
 ASK = Text("「{n}」の判定「{c}」の射程は？（数字で答えてください、GRID-RNG-3）",
            "Range of {n}'s check '{c}'? (answer with a number, GRID-RNG-3)")
 ANSWERED = Text("GM: 「{n}」の判定「{c}」の射程は{r}", "GM: {n}'s check '{c}' has range {r}")
-NOT_NUMBER = Text("射程は0以上の整数で答えてください（GRID-RNG-3）。",
-                  "Answer the range with a whole number, 0 or more (GRID-RNG-3).")
-NO_PIECE = Text("駒「{id}」は卓にありません。", "There is no piece '{id}' on the table.")
-TAKEN = Text("駒「{id}」はもう「{c}」です。", "Piece '{id}' already is '{c}'.")
-EXISTS = Text("「{id}」はもういます。", "'{id}' already exists.")
 
 
 class AddStatus(ActionBase):
@@ -73,6 +68,7 @@ class AddStatus(ActionBase):
                    removable=self.removable, source=self.source)
         s = s.model_copy(update={"expires_turn": expiry_turn(g, s)})
         add_status(tx, BASE, c, s)
+        tx.made("status", s.id, (*BASE, c.id, "statuses", s.id))
         name = name_of(table(tx), c)
         ja, en = s.label()
         tx.emit("grid.status.added", combatant=c.id, status=s.id, status_kind=s.kind)
@@ -110,7 +106,7 @@ class RemoveStatus(ActionBase):
         name = name_of(table(tx), c)
         s = c.statuses.get(self.status)
         if s is None:
-            raise Refusal("no_status", NO_STATUS.format(n=name, id=self.status[:64]))
+            raise NO_STATUS.refuse(alt="by_id", n=name, s=self.status[:64], s_en=self.status[:64])
         remove_status(tx, BASE, c, s.id)
         ja, en = s.label()
         tx.emit("grid.status.removed", combatant=c.id, status=s.id)
@@ -132,12 +128,12 @@ class AddCombatant(ActionBase):
         t = table(tx)
         piece = t.pieces.get(self.piece)
         if piece is None:
-            raise Refusal("unknown_piece", NO_PIECE.format(id=self.piece[:64]))
+            raise UNKNOWN_PIECE.refuse(id=self.piece[:64])
         if self.id in g.combatants:
-            raise Refusal("exists", EXISTS.format(id=self.id))
+            raise EXISTS.refuse(id=self.id)
         taken = next((c for c in g.combatants.values() if c.piece == self.piece), None)
         if taken is not None:
-            raise Refusal("piece_taken", TAKEN.format(id=self.piece, c=taken.id))
+            raise PIECE_TAKEN.refuse(id=self.piece, c=taken.id)
         c = Combatant(id=self.id, piece=self.piece, side=self.side, counters=self.counters,
                       profile=self.profile, hidden=piece.hidden,
                       published=g.settings.publish_enemy_data and self.side == "enemy")
@@ -257,6 +253,7 @@ class AskCheckRange(ActionBase):
         may_act(tx, c)
         name = name_of(table(tx), c)
         pid = tx.ask("gm", ASK.format(n=name, c=self.check), CHECK_RESUME, free=True,
+                     kind="grid.check_range", about={"combatant": c.id},
                      combatant=c.id, check=self.check)
         tx.set(("grid", "check_ranges", pid), CheckRange(combatant=c.id, check=self.check))
 
@@ -265,7 +262,7 @@ def resume_check_range(tx: Tx, prompt: Prompt, choice: str) -> None:
     """The GM's number is the check's range from now on (GRID-RNG-3)."""
     text = choice.strip()
     if not text.isdigit() or int(text) > 99:
-        raise Refusal("not_a_range", NOT_NUMBER, rule="GRID-RNG-3")
+        raise NOT_A_RANGE.refuse()
     g = grid(tx)
     entry = g.check_ranges.get(prompt.id)
     if entry is None:

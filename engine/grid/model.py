@@ -204,6 +204,9 @@ class GridState(Entity):
     side: RoundSide | None = None
     acted: list[Id] = Field(default_factory=list)
     process: Process | None = None
+    #: The main process that ended last this side-round, as it ended: why a later move
+    #: of that character is refused (GRID-ST-4, GRID-X-2).
+    last: Process | None = None
     check_ranges: dict[str, CheckRange] = Field(default_factory=dict)
 
 

@@ -17,45 +17,33 @@ from .geometry import Sq, manhattan, on_board
 from .model import GridState, Process, Step
 from .movement import Board, Plan, plan, reach
 from .process import STEP_NAMES, bins, major_may_move, settle_step, spend
+from .refusals import (
+    ALREADY_ACTED,
+    BLOCKED_SQUARE,
+    DIAGONAL_COSTS_TWO,
+    MAGIC_ATTACK_MOVED,
+    NO_FLYING_STEP,
+    NO_MAJOR_MOVE,
+    NO_STEP_LEFT,
+    NOT_IN_PROCESS,
+    NOT_THIS_STEP,
+    OCCUPIED,
+    OFF_MAP,
+    OTHERS_PROCESS,
+    PARALYSED,
+    PATH_BLOCKED,
+    SAME_DIRECTION,
+    SAME_SQUARE,
+    TOO_FAR,
+    WAITING_HINDRANCE,
+)
+from .results import report_moved
 from .rounds import able
-from .rules import WAITING, as_cell, board_for, cell, name_of, opponents, table
+from .rules import as_cell, board_for, cell, name_of, opponents, table
 
 __all__ = ["hostile_near", "judge", "move_in_process", "move_piece", "not_in_process",
            "refusal_for"]
 
-NOT_IN_PROCESS = Text("「{n}」はメインプロセス中ではありません。"
-                      "戦闘中のコマはメインプロセスでアクションを消費して動かします。",
-                      "{n} is not in its main process; during combat a piece moves only by "
-                      "spending its main process's actions.")
-NOT_YOURS_NOW = Text("今は「{n}」のメインプロセス中です（GRID-RND-2）。",
-                     "It is {n}'s main process now (GRID-RND-2).")
-OFF_BOARD = Text("マス({x}, {y})はマップの外です。", "Square ({x}, {y}) is off the map.")
-SAME = Text("同じマスです。", "That is the square it already stands on.")
-WALL = Text("マス({x}, {y})は障害物か移動不能エリアです（GRID-MV-3）。",
-            "Square ({x}, {y}) is an obstacle or the off-map area (GRID-MV-3).")
-OCCUPIED = Text("マス({x}, {y})には敵のコマがいます。敵のコマには重なれません（GRID-MV-3）。",
-                "An enemy stands on ({x}, {y}); a piece cannot share an enemy's square "
-                "(GRID-MV-3).")
-PARALYSED = Text("「{n}」は[麻痺]で移動できません。ムーブアクションで解除できます（GRID-ST-2）。",
-                 "{n} is paralysed and cannot move; a move action removes it (GRID-ST-2).")
-NO_MAJOR_MOVE = Text("「{n}」はこのメインプロセスではメジャーで移動できません（GRID-SK-2）。",
-                     "{n} may not move in the major this main process (GRID-SK-2).")
-MAGIC = Text("魔法攻撃をしたのでこれ以上移動できません（GRID-X-2）。",
-             "After a magic attack it may move no farther (GRID-X-2).")
-DIRECTION = Text("ムーブ移動スキルを使ったので、同じ方向（{d}）にしか移動できません（GRID-SK-1）。",
-                 "After a move skill it may move only in the same direction ({d}) (GRID-SK-1).")
-DIAGONAL = Text("斜めの移動は2マス分です。{step}の残りは{left}マスです（GRID-MV-2）。",
-                "A diagonal step costs 2 squares; {step_en} has {left} left (GRID-MV-2).")
-TOO_FAR = Text("{cost}マス必要ですが、"
-               "移動できるのは{left}マスまでです（{step}: ムーブ1・マイナー2・メジャー2、GRID-MV-1）。",
-               "That takes {cost} squares; only {left} can be moved now ({step_en}: move 1, "
-               "minor 2, major 2; GRID-MV-1).")
-NO_STEP = Text("このメインプロセスではもう移動に使えるステップがありません（GRID-MV-1）。",
-               "No step of this main process is left for moving (GRID-MV-1).")
-BLOCKED = Text("敵のコマか障害物が道をふさいでいます。味方と戦闘不能のコマは通過できますが、"
-               "敵は通過できません（GRID-MV-3）。",
-               "Enemies or obstacles block the way; allies and incapacitated pieces can be "
-               "passed, enemies cannot (GRID-MV-3).")
 MOVED = Text("「{n}」が{cost}マス移動（{steps}）", "{n} moves {cost} square(s) ({steps_en})")
 DIRS = {(0, -1): ("上", "up"), (1, 0): ("右", "right"), (0, 1): ("下", "down"),
         (-1, 0): ("左", "left")}
@@ -63,11 +51,11 @@ DIRS = {(0, -1): ("上", "up"), (1, 0): ("右", "right"), (0, 1): ("下", "down"
 
 def _bad_square(board: Board, to: Sq) -> Refusal | None:
     if not on_board(to, board.width, board.height):
-        return Refusal("off_map", OFF_BOARD.format(x=to[0], y=to[1]), rule="GRID-MV-3")
+        return OFF_MAP.refuse(x=to[0], y=to[1])
     if to in board.walls:
-        return Refusal("blocked_square", WALL.format(x=to[0], y=to[1]), rule="GRID-MV-3")
+        return BLOCKED_SQUARE.refuse(x=to[0], y=to[1])
     if to in board.blockers:
-        return Refusal("occupied", OCCUPIED.format(x=to[0], y=to[1]), rule="GRID-MV-3")
+        return OCCUPIED.refuse(x=to[0], y=to[1])
     return None
 
 
@@ -78,37 +66,54 @@ def refusal_for(g: GridState, c: Combatant, p: Process, board: Board, start: Sq,
     if bad is not None:
         return bad
     if has_status(c, "paralysis"):
-        return Refusal("paralysed", PARALYSED.format(n=name), rule="GRID-ST-2")
+        return PARALYSED.refuse(n=name)
     caps = [cap for _s, cap in bins(g, c, p)]
     step_ja, step_en = STEP_NAMES[p.step]
     if p.step == "major" and not major_may_move(c, p) and sum(caps) == 0:
         if p.magic:
-            return Refusal("magic_attack_moved", MAGIC, rule="GRID-X-2")
-        return Refusal("no_major_move", NO_MAJOR_MOVE.format(n=name), rule="GRID-SK-2")
+            return MAGIC_ATTACK_MOVED.refuse(alt="after")
+        return NO_MAJOR_MOVE.refuse(n=name)
+    later = _fits_later(g, c, p, board, start, to)
     if sum(caps) == 0:
-        return Refusal("no_step_left", NO_STEP, rule="GRID-MV-1")
+        return later or NO_STEP_LEFT.refuse()
     if p.direction is not None:
         d = (p.direction.x, p.direction.y)
         along = [(start[0] + d[0] * k, start[1] + d[1] * k) for k in range(1, board.width + board.height)]
         if to not in along:
             ja, en = DIRS.get(d, ("?", "?"))
-            return Refusal("same_direction", DIRECTION.format(d=f"{ja} / {en}"), rule="GRID-SK-1")
+            return SAME_DIRECTION.refuse(d=f"{ja} / {en}")
     dist = manhattan(start, to)
     longest = max(caps)
     chebyshev = max(abs(start[0] - to[0]), abs(start[1] - to[1]))
     if chebyshev <= longest < dist and dist <= 2:
-        return Refusal("diagonal_costs_two", DIAGONAL.format(
-            step=step_ja, step_en=step_en, left=longest), rule="GRID-MV-2")
+        return DIAGONAL_COSTS_TWO.refuse(step=step_ja, step_en=step_en, left=longest)
+    if later is not None:
+        return later
     if dist > sum(caps):
-        return Refusal("too_far", TOO_FAR.format(cost=dist, left=sum(caps), step=step_ja,
-                                                 step_en=step_en), rule="GRID-MV-1")
+        return TOO_FAR.refuse(cost=dist, left=sum(caps), step=step_ja, step_en=step_en)
     open_map = Board(board.width, board.height, board.walls, frozenset(), board.corner_cutting)
     if plan(open_map, start, to, caps) is None:
         around = reach(open_map, start, [99]).get(to)
         cost = around.cost if around is not None else dist
-        return Refusal("too_far", TOO_FAR.format(cost=cost, left=sum(caps), step=step_ja,
-                                                 step_en=step_en), rule="GRID-MV-1")
-    return Refusal("path_blocked", BLOCKED, rule="GRID-MV-3")
+        return TOO_FAR.refuse(cost=cost, left=sum(caps), step=step_ja, step_en=step_en)
+    return PATH_BLOCKED.refuse()
+
+
+def _fits_later(g: GridState, c: Combatant, p: Process, board: Board, start: Sq, to: Sq
+                ) -> Refusal | None:
+    """GRID-MV-1 under `drop_spans_steps: false`: a move that the later unused steps would
+    allow, refused because the current step must be ended first (not "no step left")."""
+    if g.settings.drop_spans_steps:
+        return None
+    spanning = bins(g.model_copy(update={"settings": g.settings.model_copy(
+        update={"drop_spans_steps": True})}), c, p)
+    lock = (p.direction.x, p.direction.y) if p.direction is not None else None
+    if len(spanning) < 2 or plan(board, start, to, [cap for _s, cap in spanning], lock) is None:
+        return None
+    step_ja, step_en = STEP_NAMES[p.step]
+    left = spanning[0][1]
+    return NOT_THIS_STEP.refuse(alt="used" if left == 0 else None, step=step_ja,
+                                step_en=step_en, left=left)
 
 
 def judge(g: GridState, tx: Tx, c: Combatant, p: Process, to: Sq
@@ -120,9 +125,9 @@ def judge(g: GridState, tx: Tx, c: Combatant, p: Process, to: Sq
     board = board_for(g, t, c)
     caps = bins(g, c, p)
     if p.waiting is not None:
-        return None, caps, Refusal("waiting_hindrance", WAITING, rule="GRID-X-3")
+        return None, caps, WAITING_HINDRANCE.refuse()
     if start == to:
-        return None, caps, Refusal("same_square", SAME)
+        return None, caps, SAME_SQUARE.refuse()
     lock = (p.direction.x, p.direction.y) if p.direction is not None else None
     found = plan(board, start, to, [cap for _s, cap in caps], lock)
     if found is not None and _bad_square(board, to) is None:
@@ -157,24 +162,35 @@ def move_in_process(tx: Tx, g: GridState, c: Combatant, p: Process, to: Sq
         q = spend(q, caps[leg.bin][0], "move", leg.cost)
     move_piece(tx, c, to)
     steps = [caps[leg.bin][0] for leg in found.legs]
-    tx.emit("grid.moved", combatant=c.id, frm=list(start or ()), to=list(to),
-            path=[list(s) for s in found.path], cost=found.cost, steps=steps)
+    tx.emit("grid.moved", combatant=c.id, **{"from": as_cell(start) if start else None},
+            to=as_cell(to), path=[as_cell(s) for s in found.path], cost=found.cost, steps=steps)
     tx.say(MOVED.format(n=name_of(table(tx), c), cost=found.cost,
                         steps="・".join(STEP_NAMES[s][0] for s in steps),
                         steps_en=", ".join(STEP_NAMES[s][1] for s in steps)))
     settle_step(tx, g, c, q)
+    if start is not None:
+        report_moved(tx, c.id, start, to, list(found.path), found.cost, steps)
     return [(caps[leg.bin][0], leg.squares) for leg in found.legs]
 
 
 def not_in_process(tx: Tx, g: GridState, c: Combatant) -> Refusal:
-    """GRID-MV-1 a piece in combat moves only in its main process (GRID-RND-2 names
-    whose process is open)."""
+    """GRID-MV-1 a piece in combat moves only in its main process: the refusal names the
+    real reason — another's process is open (GRID-RND-2), or its own closed itself and
+    why (GRID-ST-4 flying's step not taken, GRID-X-2 the magic attack, GRID-RND-2)."""
     t = table(tx)
     other = g.combatants.get(g.process.combatant) if g.process is not None else None
+    name = name_of(t, c)
     if other is not None:
-        return Refusal("not_in_process", NOT_YOURS_NOW.format(n=name_of(t, other)),
-                       rule="GRID-RND-2")
-    return Refusal("not_in_process", NOT_IN_PROCESS.format(n=name_of(t, c)), rule="GRID-MV-1")
+        return OTHERS_PROCESS.refuse(n=name_of(t, other))
+    last = g.last if g.last is not None and g.last.combatant == c.id else None
+    if c.id not in g.acted:
+        return NOT_IN_PROCESS.refuse(n=name)
+    if last is not None and has_status(c, "flying"):
+        if last.magic and g.settings.magic_move_limit and last.total_moved() > 0:
+            return MAGIC_ATTACK_MOVED.refuse(alt="over", n=name)
+        if last.moved.get("major", 0) or last.spent.get("major") == "move":
+            return NO_FLYING_STEP.refuse(n=name)
+    return ALREADY_ACTED.refuse(n=name)
 
 
 def hostile_near(g: GridState, tx: Tx, c: Combatant, sq: Sq) -> list[Combatant]:

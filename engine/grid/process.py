@@ -105,7 +105,7 @@ def finish_step(tx: Tx, g: GridState, c: Combatant, p: Process) -> None:
     q = updated(p, spent={**p.spent, p.step: p.spent.get(p.step, "skip")})
     nxt = next_step(g, c, q)
     if nxt is None:
-        end_process(tx, g, c)
+        end_process(tx, g, c, q)
     else:
         put(tx, skip_to(q, nxt))
 
@@ -131,9 +131,11 @@ def settle_step(tx: Tx, g: GridState, c: Combatant, p: Process) -> None:
         put(tx, p)
 
 
-def end_process(tx: Tx, g: GridState, c: Combatant) -> None:
-    """GRID-RND-2 the main process is complete: the character has acted this round."""
+def end_process(tx: Tx, g: GridState, c: Combatant, last: Process | None = None) -> None:
+    """GRID-RND-2 the main process is complete: the character has acted this round
+    (`last`: the process as it ended, kept to explain a later move's refusal)."""
     put(tx, None)
+    tx.set(("grid", "last"), last if last is not None else g.process)
     if c.id not in g.acted:
         tx.set(("grid", "acted"), [*g.acted, c.id])
     tx.emit("grid.process.ended", combatant=c.id)

@@ -11,10 +11,11 @@ until-cleanup effects last one cycle (see `expiry_turn`).
 from __future__ import annotations
 
 from ..combatants import Combatant, Status, expire_statuses, is_down
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..tx import Tx
 from .model import GridState, Outcome, RoundSide, side_label
 from .process import end_process
+from .refusals import NO_PIECE
 from .rules import BASE, in_scene, name_of, table
 
 __all__ = ["able", "begin", "expiry_turn", "finish", "settle_grid", "side_of_turn"]
@@ -29,7 +30,6 @@ ENDED = {
 }
 EXPIRED = Text("「{n}」の{s}が消滅しました", "{s_en} on {n} has ended")
 DUE = Text("イベント: {ja}", "Event: {en}")
-NO_PIECE = Text("「{id}」の駒が卓にありません。", "Character '{id}' has no piece on the table.")
 
 
 def side_of_turn(g: GridState, turn: int) -> RoundSide:
@@ -57,10 +57,11 @@ def begin(tx: Tx, g: GridState, surprise: bool) -> None:
     t = table(tx)
     for c in g.combatants.values():
         if c.piece not in t.pieces:
-            raise Refusal("no_piece", NO_PIECE.format(id=c.id), rule="GRID-RND-1")
+            raise NO_PIECE.refuse(id=c.id)
     first: RoundSide = "enemy" if surprise else "pc"
     for name, value in (("active", True), ("outcome", "none"), ("round", 1), ("turn", 0),
-                        ("first", first), ("side", first), ("acted", []), ("process", None)):
+                        ("first", first), ("side", first), ("acted", []), ("process", None),
+                        ("last", None)):
         tx.set(("grid", name), value)
     for c, s in expire_statuses(tx, BASE, g.combatants.values(), -1, ("scene",)):
         _expired(tx, c, s)
@@ -102,13 +103,14 @@ def _next_turn(tx: Tx, g: GridState) -> None:
     tx.set(("grid", "round"), turn // 2 + 1)
     tx.set(("grid", "side"), side_of_turn(g, turn))
     tx.set(("grid", "acted"), [])
+    tx.set(("grid", "last"), None)
     _round_begins(tx, g)
 
 
 def finish(tx: Tx, g: GridState, outcome: Outcome) -> None:
     """GRID-RND-3 seamless combat is over."""
     for name, value in (("active", False), ("outcome", outcome), ("side", None),
-                        ("process", None)):
+                        ("process", None), ("last", None)):
         tx.set(("grid", name), value)
     tx.emit("grid.ended", outcome=outcome)
     tx.say(ENDED[outcome])
@@ -122,6 +124,8 @@ def _sync_hidden(tx: Tx, g: GridState) -> None:
         hidden = piece.hidden if piece is not None else c.hidden
         if hidden != c.hidden:
             tx.set((*BASE, c.id, "hidden"), hidden)
+            if hidden and g.last is not None and g.last.combatant == c.id:
+                tx.set(("grid", "last"), None)  # its id is the GM's alone now
 
 
 def settle_grid(tx: Tx) -> None:

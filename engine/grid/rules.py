@@ -7,40 +7,43 @@ block nor count), so no refusal a player gets can depend on something hidden.
 
 from __future__ import annotations
 
-from ..combatants import Combatant, cell_of, is_down, unknown_character
-from ..errors import Refusal, Text
+from ..combatants import Combatant, cell_of, is_down
+from ..errors import Refusal
 from ..table import Cell, TableState
 from ..table import table_of as table
 from ..tx import Tx
 from .geometry import Sq, manhattan
 from .model import GridState
 from .movement import Board
+from .refusals import (
+    NO_GRID,
+    NOT_ACTIVE,
+    NOT_ON_MAP,
+    NOT_YOUR_CHARACTER,
+    UNKNOWN_CHARACTER,
+)
 
-__all__ = ["BASE", "NO_GRID", "WAITING", "acting", "board_for", "cell", "combatant",
+__all__ = ["BASE", "acting", "board_for", "cell", "combatant",
            "down_squares", "grid", "in_scene", "may_act", "need_active", "opponents", "owner_of",
-           "sharing_ally", "table"]
+           "sharing_ally", "table", "unknown_character"]
 
 #: Where grid combat keeps its combatants (the path the combatants helpers write under).
 BASE = ("grid", "combatants")
 
-NO_GRID = Text("このルームにはシームレス戦闘がありません。", "This room has no seamless combat.")
-NOT_ACTIVE = Text("シームレス戦闘は始まっていません（GRID-RND-1）。",
-                  "Seamless combat has not started (GRID-RND-1).")
-NOT_YOURS = Text("「{name}」はあなたのキャラクターではありません。各PLは自分のPCのコマだけを動かします。",
-                 "'{name}' is not your character; each player moves only their own PC.")
-WAITING = Text("[移動妨害]の宣言を待っています（GRID-X-3）。",
-               "Waiting for the answer on [movement hindrance] (GRID-X-3).")
-NOT_ON_MAP = Text("「{name}」はマップ上にいません。", "'{name}' is not on the map.")
-
 
 def grid(tx: Tx) -> GridState:
     """The room's seamless combat, or a refusal if it has none."""
-    return tx.require("grid", GridState, Refusal("no_grid", NO_GRID))
+    return tx.require("grid", GridState, NO_GRID.refuse())
+
+
+def unknown_character(cid: str) -> Refusal:
+    """There is no character `cid` the sender may know of (the id echoed cut to 64)."""
+    return UNKNOWN_CHARACTER.refuse(id=cid[:64])
 
 
 def need_active(g: GridState) -> None:
     if not g.active:
-        raise Refusal("not_active", NOT_ACTIVE, rule="GRID-RND-1")
+        raise NOT_ACTIVE.refuse()
 
 
 def combatant(tx: Tx, cid: str) -> Combatant:
@@ -69,8 +72,7 @@ def may_act(tx: Tx, c: Combatant) -> None:
         return
     owner, movers = owner_of(table(tx), c)
     ok = actor.acts_for(owner, movers) and (actor.player is None or c.side == "pc")
-    tx.check(ok, Refusal("not_your_character", NOT_YOURS.format(name=name_of(table(tx), c)),
-                         rule="GRID-MV-1"))
+    tx.check(ok, NOT_YOUR_CHARACTER.refuse(name=name_of(table(tx), c)))
 
 
 def acting(tx: Tx, cid: str) -> tuple[GridState, Combatant]:
@@ -90,8 +92,7 @@ def cell(t: TableState, c: Combatant) -> Sq | None:
 def on_map(tx: Tx, c: Combatant) -> Sq:
     here = cell(table(tx), c)
     if here is None:
-        raise Refusal("not_on_map", NOT_ON_MAP.format(name=name_of(table(tx), c)),
-                      rule="GRID-ST-6")
+        raise NOT_ON_MAP.refuse(name=name_of(table(tx), c))
     return here
 
 

@@ -13,13 +13,29 @@ from pydantic import Field
 from ..actions import ActionBase
 from ..bounds import Id
 from ..combatants import Combatant, is_down
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..table import Cell
 from ..tx import Role, Tx
 from .geometry import DIRECTIONS, ORTHOGONAL, Sq, manhattan
 from .model import GridState, Process, SkillUse
 from .moves import move_piece
 from .process import settle_step, spend
+from .refusals import (
+    CANNOT_LAND,
+    CHOOSE_DIRECTION,
+    CHOOSE_NEAREST,
+    NEED_USER,
+    NO_DIRECTION,
+    NOT_ADJACENT,
+    NOT_YOUR_CHARACTER,
+    RULE_OFF,
+    TELEPORT_SQUARE,
+    TOW_SELF_MOVING,
+    TOW_SQUARE,
+    TOW_TOO_FAR,
+    UNKNOWN_PIECE,
+    refuse_under,
+)
 from .rules import (
     as_cell,
     board_for,
@@ -39,34 +55,9 @@ __all__ = ["SKILL_ACTIONS", "Cover", "ForceMove", "Geocentric", "teleport_to", "
 
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 
-FOR_TABLE = Text("VTT上の誰の操作か分からないため、プレイヤーのキャラクター「{n}」は動かせません。",
-                 "Nobody on the VTT is credited with this, so the player's character {n} "
-                 "cannot be moved by it.")
-NEED_USER = Text("誰のスキルかを user で指定してください。", "Name whose skill it is in `user`.")
-NOT_ADJACENT = Text("[強制転移]の移動先は対象に隣接した1マスです（GRID-SK-3）。",
-                    "[強制転移] moves the target to a square adjacent to it (GRID-SK-3).")
-CANNOT_LAND = Text("({x}, {y})には置けません（障害物・マップ外・敵のいるマス）。",
-                   "Nothing can be put on ({x}, {y}) (obstacle, off the map, or an enemy's square).")
 FORCED = Text("「{n}」を({x}, {y})へ移動（{skill}）", "{n} is moved to ({x}, {y}) ({skill})")
 COVERS = Text("「{u}」が「{n}」を[カバーリング]", "{u} covers {n} ([カバーリング])")
-OFF = Text("このシナリオでは{what}を使いません（{rule}）。", "This scenario does not use {what} ({rule}).")
-TIE_NEAREST = Text("もっとも近い対象が複数います（{names}）。nearest で選んでください（GRID-X-5）。",
-                   "Several targets are nearest ({names}); pick one in `nearest` (GRID-X-5).")
-TIE_DIRECTION = Text("距離がもっとも縮まる方向が複数あります。direction で選んでください（GRID-X-5）。",
-                     "Several directions shrink the distance most; pick one in `direction` "
-                     "(GRID-X-5).")
-NO_DIRECTION = Text("もっとも近い対象を近づけられるマスがありません（GRID-X-5）。",
-                    "The nearest target has no free square towards the user (GRID-X-5).")
 STAYS = Text("「{n}」は動けません（移動先がふさがっています）", "{n} cannot move (the square is taken)")
-TOW_FAR = Text("牽引できるのは射程0にあるものだけです（GRID-X-6）。",
-               "Only an object in range 0 can be towed (GRID-X-6).")
-TOW_SELF = Text("牽引できるのは自力で動けないもの（戦闘不能のキャラクターや物）です（GRID-X-6）。",
-                "Only something that cannot move on its own can be towed (GRID-X-6).")
-TOW_WHERE = Text("牽引先は自分の射程0のうち、対象の移動がもっとも短いマスです: {cells}（GRID-X-6）。",
-                 "The object goes to a square in the user's range 0 where its travel is "
-                 "shortest: {cells} (GRID-X-6).")
-TELEPORT = Text("[瞬間移動]は障害物を無視して2マスまでです（GRID-X-4）。",
-                "[瞬間移動] moves up to 2 squares, ignoring obstacles (GRID-X-4).")
 EXTRA = {"geocentric": ("[地動説]", "GRID-X-5"), "towing": ("牽引", "GRID-X-6"),
          "timeless_skills": ("タイミングのないスキルのメジャー使用", "GRID-X-4")}
 
@@ -76,13 +67,13 @@ def extra_on(tx: Tx, g: GridState, switch: Literal["geocentric", "towing", "time
     """An extra rule (GRID-X-*) applies only when the scenario turns it on."""
     what, rule = EXTRA[switch]
     tx.check(bool(getattr(g.settings, switch)),
-             Refusal("rule_off", OFF.format(what=what, rule=rule), rule=rule))
+             refuse_under(RULE_OFF, rule, what=what))
 
 
 def _land(tx: Tx, g: GridState, who: Combatant, sq: Sq) -> None:
     board = board_for(g, table(tx), who)
     if not board.enterable(sq):
-        raise Refusal("cannot_land", CANNOT_LAND.format(x=sq[0], y=sq[1]), rule="GRID-MV-3")
+        raise CANNOT_LAND.refuse(x=sq[0], y=sq[1])
 
 
 def _user(tx: Tx, user: str | None) -> Combatant | None:
@@ -90,7 +81,7 @@ def _user(tx: Tx, user: str | None) -> Combatant | None:
     if user is None:
         if tx.actor.role == "gm":
             return None
-        raise Refusal("need_user", NEED_USER)
+        raise NEED_USER.refuse()
     c = combatant(tx, user)
     may_act(tx, c)
     return c
@@ -119,8 +110,7 @@ def _spent(tx: Tx, g: GridState, user: Combatant | None, p: Process | None,
 def _table_may_move(tx: Tx, c: Combatant) -> None:
     """A bridge naming no player never moves a player's character with a skill."""
     if tx.actor.role == "bridge" and tx.actor.player is None and owner_of(table(tx), c)[0]:
-        raise Refusal("not_your_character", FOR_TABLE.format(n=name_of(table(tx), c)),
-                      rule="GRID-MV-1")
+        raise NOT_YOUR_CHARACTER.refuse(alt="uncredited", name=name_of(table(tx), c))
 
 
 class ForceMove(ActionBase):
@@ -146,10 +136,10 @@ class ForceMove(ActionBase):
         near = max(abs(here[0] - to[0]), abs(here[1] - to[1])) == 1
         if g.settings.teleport_adjacent == "orthogonal":
             near = manhattan(here, to) == 1
-        tx.check(near, Refusal("not_adjacent", NOT_ADJACENT, rule="GRID-SK-3"))
+        tx.check(near, NOT_ADJACENT.refuse())
         _land(tx, g, target, to)
         move_piece(tx, target, to)
-        tx.emit("grid.forced", combatant=target.id, to=[to[0], to[1]], skill=self.skill)
+        tx.emit("grid.forced", combatant=target.id, to=as_cell(to), skill=self.skill)
         tx.say(FORCED.format(n=name_of(table(tx), target), x=to[0], y=to[1], skill=self.skill))
         _spent(tx, g, user, p, g.settings.force_move)
 
@@ -213,7 +203,7 @@ class Geocentric(ActionBase):
                 tx.say(FORCED.format(n=name_of(t, o), x=dest[0], y=dest[1], skill="[地動説]"))
             else:
                 tx.say(STAYS.format(n=name_of(t, o)))
-        tx.emit("grid.geocentric", user=user.id, direction=list(d),
+        tx.emit("grid.geocentric", user=user.id, direction=as_cell(d),
                 targets=[o.id for o in targets])
         _spent(tx, g, user, p, g.settings.geocentric_use)
 
@@ -224,8 +214,8 @@ class Geocentric(ActionBase):
         chosen = [x for x in tied if x[0].id == self.nearest] if len(tied) > 1 else tied
         if not chosen:
             names = "、".join(o.id for o, _sq in tied)
-            raise Refusal("choose_nearest", TIE_NEAREST.format(names=names), rule="GRID-X-5",
-                          candidates=[o.id for o, _sq in tied])
+            raise CHOOSE_NEAREST.refuse(names=names, details={
+                "candidates": [o.id for o, _sq in tied]})
         return chosen[0]
 
     def _direction(self, tx: Tx, g: GridState, u: Sq, near: tuple[Combatant, Sq]) -> Sq:
@@ -235,15 +225,15 @@ class Geocentric(ActionBase):
         options = {d: _dist2(u, (sq[0] + d[0], sq[1] + d[1])) for d in dirs
                    if board.enterable((sq[0] + d[0], sq[1] + d[1]))}
         if not options:
-            raise Refusal("no_direction", NO_DIRECTION, rule="GRID-X-5")
+            raise NO_DIRECTION.refuse()
         best = min(options.values())
         tied = [d for d, v in options.items() if v == best]
         if len(tied) == 1:
             return tied[0]
         want = (self.direction.x, self.direction.y) if self.direction else None
         if want not in tied:
-            raise Refusal("choose_direction", TIE_DIRECTION, rule="GRID-X-5",
-                          candidates=[list(d) for d in tied])
+            raise CHOOSE_DIRECTION.refuse(details={
+                "candidates": [{"x": d[0], "y": d[1]} for d in tied]})
         return want
 
 
@@ -256,22 +246,21 @@ def tow(tx: Tx, g: GridState, c: Combatant, p: Process, obj: str, to: Cell | Non
     if thing is not None and (thing.hidden and tx.actor.role != "gm"):
         thing = None
     if thing is not None:
-        tx.check(is_down(thing), Refusal("tow_self_moving", TOW_SELF, rule="GRID-X-6"))
+        tx.check(is_down(thing), TOW_SELF_MOVING.refuse())
         piece_id = thing.piece
     else:
         piece_id = obj
         # A hidden combatant is not in the scene for a non-GM: its piece is unknown below.
         known = [x for x in g.combatants.values() if not x.hidden or tx.actor.role == "gm"]
         if any(x.piece == obj and not is_down(x) for x in known):
-            raise Refusal("tow_self_moving", TOW_SELF, rule="GRID-X-6")
+            raise TOW_SELF_MOVING.refuse()
     piece = t.pieces.get(piece_id)
     if piece is None or piece.cell is None or (piece.hidden and tx.actor.role != "gm"):
-        raise Refusal("unknown_piece", Text("「{id}」はありません。", "There is no '{id}'.").format(
-            id=obj[:64]))
+        raise UNKNOWN_PIECE.refuse(id=obj[:64])
     at = (piece.cell.x, piece.cell.y)
     start, now = (p.start.x, p.start.y), on_map(tx, c)
     tx.check(manhattan(start, at) <= 1 or manhattan(now, at) <= 1,
-             Refusal("tow_too_far", TOW_FAR, rule="GRID-X-6"))
+             TOW_TOO_FAR.refuse())
     board = board_for(g, t, c)
     squares = [(now[0] + dx, now[1] + dy) for dx, dy in ((0, 0), *ORTHOGONAL)]
     free = [sq for sq in squares if sq == now or board.enterable(sq)]
@@ -279,11 +268,11 @@ def tow(tx: Tx, g: GridState, c: Combatant, p: Process, obj: str, to: Cell | Non
     fits = [sq for sq in free if manhattan(at, sq) == best]
     want = (to.x, to.y) if to is not None else (fits[0] if len(fits) == 1 else None)
     if want not in fits:
-        raise Refusal("tow_square", TOW_WHERE.format(cells=", ".join(map(str, fits))),
-                      rule="GRID-X-6", candidates=[list(sq) for sq in fits])
+        raise TOW_SQUARE.refuse(cells=", ".join(map(str, fits)), details={
+            "candidates": [{"x": sq[0], "y": sq[1]} for sq in fits]})
     assert want is not None
     tx.set(("table", "pieces", piece_id, "cell"), as_cell(want))
-    tx.emit("grid.towed", user=c.id, piece=piece_id, to=list(want))
+    tx.emit("grid.towed", user=c.id, piece=piece_id, to=as_cell(want))
     tx.say(FORCED.format(n=piece.name, x=want[0], y=want[1], skill="牽引 / towing"))
     return want
 
@@ -293,9 +282,9 @@ def teleport_to(tx: Tx, g: GridState, c: Combatant, to: Cell | None) -> int:
     extra_on(tx, g, "timeless_skills")
     here = on_map(tx, c)
     if to is None:
-        raise Refusal("teleport_square", TELEPORT, rule="GRID-X-4")
+        raise TELEPORT_SQUARE.refuse()
     dest = (to.x, to.y)
-    tx.check(0 < manhattan(here, dest) <= 2, Refusal("teleport_square", TELEPORT, rule="GRID-X-4"))
+    tx.check(0 < manhattan(here, dest) <= 2, TELEPORT_SQUARE.refuse())
     _land(tx, g, c, dest)
     move_piece(tx, c, dest)
     return manhattan(here, dest)

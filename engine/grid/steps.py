@@ -12,26 +12,17 @@ from __future__ import annotations
 from typing import Literal
 
 from ..combatants import Combatant, has_status
-from ..errors import Refusal, Text
 from ..tx import Tx
 from .model import STEPS, GridState, Process
 from .moves import not_in_process
 from .process import STEP_NAMES
-from .rules import WAITING, name_of, sharing_ally, table
+from .refusals import BOUND, SHARING_ALLY, STEP_PASSED, STEP_SPENT, WAITING_HINDRANCE
+from .rules import name_of, sharing_ally, table
 
 __all__ = ["Timing", "may_spend", "open_step", "own_process"]
 
 Timing = Literal["move", "minor", "major"]
 
-PASSED = Text("{step}はもう終わっています（ムーブ→マイナー→メジャーの順、GRID-MV-1）。",
-              "The {step_en} is over (move → minor → major, GRID-MV-1).")
-SPENT = Text("{step}はもう{how}に使いました。1つのタイミングは移動かアクションのどちらかです（GRID-MV-1）。",
-             "The {step_en} was already spent on {how_en}; a timing is either a move or an "
-             "action (GRID-MV-1).")
-BOUND = Text("「{n}」は[束縛]でマイナーアクションを行えません（移動はできます、GRID-ST-3）。",
-             "{n} is bound: no minor action (moving is still allowed; GRID-ST-3).")
-SHARING = Text("味方とコマが重なっているので、メジャーは移動にしか使えません（GRID-MV-4）。",
-               "Sharing a square with an ally, the major can only be used to move (GRID-MV-4).")
 HOW = {"move": ("移動", "moving"), "action": ("アクション", "an action"), "skip": ("", "")}
 
 
@@ -50,7 +41,7 @@ def own_process(tx: Tx, g: GridState, c: Combatant) -> Process:
     if p is None or p.combatant != c.id:
         raise not_in_process(tx, g, c)
     if p.waiting is not None:
-        raise Refusal("waiting_hindrance", WAITING, rule="GRID-X-3")
+        raise WAITING_HINDRANCE.refuse()
     return p
 
 
@@ -60,14 +51,12 @@ def may_spend(tx: Tx, g: GridState, c: Combatant, p: Process, timing: Timing,
     way of moving (GRID-MV-4 allows it while sharing an ally's square)."""
     ja, en = STEP_NAMES[timing]
     if p.step == "post" or STEPS.index(timing) < STEPS.index(p.step):
-        raise Refusal("step_passed", PASSED.format(step=ja, step_en=en), rule="GRID-MV-1")
+        raise STEP_PASSED.refuse(step=ja, step_en=en)
     how = p.spent.get(timing) if timing == p.step else None
     if how in ("move", "action"):
         h_ja, h_en = HOW[how]
-        raise Refusal("step_spent", SPENT.format(step=ja, step_en=en, how=h_ja, how_en=h_en),
-                      rule="GRID-MV-1")
+        raise STEP_SPENT.refuse(step=ja, step_en=en, how=h_ja, how_en=h_en)
     if timing == "minor" and has_status(c, "bind"):
-        tx.check(False, Refusal("bound", BOUND.format(n=name_of(table(tx), c)), rule="GRID-ST-3"))
+        tx.check(False, BOUND.refuse(n=name_of(table(tx), c)))
     if timing == "major" and not sharing_ok:
-        tx.check(not sharing_ally(g, table(tx), c),
-                 Refusal("sharing_ally", SHARING, rule="GRID-MV-4"))
+        tx.check(not sharing_ally(g, table(tx), c), SHARING_ALLY.refuse())

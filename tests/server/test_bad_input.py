@@ -529,8 +529,8 @@ NOT_BOOLEANS: list[tuple[str, dict[str, Any], str, tuple[str | int, ...]]] = [
                                    "announced": "no"}), "bad_action", ("announced",)),
     ("seamless_combat.yaml", _act({"kind": "grid.publish", "combatant": "fighter",
                                    "published": 1}), "bad_action", ("published",)),
-    ("seamless_combat.yaml", _act({"kind": "grid.act", "combatant": "fighter",
-                                   "sight": "true"}), "bad_action", ("sight",)),
+    ("seamless_combat.yaml", _act({"kind": "grid.spot", "id": "s1", "cell": {"x": 1, "y": 1},
+                                   "hidden": "true"}), "bad_action", ("hidden",)),
     ("seamless_combat.yaml", {"type": "query", "id": "q1", "query": {
         "kind": "grid.range", "combatant": "fighter", "range": 2, "non_attack": 1}},
      "bad_message", ("non_attack",)),

@@ -132,7 +132,7 @@ async def test_a_huge_range_walks_only_the_board_and_is_answered_again_from_the_
     g = await gm(chapel)
     alice = await join(chapel, await invite(g, "player", "alice"))
     at = (3, 4)
-    board = [[x, y] for y in range(12) for x in range(16) if geometry.in_range(at, (x, y), 50)]
+    board = [{"x": x, "y": y} for y in range(12) for x in range(16) if geometry.in_range(at, (x, y), 50)]
     walked = _count(monkeypatch, geometry, "on_board", "in_range")
     q = {"kind": "grid.range", "from": {"x": at[0], "y": at[1]}, "range": 50}
     first = await query(alice, "r1", **q)

@@ -48,7 +48,7 @@ async def test_a_player_cannot_force_move_another_pc_outside_their_process(chape
     # in bob's own process (his archer's), alice's mage still may not use it
     bob = await join(chapel, await invite(g, "player", "bob"))
     assert (await bob.reply({"kind": "grid.process.start", "combatant": "archer"}))["type"] == "ack"
-    assert (await alice.reply(FORCE))["code"] == "not_in_process"
+    assert (await alice.reply(FORCE))["code"] == "others_process"
     assert _cell(chapel, "archer") == (2, 5)
 
 
@@ -63,7 +63,7 @@ async def test_in_the_users_process_it_spends_the_major_once(chapel: Running) ->
     assert grid is not None and grid.process is None and "mage" in grid.acted
     # the major is gone with the process: a second use is refused
     again = {**FORCE, "to": {"x": 2, "y": 5}}
-    assert (await alice.reply(again))["code"] == "not_in_process"
+    assert (await alice.reply(again))["code"] == "already_acted"
     assert _cell(chapel, "archer") == (3, 5)
 
 

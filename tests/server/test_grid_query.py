@@ -33,7 +33,7 @@ async def test_grid_queries_change_nothing_and_answer_per_audience(chapel: Runni
     version = g.version
     a = await query(alice, "q1", kind="grid.range", combatant="fighter", range=1)
     assert a["type"] == "query.result" and a["version"] == version
-    assert [0, 3] in a["result"]["squares"] and len(a["result"]["squares"]) == 9
+    assert {"x": 0, "y": 3} in a["result"]["squares"] and len(a["result"]["squares"]) == 9
     s = await query(alice, "q2", kind="grid.sight", combatant="archer", to={"x": 9, "y": 5})
     assert s["result"]["clear"] is False  # the pillar at (8,5)
     legal = await query(alice, "q3", kind="grid.legal", combatant="fighter")
@@ -46,7 +46,7 @@ async def test_grid_queries_change_nothing_and_answer_per_audience(chapel: Runni
     assert ack["type"] == "ack"
     await alice.settle(ack["version"])
     legal = await query(alice, "q4", kind="grid.legal", combatant="fighter")
-    squares = {(s["x"], s["y"]): s["cost"] for s in legal["result"]["squares"]}
+    squares = {(s["cell"]["x"], s["cell"]["y"]): s["cost"] for s in legal["result"]["squares"]}
     assert squares[(2, 4)] == 1 and squares[(6, 4)] == 5
     assert squares[(2, 5)] == 2  # an ally's square may be ended on (GRID-MV-3, GRID-MV-4)
     assert legal["version"] == ack["version"]

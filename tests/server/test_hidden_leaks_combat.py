@@ -47,7 +47,8 @@ NOT_DRIVEN_YET = {code: "reachable; needs a longer fight or war than these probe
                   for code in (
     "bound", "cannot_land", "choose_direction", "choose_nearest", "diagonal_costs_two",
     "flash_line", "incapacitated", "no_direction", "no_line_of_sight", "no_major_move",
-    "no_reported_results", "no_step_left", "not_on_map", "not_your_round", "off_map",
+    "no_reported_results", "no_step_left", "not_on_map", "no_flying_step", "not_this_step",
+    "target_off_map", "not_your_round", "off_map",
     "paralysed", "path_blocked", "same_direction", "sharing_ally", "status_stuck",
     "tow_square", "waiting_hindrance", "bad_choice", "event_ignored", "no_adapter")}
 #: What mass waits for, refused to a non-GM with the prompt's rule (MASS-T-1, MASS-DMG-1/2):
@@ -118,7 +119,7 @@ async def grid_probes(t: Table) -> None:
                       "range": 2}, "out_of_range")
     await p1.refused({**act, "timing": "major", "what": "action", "target": {"x": 1, "y": 3},
                       "range": 2, "area": "area"}, "own_square_origin")
-    await p1.refused({**act, "timing": "major", "what": "check", "check": "罠探知",
+    await p1.refused({**act, "timing": "major", "what": "check", "name": "罠探知",
                       "target": {"x": 2, "y": 3}}, "ask_gm_range")
     await p1.refused({**act, "timing": "major", "what": "flash", "targets": []}, "flash_targets")
     await p1.refused({**act, "timing": "major", "what": "flash", "targets": ["archer"]},
@@ -146,7 +147,7 @@ async def grid_probes(t: Table) -> None:
     await p1.refused({**tow, "item": "ghoul"}, "tow_self_moving")
     await p1.refused({**tow, "item": "crate"}, "tow_too_far")
     await p1.refused({"kind": "grid.move", "combatant": "mage", "to": {"x": 1, "y": 5}},
-                     "not_in_process")
+                     "others_process")
     await p1.ok({"kind": "grid.process.end", "combatant": "fighter"})
     await p1.refused({**start, "combatant": "fighter"}, "already_acted")
     await p1.refused({"kind": "mass.next_step"}, "forbidden_role")

@@ -25,9 +25,9 @@ def test_grid_x_2_magic_attack_limits_the_whole_process_to_one_square() -> None:
     e = engine(OPEN, {"magic_move_limit": True, **STRICT}, start=True)
     start(e, P1, "pa")
     move(e, P1, "pa", (1, 0))
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     move(e, P1, "pa", (2, 0))
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     r = refused(e, P1, kind="grid.act", combatant="pa", timing="major", what="magic_attack")
     assert (r.code, r.rule) == ("magic_attack_moved", "GRID-X-2")
     r = refused(e, P1, kind="grid.act", combatant="pa", timing="minor", what="magic_attack")
@@ -58,7 +58,7 @@ HINDER = """
 def test_grid_x_3_off_by_default_no_hindrance_question() -> None:  # GRID-X-3
     e = engine(HINDER, {"drop_spans_steps": False}, start=True)
     start(e, P1, "pa")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     out = move(e, P1, "pa", (4, 1))
     assert not e.state.prompts and not any(h.kind == "prompt.asked" for h in out.happenings)
 
@@ -73,7 +73,7 @@ def test_grid_x_3_not_against_the_move_action_s_movement() -> None:  # GRID-X-3
 def test_grid_x_3_passing_an_enemy_range_0_may_be_hindered() -> None:  # GRID-X-3
     e = engine(HINDER, {"hindrance": True, **STRICT}, start=True)
     start(e, P1, "pa")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     move(e, P1, "pa", (4, 1))  # passes (3,1), in e's range 0, in the minor
     (pid, prompt), = e.state.prompts.items()
     assert prompt.to == "gm" and [c.id for c in prompt.choices] == ["hinder:ee", "pass"]
@@ -94,7 +94,7 @@ AB....
 ......
 """, {"hindrance": True}, start=True)
     start(e, P1, "pb")
-    do(e, P1, kind="grid.step", combatant="pb")
+    do(e, P1, kind="grid.step.end", combatant="pb")
     move(e, P1, "pb", (3, 0))  # passes (2,0), beside e
     (pid, _prompt), = e.state.prompts.items()
     do(e, GM, kind="answer", prompt=pid, choice="hinder:ee")
@@ -108,7 +108,7 @@ AB....
 def test_grid_x_3_the_answer_pass_lets_it_through() -> None:  # GRID-X-3
     e = engine(HINDER, {"hindrance": True}, start=True)
     start(e, P1, "pa")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     move(e, P1, "pa", (4, 1))
     (pid, _prompt), = e.state.prompts.items()
     do(e, GM, kind="answer", prompt=pid, choice="pass")
@@ -192,8 +192,8 @@ iA.....
 """
     e = engine(text, STRICT, start=True)
     start(e, P1, "pa")
-    do(e, P1, kind="grid.step", combatant="pa")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     r = refused(e, P1, kind="grid.act", combatant="pa", what="tow", item="pi")
     assert (r.code, r.rule) == ("rule_off", "GRID-X-6")
     e = engine(text, {"towing": True}, start=True)
@@ -253,14 +253,14 @@ def test_grid_sk_3_force_move_is_a_skill_of_the_users_own_main_process() -> None
     # outside any main process, and in another character's process, it is refused
     assert refused(e, P1, **force).code == "not_in_process"
     start(e, P2, "pc")
-    assert refused(e, P1, **force).code == "not_in_process"
+    assert refused(e, P1, **force).code == "others_process"
     do(e, P2, kind="grid.process.end", combatant="pc")
     # in the user's process it spends the major (the process ends: nothing is left)
     start(e, P1, "pa")
     do(e, P1, **force)
     assert at(e, "pc") == (1, 1) and process(e) is None
     # the user has acted: no second use this round
-    assert refused(e, P1, **force).code == "not_in_process"
+    assert refused(e, P1, **force).code == "already_acted"
 
 
 def test_grid_sk_3_force_move_spends_its_step_and_aims_in_range_and_sight() -> None:  # GRID-SK-3

@@ -54,12 +54,12 @@ A......
 """, STRICT, start=True)
     start(e, P1, "pa")
     r = refused(e, P1, kind="grid.move", combatant="pa", to={"x": 2, "y": 0})
-    assert (r.code, r.rule) == ("too_far", "GRID-MV-1")
+    assert (r.code, r.rule) == ("not_this_step", "GRID-MV-1")  # the minor is unused
     move(e, P1, "pa", (1, 0))  # move: 1
     assert process(e)["left"] == 0  # type: ignore[index]
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     move(e, P1, "pa", (3, 0))  # minor: 2
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     assert refused(e, P1, kind="grid.move", combatant="pa", to={"x": 6, "y": 0}).rule == "GRID-MV-1"
     move(e, P1, "pa", (4, 0))
     move(e, P1, "pa", (5, 0))  # major: 2, in two drops; then the process is over
@@ -96,7 +96,7 @@ A....
     assert (r.code, r.rule) == ("step_spent", "GRID-MV-1")
     r = refused(e, P1, kind="grid.act", combatant="pa", timing="move")
     assert (r.code, r.rule) == ("step_passed", "GRID-MV-1")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     move(e, P1, "pa", (2, 0))
     assert process(e) is None
 
@@ -114,7 +114,7 @@ A.C.
     assert r.rule == "GRID-MV-1"
     start(e, P1, "pa")
     r = refused(e, P2, kind="table.move", piece="pc", to={"x": 3, "y": 0})
-    assert (r.code, r.rule) == ("not_in_process", "GRID-RND-2")
+    assert (r.code, r.rule) == ("others_process", "GRID-RND-2")
     assert refused(e, P2, kind="grid.move", combatant="pa", to={"x": 1, "y": 0}).rule == "GRID-MV-1"
     do(e, P1, kind="table.move", piece="pa", to={"x": 1, "y": 0})  # judged and legal
     assert process(e)["spent"] == {"move": "move"}  # type: ignore[index]
@@ -188,7 +188,7 @@ A...
     start(e, P1, "pa")
     r = refused(e, P1, kind="grid.move", combatant="pa", to={"x": 1, "y": 1})
     assert (r.code, r.rule) == ("diagonal_costs_two", "GRID-MV-2")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     out = move(e, P1, "pa", (1, 1))
     assert next(h for h in out.happenings if h.kind == "grid.moved").data["cost"] == 2
 
@@ -241,8 +241,8 @@ A....
     do(e, GM, kind="grid.combatant.add", id="pb2", piece="pb2", side="pc")
     do(e, GM, kind="grid.status.add", combatant="pa", status="flying")
     start(e, P1, "pa")
-    do(e, P1, kind="grid.step", combatant="pa")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     r = refused(e, P1, kind="grid.act", combatant="pa", timing="major", name="[アタック]")
     assert (r.code, r.rule) == ("sharing_ally", "GRID-MV-4")
     move(e, P1, "pa", (2, 0))  # moving is what the major may do
@@ -284,11 +284,11 @@ A....
 """, STRICT, start=True)
     do(e, GM, kind="grid.status.add", combatant="pa", status="bind")
     start(e, P1, "pa")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     r = refused(e, P1, kind="grid.act", combatant="pa", timing="minor", name="[ポーション]")
     assert (r.code, r.rule) == ("bound", "GRID-ST-3")
     move(e, P1, "pa", (2, 0))
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     do(e, P1, kind="grid.act", combatant="pa", timing="major", what="break_bind")
     assert statuses(e, "pa") == []
 
@@ -314,10 +314,10 @@ A....
 """, STRICT, start=True)
     do(e, GM, kind="grid.status.add", combatant="pa", status="flying")
     start(e, P1, "pa")
-    do(e, P1, kind="grid.step", combatant="pa")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     move(e, P1, "pa", (1, 0))
-    do(e, P1, kind="grid.step", combatant="pa")  # ends the major: no flying step
+    do(e, P1, kind="grid.step.end", combatant="pa")  # ends the major: no flying step
     assert process(e) is None
 
 
@@ -379,9 +379,9 @@ A....
     do(e, GM, kind="grid.status.add", combatant="pa", status="no_major_move", name="[ニーズショット]",
        duration="round")
     start(e, P1, "pa")
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     move(e, P1, "pa", (2, 0))  # the minor moves
-    do(e, P1, kind="grid.step", combatant="pa")
+    do(e, P1, kind="grid.step.end", combatant="pa")
     r = refused(e, P1, kind="grid.move", combatant="pa", to={"x": 3, "y": 0})
     assert (r.code, r.rule) == ("no_major_move", "GRID-SK-2")
     do(e, P1, kind="grid.act", combatant="pa", timing="major", name="[アタック]")

@@ -54,7 +54,7 @@ def _engine(text: str, opts: dict[str, Any], before: list[str]) -> Engine | None
     for b in before:
         try:
             if b == "step":
-                do(e, P1, kind="grid.step", combatant="pa")
+                do(e, P1, kind="grid.step.end", combatant="pa")
             elif b == "act_minor":
                 do(e, P1, kind="grid.act", combatant="pa", timing="minor")
         except Refusal:
@@ -89,7 +89,7 @@ def test_grid_mv_moves_on_random_maps_agree_with_the_legal_query(
                     assert r.rule is not None and r.rule.startswith("GRID-"), (r.code, r.en)
                 continue
             moved = next(h for h in out.happenings if h.kind == "grid.moved")
-            path = [tuple(p) for p in moved.data["path"]]
+            path = [(p.x, p.y) for p in moved.data["path"]]
             assert path[-1] == (x, y) and moved.data["cost"] <= allowance
             steps = list(zip([start, *path[:-1]], path, strict=True))
             assert sum(step_cost((b[0] - a[0], b[1] - a[1])) for a, b in steps) == moved.data["cost"]

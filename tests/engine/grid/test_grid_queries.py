@@ -30,7 +30,7 @@ def ask(e: Any, audience: str, **query: Any) -> dict[str, Any]:
 def test_grid_rng_1_range_query_from_a_character() -> None:  # GRID-RNG-1, GRID-RNG-2
     e = engine(MAP)
     a = ask(e, "player:p1", kind="grid.range", combatant="pa", range=1)
-    assert a["squares"] == [[0, 0], [1, 0], [0, 1], [1, 1]]
+    assert a["squares"] == [{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 0, "y": 1}, {"x": 1, "y": 1}]
     b = ask(e, "table", kind="grid.range", **{"from": {"x": 3, "y": 1}}, range=0, non_attack=True)
     assert b["range"] == 1 and len(b["squares"]) == 9
 
@@ -45,7 +45,7 @@ def test_grid_area_1_and_los_1_queries() -> None:  # GRID-AREA-1, GRID-LOS-1
 def test_grid_sk_3_flash_query() -> None:  # GRID-SK-3
     e = engine(MAP)
     a = ask(e, "player:p1", kind="grid.flash", combatant="pa")
-    assert len(a["lines"]) == 8 and [1, 1] in a["squares"] and [4, 0] in a["squares"]
+    assert len(a["lines"]) == 8 and {"x": 1, "y": 1} in a["squares"] and {"x": 4, "y": 0} in a["squares"]
 
 
 def test_grid_mv_1_legal_query_with_costs_and_the_reason_when_none() -> None:  # GRID-MV-1
@@ -55,7 +55,7 @@ def test_grid_mv_1_legal_query_with_costs_and_the_reason_when_none() -> None:  #
     do(e, GM, kind="grid.start")
     start(e, P1, "pa")
     a = ask(e, "player:p1", kind="grid.legal", combatant="pa")
-    squares = {(s["x"], s["y"]): (s["cost"], s["steps"]) for s in a["squares"]}
+    squares = {(s["cell"]["x"], s["cell"]["y"]): (s["cost"], s["steps"]) for s in a["squares"]}
     assert squares[(1, 0)] == (1, ["move"])
     assert squares[(2, 0)] == (2, ["move", "minor"])
     assert squares[(1, 1)] == (2, ["move", "minor"])  # the L beats the diagonal in steps
@@ -72,7 +72,7 @@ def test_grid_hidden_characters_are_unknown_to_queries_of_players() -> None:  # 
         with pytest.raises(Refusal) as info:
             ask(e, audience, kind="grid.range", combatant="ee", range=1)
         assert info.value.code == "unknown_character"
-    assert ask(e, "gm", kind="grid.range", combatant="ee", range=0)["from"] == [5, 2]
+    assert ask(e, "gm", kind="grid.range", combatant="ee", range=0)["from"] == {"x": 5, "y": 2}
 
 
 def test_grid_queries_refuse_in_a_room_without_grid() -> None:

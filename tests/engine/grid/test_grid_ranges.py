@@ -112,7 +112,7 @@ A....
     out = do(e, P1, kind="grid.act", combatant="pa", range=2, area="area", target={"x": 1, "y": 1},
              name="[ファイアボール]")
     acted = next(h for h in out.happenings if h.kind == "grid.acted")
-    assert sorted(map(tuple, acted.data["squares"])) == sorted(area((1, 1), "area", 5, 3))
+    assert sorted((c.x, c.y) for c in acted.data["squares"]) == sorted(area((1, 1), "area", 5, 3))
 
 
 def test_grid_sk_3_flash_diagram_square_by_square() -> None:  # GRID-SK-3
@@ -192,7 +192,7 @@ A#..
     for corners, ok in (("open", True), ("blocked", False)):
         e = engine(text, {"los_corners": corners}, start=True)
         start(e, P1, "pa")
-        act = {"kind": "grid.act", "combatant": "pa", "sight": True, "range": 1,
+        act = {"kind": "grid.act", "combatant": "pa", "range": "sight",
                "target": {"x": 1, "y": 1}}
         if ok:
             do(e, P1, **act)
@@ -207,7 +207,7 @@ A...*
 ....e
 """, start=True)
     start(e, P1, "pa")
-    check = {"kind": "grid.act", "combatant": "pa", "what": "check", "check": "罠探知",
+    check = {"kind": "grid.act", "combatant": "pa", "what": "check", "name": "罠探知",
              "target": {"x": 4, "y": 0}}
     r = refused(e, P1, **check)
     assert (r.code, r.rule) == ("ask_gm_range", "GRID-RNG-3")

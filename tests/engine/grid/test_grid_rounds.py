@@ -166,7 +166,7 @@ A...*
     do(e, GM, kind="answer", prompt=pid, choice="3")
     assert next(iter(grid(e).check_ranges.values())).range == 3
     start(e, P1, "pa")
-    check = {"kind": "grid.act", "combatant": "pa", "what": "check", "check": "罠探知"}
+    check = {"kind": "grid.act", "combatant": "pa", "what": "check", "name": "罠探知"}
     assert refused(e, P1, **check, target={"x": 4, "y": 0}).rule == "GRID-RNG-1"
     do(e, P1, **check, target={"x": 3, "y": 0})
 

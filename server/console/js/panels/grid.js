@@ -104,7 +104,7 @@ function processBox(ctx, chars) {
   return h("div.grid-process", { dataset: { combatant: p.combatant, step: p.step } },
     h("b", t("grid.process", { name: c?.name || p.combatant })), " ", processChips(p),
     can ? h("div.grid-process-buttons",
-      h("button", { type: "button", dataset: { act: "grid.step" }, on: { click: act("grid.step") } }, t("grid.next_step")),
+      h("button", { type: "button", dataset: { act: "grid.step.end" }, on: { click: act("grid.step.end") } }, t("grid.next_step")),
       h("button", { type: "button", dataset: { act: "grid.process.end" }, on: { click: act("grid.process.end") } }, t("grid.end_process")),
       h("input.grid-act-name", { type: "text", placeholder: t("grid.act.name"), dataset: { keep: "grid.act.name" },
         value: val(ctx, "act.name", ""), on: { input: (ev) => setVal(ctx, "act.name", ev.target.value) } }),
@@ -148,7 +148,7 @@ function map(ctx) {
     selected, legal,
     onPiece: (c) => { setVal(ctx, "selected", c.id); ctx.refresh(); },
     onSquare: (x, y) => {
-      if (!p || !legal.some((s) => s.x === x && s.y === y)) return;
+      if (!p || !legal.some((s) => s.cell.x === x && s.cell.y === y)) return;
       send(ctx, `proc.${p.combatant}`, { kind: "grid.move", combatant: p.combatant, to: { x, y } }, null);
     },
     onHover: (x, y, overlay) => {

@@ -56,7 +56,7 @@ function square(cls, x, y, extra = {}) {
 }
 
 /**
- * The map. `opts`: selected (combatant id), legal ({x,y,cost}[] highlighted, clickable),
+ * The map. `opts`: selected (combatant id), legal ({cell:{x,y},cost,steps}[] highlighted, clickable),
  * onSquare(x, y) (click on a square), onPiece(c) (click on a character), onHover(x, y,
  * overlay) (the pointer entered a square; `overlay` is the <g> to draw into).
  */
@@ -79,10 +79,10 @@ export function gridMap(ctx, state, opts = {}) {
   }
   for (const o of g.obstacles || []) svg.appendChild(square("grid-obstacle", o.x, o.y, { dataset: { obstacle: `${o.x},${o.y}` } }));
   const legal = h("g.grid-legal");
-  for (const sq of opts.legal || []) {
-    legal.appendChild(h("g.grid-legal-sq", { dataset: { x: sq.x, y: sq.y, cost: sq.cost } },
-      square("grid-legal-cell", sq.x, sq.y),
-      h("text.grid-cost", { x: sq.x * S + S - 4, y: sq.y * S + 10, "text-anchor": "end" }, String(sq.cost))));
+  for (const { cell: { x, y }, cost } of opts.legal || []) {
+    legal.appendChild(h("g.grid-legal-sq", { dataset: { x, y, cost } },
+      square("grid-legal-cell", x, y),
+      h("text.grid-cost", { x: x * S + S - 4, y: y * S + 10, "text-anchor": "end" }, String(cost))));
   }
   svg.appendChild(legal);
   for (const s of Object.values(g.spots || {})) {
@@ -136,10 +136,10 @@ function cellAt(svg, ev, width, height) {
 export function drawOverlay(overlay, kind, squares, line = null) {
   clear(overlay);
   overlay.dataset.kind = kind;
-  for (const [x, y] of squares || []) overlay.appendChild(square(`grid-ov.ov-${kind}`, x, y, { dataset: { x, y } }));
+  for (const { x, y } of squares || []) overlay.appendChild(square(`grid-ov.ov-${kind}`, x, y, { dataset: { x, y } }));
   if (line) {
     overlay.appendChild(h("line", { class: `grid-sight ${line.clear ? "clear" : "blocked"}`,
-      x1: line.from[0] * S + S / 2, y1: line.from[1] * S + S / 2, x2: line.to[0] * S + S / 2, y2: line.to[1] * S + S / 2 }));
+      x1: line.from.x * S + S / 2, y1: line.from.y * S + S / 2, x2: line.to.x * S + S / 2, y2: line.to.y * S + S / 2 }));
   }
 }
 
@@ -155,7 +155,7 @@ export async function hoverOverlay(ctx, mode, origin, x, y, overlay, { range = 1
   else if (mode === "flash") result = await askNow(ctx, { kind: "grid.flash", ...from });
   else if (mode === "sight" && origin) {
     result = await askNow(ctx, { kind: "grid.sight", combatant: origin, to: { x, y } });
-    if (result) drawOverlay(overlay, "sight", [[x, y]], result);
+    if (result) drawOverlay(overlay, "sight", [{ x, y }], result);
     return result;
   }
   if (result) drawOverlay(overlay, mode, result.squares);

@@ -58,8 +58,8 @@ function processForm(ctx, c) {
       field(t("pg.name"), input(ctx, `${c.id}.name`, { type: "text", name: "name", "aria-label": t("pg.name") }, "")),
       actButton(t("pg.act"), doAct, { dataset: { act: "grid.act" } })),
     h("div.pl-row",
-      h("button", { type: "button", dataset: { act: "grid.step" },
-        on: { click: (ev) => send(ctx, key, { kind: "grid.step", combatant: c.id }, ev.currentTarget) } }, t("pg.step")),
+      h("button", { type: "button", dataset: { act: "grid.step.end" },
+        on: { click: (ev) => send(ctx, key, { kind: "grid.step.end", combatant: c.id }, ev.currentTarget) } }, t("pg.step")),
       h("button", { type: "button", dataset: { act: "grid.process.end" },
         on: { click: (ev) => send(ctx, key, { kind: "grid.process.end", combatant: c.id }, ev.currentTarget) } }, t("pg.end"))));
 }
