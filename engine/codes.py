@@ -1,6 +1,6 @@
 """The core's refusal codes: what any action may be refused for before (or beside) its
 subsystem's own rules — the engine's guards, the transaction's bounds, the room-level
-actions (override, undo, answer) and the combatants every subsystem shares. Subsystems
+actions (override, undo, answer) and the characters every subsystem shares. Subsystems
 declare theirs in their package (`Subsystem.refusals`)."""
 
 from __future__ import annotations
@@ -74,5 +74,5 @@ NOT_YOUR_PROMPT = CORE("not_your_prompt", "この問いに答えるのはあな�
 BAD_CHOICE = CORE("bad_choice", "「{choice}」は選べません。",
                   "'{choice}' is not one of the choices.")
 
-# -- combatants, shared by every subsystem that keeps characters ----------------------
+# -- characters, shared by every subsystem that keeps them ----------------------
 UNKNOWN_CHARACTER = CORE.unknown("character", "キャラクター", animate=True)

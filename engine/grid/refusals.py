@@ -22,10 +22,6 @@ NO_SURPRISE = CODES(
     rule="GRID-X-1")
 NO_PIECE = CODES("no_piece", "「{id}」の駒が卓にありません。",
                  "Character '{id}' has no piece on the table.", rule="GRID-RND-1")
-UNKNOWN_CHARACTER = CODES("unknown_character", "キャラクター「{id}」はいません。",
-                          "There is no character '{id}'.")
-UNKNOWN_PIECE = CODES("unknown_piece", "駒「{id}」は卓にありません。",
-                      "There is no piece '{id}' on the table.")
 NOT_YOUR_CHARACTER = CODES(
     "not_your_character",
     "「{name}」はあなたのキャラクターではありません。各PLは自分のPCのコマだけを動かします。",

@@ -21,7 +21,7 @@ ENFORCED: dict[str, list[Path]] = {
     "table": sorted((ROOT / "engine" / "table").rglob("*.py")),
     "server": sorted((ROOT / "server").rglob("*.py")),
     **{name: sorted((ROOT / "engine" / name).rglob("*.py"))
-       for name in ("mass", "tower_defense", "bases")},
+       for name in ("grid", "mass", "tower_defense", "bases")},
 }
 #: Where the code is the call's first argument, or (for `not_yours`) its second.
 CODE_ARG = {"Refusal": 0, "CascadeTooDeep": 0, "error_frame": 0, "drop": 0, "drop_all": 0,
