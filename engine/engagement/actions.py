@@ -25,6 +25,28 @@ from .checks import melee_dice, roll_or_read
 from .defence import cover_problem, engaged_in_scene, evade_problem, guard_problem
 from .exchange import declare_defence, no_defence, proceed, put, run_check, slot
 from .model import AttackKind, Check, DefenceKind, EngagementState, Exchange, pair_key
+from .refusals import (
+    ALREADY_ENGAGED,
+    ENGAGED_THIS_TURN,
+    EXCHANGE_OPEN,
+    FEW_GRAZES,
+    LEFT,
+    LEFT_BY_COVER,
+    LEFT_BY_GUARD,
+    NO_CHECK_WAITING,
+    NO_MELEE_SKILL,
+    NO_WEAPON_TRAINING,
+    NOT_AWAITED,
+    NOT_ENGAGED,
+    NOT_ENGAGED_SETUP,
+    NOT_MAIN_PHASE,
+    NOT_NOW,
+    NOT_THE_TARGET,
+    NOTHING_TO_ANSWER,
+    ROW,
+    SELF,
+    SETUP_MELEE_USED,
+)
 from .rules import (
     BODY,
     DANMAKU,
@@ -50,48 +72,9 @@ __all__ = ["ACTORS", "DECLARATIONS", "Approach", "Defend", "Melee", "ReportRoll"
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 LINE = Field(default=None, min_length=1, max_length=500)
 
-OPEN = Text("「{n}」の攻撃の処理中です。終わってから宣言してください（ENG-TURN）。",
-            "{n}'s attack is still being resolved; declare after it (ENG-TURN).")
-SELF = Text("接近状態は二人のキャラクターの間のものです（ENG-1）。",
-            "Engagement is between two characters (ENG-1).")
-MAIN_ONLY = Text("{what}はメインフェイズの攻撃行動です（今は{phase}、{rule}）。",
-                 "{what_en} is an attack action of the main phase (now: {phase_en}, {rule}).")
-NO_SKILL = Text("「{n}」は〈近接戦闘〉を習得していないので接近できません（ENG-ACT-1）。",
-                "{n} has no 〈近接戦闘〉 and cannot approach (ENG-ACT-1).")
-ENGAGED = Text("「{n}」は「{p}」と接近状態なので接近できません（ENG-ACT-1）。",
-               "{n} is engaged with {p} and cannot approach (ENG-ACT-1).")
-ROWS = Text("「{n}」はこの位置関係では接近できません（{rows}、ENG-ACT-1）。",
-            "{n} cannot approach from here ({rows_en}, ENG-ACT-1).")
 ROW_RULES = {"from_front": ("前衛からのみ", "only from the front row"),
              "front_to_front": ("前衛から前衛へのみ", "only front row to front row")}
-NOT_ENGAGED = Text("「{n}」は「{t}」と接近状態ではないので近接攻撃できません（{rule}）。",
-                   "{n} is not engaged with {t} and cannot melee it ({rule}).")
-CLEANUP = Text("近接攻撃はメインフェイズと、前のターンからの接近状態ならセットアップにだけ行えます"
-               "（ENG-EF-1、ENG-EF-2）。",
-               "Melee happens in the main phase, and at a setup against an engagement from "
-               "the turn before (ENG-EF-1, ENG-EF-2).")
-HANDED = Text("「{t}」は「{n}」との接近状態から離脱しました。このセットアップで対象にできません"
-              "（ENG-HAND-1）。",
-              "{t} left its engagement with {n}; it cannot be picked at this setup (ENG-HAND-1).")
-MOVED = Text("「{t}」は「{n}」への{by}で接近状態から離脱しました（{rule}）。",
-             "{t} left its engagement with {n} when {by_en} took it over ({rule}).")
-TAKEN_BY = {"guard": ("ガード", "a guard", "ENG-GUARD"), "cover": ("カバー", "a cover", "ENG-COVER")}
-SETUP_USED = Text("「{n}」はこのセットアップでもう近接攻撃をしました（1回まで、ENG-EF-2）。",
-                  "{n} has already made its setup melee (once per setup, ENG-EF-2).")
-NEW_PAIR = Text("「{n}」と「{t}」の接近状態はこのターンに成立しました。近接攻撃はメインフェイズと次の"
-                "セットアップで行えます（ENG-SETUP）。",
-                "{n} and {t} became engaged this turn: they may melee in the main phase and at "
-                "the next setup (ENG-SETUP).")
-NO_WEAPON = Text("[近接武器鍛錬]がないのでグレイズでダメージを増やせません（ENG-ACT-2）。",
-                 "Without [近接武器鍛錬] grazes cannot raise the damage (ENG-ACT-2).")
-FEW_GRAZES = Text("「{n}」のグレイズが足りません（{have}）（ENG-ACT-2）。",
-                  "{n} has too few grazes ({have}) (ENG-ACT-2).")
-NOTHING = Text("いま防御する攻撃はありません（ENG-TURN）。", "There is no attack to answer now (ENG-TURN).")
-NO_WAIT = Text("いま結果を待っている判定はありません（ENG-TURN）。",
-               "No check is waiting for a result now (ENG-TURN).")
-NOT_THEIRS = Text("待っているのは「{n}」の判定です（ENG-TURN）。", "The check waiting is {n}'s (ENG-TURN).")
-NONE_BY = Text("攻撃を受けるかどうかは「{t}」が決めます（ENG-TURN）。",
-               "Whether to take the attack is for {t} to say (ENG-TURN).")
+LEFT_BY = {"handover": LEFT, "guard": LEFT_BY_GUARD, "cover": LEFT_BY_COVER}
 DECLARED = Text("「{n}」が「{t}」に{what}（DP{dp}、{dice}D）",
                 "{n} declares {what_en} on {t} (DP {dp}, {dice} dice)")
 DEFENDS = Text("「{n}」が{what}（DP{dp}）", "{n} declares {what_en} (DP {dp})")
@@ -110,8 +93,7 @@ def _ready(tx: Tx, attacker: str, target: str) -> EngagementState:
     field = "hidden_exchange" if tx.actor.role == "gm" and _hidden(s, attacker, target) else "exchange"
     held: Exchange | None = getattr(s, field)
     if held is not None:
-        raise Refusal("exchange_open", OPEN.format(n=name(tx, held.attacker)), rule="ENG-TURN",
-                      about=[(PATH, field)])
+        raise EXCHANGE_OPEN.refuse(n=name(tx, held.attacker), about=[(PATH, field)])
     return s
 
 
@@ -145,15 +127,14 @@ def _pair_up(tx: Tx, attacker: str, target: str) -> tuple[Combatant, Combatant]:
     c, t = combatant(tx, attacker), combatant(tx, target)
     may_act(tx, c)
     if c.id == t.id:  # never applies, whatever the enforcement (ENG-1: two characters)
-        raise Refusal("self", SELF, rule="ENG-1")
+        raise SELF.refuse()
     return c, t
 
 
-def _main_only(tx: Tx, s: EngagementState, what: str, rule: str) -> None:
+def _main_only(tx: Tx, s: EngagementState, what: str) -> None:
     ja, en = PHASE_NAMES[s.phase]
-    tx.check(s.phase == "main", Refusal("not_main_phase", MAIN_ONLY.format(
-        what=WHAT[what][0], what_en=WHAT[what][1].capitalize(), phase=ja, phase_en=en, rule=rule),
-        rule=rule))
+    tx.check(s.phase == "main", NOT_MAIN_PHASE.refuse(
+        what=WHAT[what][0], what_en=WHAT[what][1].capitalize(), phase=ja, phase_en=en))
 
 
 def _open(tx: Tx, s: EngagementState, c: Combatant, t: Combatant, attack: AttackKind, dp: int,
@@ -197,18 +178,16 @@ class Approach(_Declaration):
     def apply(self, tx: Tx) -> None:
         s = _ready(tx, self.combatant, self.target)
         c, t = _pair_up(tx, self.combatant, self.target)
-        _main_only(tx, s, "approach", "ENG-ACT-1")
-        tx.check(stat(c, MELEE) > 0, Refusal("no_melee_skill", NO_SKILL.format(n=name(tx, c)),
-                                             rule="ENG-ACT-1", about=profile(c)))
+        _main_only(tx, s, "approach")
+        tx.check(stat(c, MELEE) > 0, NO_MELEE_SKILL.refuse(n=name(tx, c), about=profile(c)))
         partners = engaged_in_scene(s, c.id)
-        tx.check(not partners, Refusal("engaged", ENGAGED.format(
-            n=name(tx, c), p=name(tx, partners[0]) if partners else ""), rule="ENG-ACT-1"))
+        tx.check(not partners, ALREADY_ENGAGED.refuse(
+            n=name(tx, c), p=name(tx, partners[0]) if partners else ""))
         mode = s.settings.approach_rows
         ok = (mode == "any" or (c.row == "front" and (mode == "from_front" or t.row == "front")))
         if mode != "any":
             ja, en = ROW_RULES[mode]
-            tx.check(ok, Refusal("row", ROWS.format(n=name(tx, c), rows=ja, rows_en=en),
-                                 rule="ENG-ACT-1"))
+            tx.check(ok, ROW.refuse(n=name(tx, c), rows=ja, rows_en=en))
         spend(tx, s, c, self.dp, "ENG-ACT-1")
         goal = stat(t, BODY) + max(stat(t, DODGE), stat(t, DANMAKU)) + 15
         ex = _open(tx, s, c, t, attack="approach", dp=self.dp, goal=goal, report=self.report)
@@ -222,25 +201,19 @@ class Approach(_Declaration):
 def melee_problem(tx: Tx, s: EngagementState, c: Combatant, t: Combatant) -> Refusal | None:
     """ENG-EF-1/2/3, ENG-HAND-1, ENG-SETUP: may `c` melee `t` now?"""
     if s.phase == "cleanup":
-        return Refusal("not_now", CLEANUP, rule="ENG-EF-1")
+        return NOT_NOW.refuse()
     pair = s.pair(c.id, t.id)
     if pair is None or t.hidden:
         gone = s.left.get(pair_key(c.id, t.id))
         if gone is not None and gone.leaver == t.id and not gone.hidden:
-            if gone.by == "handover":
-                return Refusal("left", HANDED.format(t=name(tx, t), n=name(tx, c)), rule="ENG-HAND-1")
-            ja, en, rule = TAKEN_BY[gone.by]
-            return Refusal("left", MOVED.format(t=name(tx, t), n=name(tx, c), by=ja, by_en=en,
-                                                rule=rule), rule=rule)
-        rule = "ENG-EF-1" if s.phase == "main" else "ENG-EF-2"
-        return Refusal("not_engaged", NOT_ENGAGED.format(n=name(tx, c), t=name(tx, t), rule=rule),
-                       rule=rule)
+            return LEFT_BY[gone.by].refuse(t=name(tx, t), n=name(tx, c))
+        code = NOT_ENGAGED if s.phase == "main" else NOT_ENGAGED_SETUP
+        return code.refuse(n=name(tx, c), t=name(tx, t))
     if s.phase == "setup":
         if pair.turn >= s.turn and s.settings.setup_targets == "earlier":
-            return Refusal("engaged_this_turn", NEW_PAIR.format(n=name(tx, c), t=name(tx, t)),
-                           rule="ENG-SETUP")
+            return ENGAGED_THIS_TURN.refuse(n=name(tx, c), t=name(tx, t))
         if used(s, c.id).setup_melee == s.turn:
-            return Refusal("setup_melee_used", SETUP_USED.format(n=name(tx, c)), rule="ENG-EF-2")
+            return SETUP_MELEE_USED.refuse(n=name(tx, c))
     return None
 
 
@@ -276,13 +249,12 @@ class Melee(_Declaration):
         run_check(tx, ex, check, self.result, self.report)
 
     def _check_grazes(self, tx: Tx, s: EngagementState, c: Combatant) -> None:
-        tx.check(stat(c, WEAPON) > 0, Refusal("no_weapon_training", NO_WEAPON, rule="ENG-ACT-2"))
+        tx.check(stat(c, WEAPON) > 0, NO_WEAPON_TRAINING.refuse())
         t = tx.part("table", TableState)
         counter = t.counters.get(c.counters.get(s.settings.graze_counter, "")) if t else None
         if counter is not None:
-            tx.check(counter.value >= self.grazes, Refusal("few_grazes", FEW_GRAZES.format(
-                n=name(tx, c), have=counter.value), rule="ENG-ACT-2",
-                about=[("table", "counters", counter.id)]))
+            tx.check(counter.value >= self.grazes, FEW_GRAZES.refuse(
+                n=name(tx, c), have=counter.value, about=[("table", "counters", counter.id)]))
 
 
 class Shot(_Declaration):
@@ -300,7 +272,7 @@ class Shot(_Declaration):
     def apply(self, tx: Tx) -> None:
         s = _ready(tx, self.combatant, self.target)
         c, t = _pair_up(tx, self.combatant, self.target)
-        _main_only(tx, s, self.attack, "ENG-TURN")
+        _main_only(tx, s, self.attack)
         spend(tx, s, c, self.dp, "ENG-DP")
         ex = _open(tx, s, c, t, attack=self.attack, dp=self.dp, power=self.power, report=self.report)
         ja, en = WHAT[self.attack]
@@ -327,12 +299,12 @@ class Defend(_Declaration):
         need_active(s)
         ex = answering(tx, s, self.combatant, self.exchange, lambda x: x.stage == "defence")
         if ex is None:
-            raise Refusal("nothing_to_answer", NOTHING, rule="ENG-TURN")
+            raise NOTHING_TO_ANSWER.refuse()
         c = combatant(tx, self.combatant)
         may_act(tx, c)
         if self.defence == "none":
-            tx.check(c.id == ex.target or tx.actor.role == "gm", Refusal(
-                "not_the_target", NONE_BY.format(t=name(tx, ex.target)), rule="ENG-TURN"))
+            tx.check(c.id == ex.target or tx.actor.role == "gm",
+                     NOT_THE_TARGET.refuse(t=name(tx, ex.target)))
             tx.say(TAKES.format(t=name(tx, ex.target)), chat=not ex.hidden)
             no_defence(tx, ex)
             return
@@ -379,11 +351,10 @@ class ReportRoll(ActionBase):
         ex = answering(tx, s, self.combatant, self.exchange,
                        lambda x: x.check is not None and x.check.total is None)
         if ex is None or ex.check is None:
-            raise Refusal("no_check_waiting", NO_WAIT, rule="ENG-TURN")
+            raise NO_CHECK_WAITING.refuse()
         c = combatant(tx, self.combatant)
         if c.id != ex.check.who:
-            raise Refusal("not_awaited", NOT_THEIRS.format(n=name(tx, ex.check.who)), rule="ENG-TURN",
-                          about=[(PATH, slot(s, ex))])
+            raise NOT_AWAITED.refuse(n=name(tx, ex.check.who), about=[(PATH, slot(s, ex))])
         may_act(tx, c)
         check = roll_or_read(tx, ex.check, self.result, False,
                              f"{name(tx, ex.attacker)}→{name(tx, ex.target)}")
