@@ -4,8 +4,9 @@ ENG-COVER); a reported dice line for a check that waits for one.
 
 Who: a PC's player (or a bridge naming them in `by`) declares for that PC; the GM for
 anyone. Each declaration is checked whole before anything is written. A check is
-rolled by komasync unless `result` carries the BCDice line, or `report` says the line
-will come from the VTT chat (`engagement.roll`).
+rolled by komasync unless `result` carries the BCDice line, or `report_check` says the
+line will come from the VTT chat (`engagement.roll`); a melee's damage likewise waits for
+its line with `report_damage` (independently of how the hit check is rolled).
 """
 
 from __future__ import annotations
@@ -138,12 +139,14 @@ def _main_only(tx: Tx, s: EngagementState, what: str) -> None:
 
 
 def _open(tx: Tx, s: EngagementState, c: Combatant, t: Combatant, attack: AttackKind, dp: int,
-          report: bool, goal: int | None = None, grazes: int = 0, power: int = 0) -> Exchange:
+          report_damage: bool = False, goal: int | None = None, grazes: int = 0,
+          power: int = 0) -> Exchange:
     """The exchange this declaration opens (one at a time, ENG-TURN)."""
     hidden = c.hidden or t.hidden
     xid = _hidden_id(tx, s) if hidden else tx.next_id("x")
     ex = Exchange(id=xid, attack=attack, attacker=c.id, target=t.id, turn=s.turn,
-                  phase=s.phase, dp=dp, report=report, goal=goal, grazes=grazes, power=power,
+                  phase=s.phase, dp=dp, report_damage=report_damage, goal=goal, grazes=grazes,
+                  power=power,
                   hidden=hidden)
     put(tx, ex)
     tx.emit("engagement.declared", exchange=ex.id, attack=ex.attack, attacker=c.id, target=t.id)
@@ -163,8 +166,9 @@ class _Declaration(ActionBase):
     by: Id | None = None
     #: The check's BCDice result line, when rolled at the table.
     result: str | None = LINE
-    #: Wait for the line from the VTT chat (`engagement.roll`) instead of rolling.
-    report: StrictBool = False
+    #: Wait for the check's line from the VTT chat (`engagement.roll`) instead of
+    #: rolling it (ignored when `result` is given).
+    report_check: StrictBool = False
 
 
 class Approach(_Declaration):
@@ -190,12 +194,12 @@ class Approach(_Declaration):
             tx.check(ok, ROW.refuse(n=name(tx, c), rows=ja, rows_en=en))
         spend(tx, s, c, self.dp, "ENG-ACT-1")
         goal = stat(t, BODY) + max(stat(t, DODGE), stat(t, DANMAKU)) + 15
-        ex = _open(tx, s, c, t, attack="approach", dp=self.dp, goal=goal, report=self.report)
+        ex = _open(tx, s, c, t, attack="approach", dp=self.dp, goal=goal)
         tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what="接近", what_en="approach",
                                dp=self.dp, dice=self.dp), chat=not ex.hidden)
         check = Check(who=c.id, purpose="approach", base=stat(c, BODY) + stat(c, DODGE), dice=self.dp,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report)
+        run_check(tx, ex, check, self.result, self.report_check)
 
 
 def melee_problem(tx: Tx, s: EngagementState, c: Combatant, t: Combatant) -> Refusal | None:
@@ -227,6 +231,8 @@ class Melee(_Declaration):
     target: Id
     dp: Annotated[Literal[1, 3, 6], OnlyInt]
     grazes: StrictInt = Field(default=0, ge=0, le=100)
+    #: Wait for the damage roll's line from the VTT chat on a hit instead of rolling it.
+    report_damage: StrictBool = False
 
     def apply(self, tx: Tx) -> None:
         s = _ready(tx, self.combatant, self.target)
@@ -241,12 +247,13 @@ class Melee(_Declaration):
             tx.set((PATH, "used", c.id), used(s, c.id).model_copy(update={"setup_melee": s.turn}))
         level = stat(c, MELEE)
         dice = melee_dice(level, self.dp)
-        ex = _open(tx, s, c, t, attack="melee", dp=self.dp, grazes=self.grazes, report=self.report)
+        ex = _open(tx, s, c, t, attack="melee", dp=self.dp, grazes=self.grazes,
+                   report_damage=self.report_damage)
         tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what="近接攻撃", what_en="melee",
                                dp=self.dp, dice=dice), chat=not ex.hidden)
         check = Check(who=c.id, purpose="melee", base=stat(c, BODY) + level, dice=dice,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report)
+        run_check(tx, ex, check, self.result, self.report_check)
 
     def _check_grazes(self, tx: Tx, s: EngagementState, c: Combatant) -> None:
         tx.check(stat(c, WEAPON) > 0, NO_WEAPON_TRAINING.refuse())
@@ -274,13 +281,13 @@ class Shot(_Declaration):
         c, t = _pair_up(tx, self.combatant, self.target)
         _main_only(tx, s, self.attack)
         spend(tx, s, c, self.dp, "ENG-DP")
-        ex = _open(tx, s, c, t, attack=self.attack, dp=self.dp, power=self.power, report=self.report)
+        ex = _open(tx, s, c, t, attack=self.attack, dp=self.dp, power=self.power)
         ja, en = WHAT[self.attack]
         tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what=ja, what_en=en, dp=self.dp,
                                dice=self.dice), chat=not ex.hidden)
         check = Check(who=c.id, purpose=self.attack, base=self.check, dice=self.dice,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report)
+        run_check(tx, ex, check, self.result, self.report_check)
 
 
 class Defend(_Declaration):
@@ -297,7 +304,8 @@ class Defend(_Declaration):
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
         need_active(s)
-        ex = answering(tx, s, self.combatant, self.exchange, lambda x: x.stage == "defence")
+        ex = answering(tx, s, self.combatant, self.exchange,
+                       lambda x: x.stage in ("cover", "defence") and x.check is None)
         if ex is None:
             raise NOTHING_TO_ANSWER.refuse()
         c = combatant(tx, self.combatant)
@@ -316,7 +324,7 @@ class Defend(_Declaration):
         base = stat(c, BODY) + (stat(c, MELEE) if self.defence == "guard" else stat(c, DODGE))
         ja, en = WHAT[self.defence]
         tx.say(DEFENDS.format(n=name(tx, c), what=ja, what_en=en, dp=self.dp), chat=not ex.hidden)
-        declare_defence(tx, ex, c, self.defence, base, self.dp, self.result, self.report)
+        declare_defence(tx, ex, c, self.defence, base, self.dp, self.result, self.report_check)
 
     def _use(self, tx: Tx, s: EngagementState, ex: Exchange, c: Combatant) -> None:
         """Count the once-per-turn uses (ENG-GUARD, ENG-COVER) and pay the DP."""

@@ -23,7 +23,7 @@ from .refusals import (
 )
 from .rules import MELEE, allies, name, profile, stat, used
 
-__all__ = ["cover_problem", "coverers", "engaged_in_scene", "evade_problem", "guard_problem"]
+__all__ = ["cover_problem", "coverers", "defenders", "engaged_in_scene", "evade_problem", "guard_problem"]
 
 def engaged_in_scene(s: EngagementState, cid: str) -> list[str]:
     """Partners in the scene: hidden characters take no part in the rules."""
@@ -62,13 +62,14 @@ def _for_another(tx: Tx, s: EngagementState, ex: Exchange, c: Combatant,
     return None
 
 
-def guard_problem(tx: Tx, s: EngagementState, ex: Exchange, c: Combatant) -> Refusal | None:
+def guard_problem(tx: Tx, s: EngagementState, ex: Exchange, c: Combatant,
+                  skill: bool = True) -> Refusal | None:
     """ENG-GUARD: with 〈近接戦闘〉, against shot/homing/melee, once per turn — except against
     melee on oneself; for another only from the front row, unengaged, without a cover
-    this turn."""
+    this turn. `skill=False`: the 〈近接戦闘〉 is not consulted (it may be secret)."""
     if ex.attack == "approach":
         return APPROACH_NO_DEFENCE.refuse()
-    if stat(c, MELEE) <= 0:
+    if skill and stat(c, MELEE) <= 0:
         return GUARD_NO_SKILL.refuse(n=name(tx, c), about=profile(c))
     u = used(s, c.id)
     if c.id == ex.target:
@@ -104,6 +105,20 @@ def cover_problem(tx: Tx, s: EngagementState, ex: Exchange, c: Combatant) -> Ref
 
 
 def coverers(tx: Tx, s: EngagementState, ex: Exchange) -> list[Combatant]:
-    """Everyone in the scene who could cover this attack now."""
+    """Everyone in the scene who could cover this attack now (for an attack involving a
+    hidden character, the GM's, hidden characters too)."""
     return [c for c in s.combatants.values()
-            if not c.hidden and cover_problem(tx, s, ex, c) is None]
+            if (ex.hidden or not c.hidden) and cover_problem(tx, s, ex, c) is None]
+
+
+def defenders(tx: Tx, s: EngagementState, ex: Exchange) -> list[str]:
+    """Who may answer this attack now: the target, then every ally who could guard or
+    cover for it — judged without a 〈近接戦闘〉 the exchange's audience is not shown."""
+    out = [ex.target]
+    for c in s.combatants.values():
+        if c.id == ex.target or (c.hidden and not ex.hidden):
+            continue
+        if cover_problem(tx, s, ex, c) is None or guard_problem(
+                tx, s, ex, c, skill=ex.hidden or c.published) is None:
+            out.append(c.id)
+    return out

@@ -113,7 +113,7 @@ def _attack_known(tx: Tx, ex: Exchange, total: int) -> None:
         if not coverers(tx, s, ex):
             _engage(tx, ex, s.combatants[ex.attacker], target, "approach")
             return
-        put(tx, ex.model_copy(update={"stage": "defence", "check": None}))
+        put(tx, ex.model_copy(update={"stage": "cover", "check": None}))
         tx.say(COVER_WAIT.format(t=name(tx, target)), chat=not ex.hidden)
         return
     put(tx, ex.model_copy(update={"stage": "defence", "check": None}))
@@ -217,7 +217,7 @@ def hit(tx: Tx, ex: Exchange, victim: str, reduction: int) -> None:
         base -= 3
     check = Check(who=c.id, purpose="damage", base=base, dice=weapon if weapon > 0 else 1,
                   sides=s.settings.damage_die)
-    run_check(tx, ex, check, None, ex.report)
+    run_check(tx, ex, check, None, ex.report_damage)
 
 
 def _apply_damage(tx: Tx, ex: Exchange, amount: int) -> None:

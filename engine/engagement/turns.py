@@ -10,6 +10,7 @@ from ..actions import ActionBase
 from ..combatants import sync_hidden
 from ..errors import Text
 from ..tx import Tx
+from .awaiting import refresh_awaiting
 from .model import TURN, EngagementState, Phase
 from .refusals import ALREADY_ACTIVE, EXCHANGE_OPEN, WRONG_PHASE
 from .relation import dissolve, end_setup
@@ -123,6 +124,7 @@ def settle(tx: Tx) -> None:
             if ex.hidden != hidden(*ids):
                 tx.set((PATH, field, "hidden"), not ex.hidden)
     _reslot(tx, s)
+    refresh_awaiting(tx, s)
 
 
 def _reslot(tx: Tx, s: EngagementState) -> None:

@@ -104,12 +104,12 @@ async def engagement_probes(t: Table) -> None:
     await g.ok(shot)
     await p1.refused({**defend, "defence": "guard"}, "guard_used")
     await p1.ok(defend)
-    await g.ok({**shot, "dice": 1, "report": True})
+    await g.ok({**shot, "dice": 1, "report_check": True})
     await p1.refused(roll, "not_awaited")
     await g.ok({"kind": "engagement.cancel"})
 
     # an attack by the hidden enemy: the table is told nothing about it
-    await g.ok({**shot, "combatant": "ninja", "target": "goblin", "dice": 1, "report": True})
+    await g.ok({**shot, "combatant": "ninja", "target": "goblin", "dice": 1, "report_check": True})
     # it takes no turn in the scene: 斥候 is judged as if nothing were open (issue 26)
     await p1.refused({**hero, "combatant": "scout"}, "row")
     await p1.refused(defend, "nothing_to_answer")

@@ -101,7 +101,7 @@ def test_eng_act_1_rolled_by_komasync_or_reported_later_from_the_vtt() -> None:
     assert roll.source == "engine" and roll.dice == "3D6" and len(roll.results) == 3
     assert (partners(e, "a1") == {"e1"}) is (5 + (roll.total or 0) >= 20)
     e = engine()
-    do(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=2, report=True)
+    do(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=2, report_check=True)
     ex = eng(e).exchange
     assert ex.check.total is None and ex.check.dice == 2
     r = refused(e, P1, kind="engagement.roll", combatant="a1", result=line(6, 6, 6))

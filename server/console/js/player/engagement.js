@@ -50,10 +50,10 @@ function rollInputs(ctx, key) {
   ];
 }
 
-const rollOf = (ctx, key) => rollFields(val(ctx, `${key}.roll`, "engine"), String(val(ctx, `${key}.line`, "")).trim());
+const rollOf = (ctx, key, melee) => rollFields(val(ctx, `${key}.roll`, "engine"), String(val(ctx, `${key}.line`, "")).trim(), melee);
 
 function declare(ctx, c, key, body, button) {
-  const roll = rollOf(ctx, key);
+  const roll = rollOf(ctx, key, body.kind === "engagement.melee");
   if (roll === null) {
     localError(ctx, key, t("pe.need_line"));
     return;
@@ -87,13 +87,14 @@ function meleeForm(ctx, c, targets) {
   feedback(ctx, key));
 }
 
-/** The open attack concerns this character: it is the target, or an ally of the target. */
+/** The open attack waits for this character's answer (the server's `awaiting`): it is
+ * the target, or an ally who could still guard or cover for it. */
 function defenceForm(ctx, c) {
   const x = ctx.data.exchange;
-  if (!x || x.stage !== "defence" || x.attacker === c.id) return null;
-  const target = ctx.data.combatants?.[x.target];
+  const w = x?.awaiting;
+  if (!w || (w.what !== "defence" && w.what !== "cover")) return null;
+  if (!w.who.includes(c.id) && w.decides !== c.id) return null;
   const self = x.target === c.id;
-  if (!self && (!target || target.side !== c.side)) return null;
   const kinds = self ? (x.attack === "approach" ? ["none"] : ["evade", "guard", "none"]) : (x.attack === "approach" ? ["cover"] : ["guard", "cover"]);
   const key = `pe.${c.id}.defend`;
   const what = t(`eng.attack.${x.attack}`);
@@ -115,8 +116,10 @@ function defenceForm(ctx, c) {
 
 /** A check of this character waits for its BCDice line. */
 function rollForm(ctx, c) {
-  const check = ctx.data.exchange?.check;
-  if (!check || check.who !== c.id || (check.total !== null && check.total !== undefined)) return null;
+  const x = ctx.data.exchange;
+  const check = x?.check;
+  const awaited = x?.awaiting?.what;
+  if (!check || !["attack_check", "defence_check", "damage"].includes(awaited) || !x.awaiting.who.includes(c.id)) return null;
   const key = `pe.${c.id}.roll`;
   const what = t(check.purpose === "damage" ? "eng.what.damage" : "eng.what.check");
   return h("div.pe-form.pe-roll", { dataset: { form: "roll" } },
