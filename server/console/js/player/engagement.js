@@ -130,12 +130,14 @@ function rollForm(ctx, c) {
     feedback(ctx, key));
 }
 
+/** ENG-HAND-1 questions to this player about this character: prompts of kind
+ * `engagement.handover` whose `about.leaving` is it (`about.from`: the partner it leaves). */
 function handovers(ctx, c) {
-  return Object.values(ctx.data.offers || {}).filter((o) => o.leaver === c.id && ctx.state.prompts?.[o.prompt]).map((o) => {
-    const key = `pe.offer.${o.prompt}`;
-    const answer = (choice) => (button) => send(ctx, key, { kind: "answer", prompt: o.prompt, choice }, button);
-    return h("div.pe-handover", { dataset: { offer: o.prompt } },
-      h("div.small", t("pe.handover", { p: nameOf(ctx.state, o.partner) })),
+  return Object.values(ctx.state.prompts || {}).filter((q) => q.kind === "engagement.handover" && q.about?.leaving === c.id).map((q) => {
+    const key = `pe.offer.${q.id}`;
+    const answer = (choice) => (button) => send(ctx, key, { kind: "answer", prompt: q.id, choice }, button);
+    return h("div.pe-handover", { dataset: { offer: q.id, from: q.about.from || "" } },
+      h("div.small", t("pe.handover", { p: nameOf(ctx.state, q.about.from) })),
       h("div.pl-row", actButton(t("eng.leave"), answer("leave"), { dataset: { choice: "leave" } }),
         h("button", { type: "button", dataset: { choice: "stay" }, on: { click: (ev) => answer("stay")(ev.currentTarget) } }, t("eng.stay"))),
       feedback(ctx, key));
