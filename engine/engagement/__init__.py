@@ -32,6 +32,7 @@ from .gm import GM_ACTIONS
 from .model import TURN, EngagementSettings, EngagementState, Pair, pair_key
 from .refusals import CODES
 from .relation import HANDOVER_RESUME, resume_handover
+from .results import RESULTS
 from .scenario import EngagementScenario
 from .turns import TURN_ACTIONS, settle
 
@@ -45,4 +46,5 @@ SUBSYSTEM = Subsystem(
     settlers=(settle,),
     phases=TURN,
     refusals=CODES,
+    results=RESULTS,
 )

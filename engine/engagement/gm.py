@@ -101,7 +101,7 @@ class Cancel(ActionBase):
         if ex is None:
             raise NOTHING_OPEN.refuse()
         tx.say(CANCELLED.format(n=name(tx, ex.attacker)), chat=not ex.hidden)
-        close(tx, ex)
+        close(tx, ex, "cancelled")
 
 
 class AddCombatant(ActionBase):
@@ -134,7 +134,7 @@ class RemoveCombatant(ActionBase):
         c = combatant(tx, self.combatant)
         for ex in s.open_exchanges():
             if c.id in (ex.attacker, ex.target):
-                close(tx, ex)
+                close(tx, ex, "cancelled")
         for key, pair in list(s.pairs.items()):
             if pair.has(c.id):
                 dissolve(tx, s, key, "ability", "GM")

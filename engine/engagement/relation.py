@@ -15,6 +15,7 @@ from ..errors import Text
 from ..prompts import Prompt
 from ..tx import Tx
 from .model import EngagementState, How, Left, Offer, Pair, pair_key
+from .results import PairChanged
 from .rules import PATH, allies, controller, eng, name
 
 __all__ = ["HANDOVER_KIND", "HANDOVER_RESUME", "dissolve", "end_setup", "form", "resume_handover"]
@@ -64,6 +65,8 @@ def form(tx: Tx, a: Combatant, b: Combatant, how: How, note: str = "") -> Pair:
     tx.delete((PATH, "left", key))
     ja, en = HOWS[how]
     tx.emit("engagement.formed", pair=key, a=a.id, b=b.id, how=how)
+    tx.report(PairChanged(pair=key, a=pair.a, b=pair.b, engaged=True, how=how),
+              about=[(PATH, "combatants", pair.a), (PATH, "combatants", pair.b)])
     tx.say(FORMED.format(a=name(tx, a), b=name(tx, b), how=ja, how_en=en), chat=not pair.hidden)
     _offer_handovers(tx, s, a, b, key)
     _offer_handovers(tx, s, b, a, key)
@@ -119,6 +122,8 @@ def dissolve(tx: Tx, s: EngagementState, key: str, why: str, note: str = "",
         # a leave names the leaver first; a transfer the one who stays engaged
         a, b = (leaver, partner) if why == "left" else (partner, leaver)
     tx.emit("engagement.dissolved", pair=key, why=why, leaver=leaver)
+    tx.report(PairChanged(pair=key, a=pair.a, b=pair.b, engaged=False, why=why, leaver=leaver),
+              about=[(PATH, "combatants", pair.a), (PATH, "combatants", pair.b)])
     tx.say(ENDED[why].format(a=name(tx, a), b=name(tx, b), note=note or why),
            chat=not pair.hidden)
 

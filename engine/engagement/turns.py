@@ -14,6 +14,7 @@ from .awaiting import refresh_awaiting
 from .model import TURN, EngagementState, Phase
 from .refusals import ALREADY_ACTIVE, EXCHANGE_OPEN, WRONG_PHASE
 from .relation import dissolve, end_setup
+from .results import TurnMoved
 from .rules import BASE, PATH, eng, name, need_active, table
 
 __all__ = ["PHASE_NAMES", "TURN_ACTIONS", "EndBattle", "NextPhase", "StartBattle", "settle"]
@@ -28,6 +29,7 @@ def _announce(tx: Tx, s: EngagementState) -> None:
     ja, en = PHASE_NAMES[s.phase]
     tx.emit("engagement.phase", turn=s.turn, phase=s.phase)
     tx.say(PHASE.format(turn=s.turn, phase=ja, phase_en=en))
+    tx.report(TurnMoved(turn=s.turn, phase=s.phase), about=[(PATH, "phase")])
 
 
 class StartBattle(ActionBase):
@@ -45,6 +47,7 @@ class StartBattle(ActionBase):
         tx.set((PATH, "used"), {})
         tx.emit("engagement.started")
         tx.say(STARTED)
+        tx.report(TurnMoved(turn=1, phase="setup"), about=[(PATH, "phase")])
 
 
 class NextPhase(ActionBase):
