@@ -48,7 +48,7 @@ from .refusals import (
     SELF,
     SETUP_MELEE_USED,
 )
-from .results import exchange_step, note_check
+from .results import note_check
 from .rules import (
     BODY,
     DANMAKU,
@@ -369,7 +369,7 @@ class ReportRoll(ActionBase):
                              f"{name(tx, ex.attacker)}→{name(tx, ex.target)}")
         ex = ex.model_copy(update={"check": check})
         put(tx, ex)
-        note_check(exchange_step(tx, ex, slot(s, ex)), check)
+        note_check(tx, ex, slot(s, ex), check)
         proceed(tx, ex)
 
 

@@ -85,7 +85,7 @@ def run_check(tx: Tx, ex: Exchange, check: Check, line: str | None, wait: bool) 
     check = roll_or_read(tx, check, line, wait, _label(tx, ex))
     ex = ex.model_copy(update={"check": check})
     put(tx, ex)
-    note_check(exchange_step(tx, ex, slot(eng(tx), ex)), check)
+    note_check(tx, ex, slot(eng(tx), ex), check)
     ja, en = PURPOSES[check.purpose]
     if check.total is None:
         tx.say(WAIT.format(n=name(tx, check.who), what=ja, what_en=en, dice=check.dice,

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import Field, StrictBool
 
 from ..bounds import Count, Id, Number
 from ..outcomes import Result
 from ..tx import Tx
 from .model import AttackKind, Awaiting, Check, Exchange, How, Phase, Purpose, Stage
-from .rules import PATH
+from .rules import PATH, profile
 
 __all__ = ["RESULTS", "CheckPool", "ExchangeStep", "Outcome", "PairChanged", "TurnMoved",
            "exchange_step", "note_check"]
@@ -27,12 +27,13 @@ __all__ = ["RESULTS", "CheckPool", "ExchangeStep", "Outcome", "PairChanged", "Tu
 Outcome = Literal["engaged", "approach_failed", "missed", "hit", "cancelled"]
 
 
-class CheckPool(BaseModel):
-    """One check or damage roll: who rolls it, for what, its check value and dice, and
-    its total (None: its line is awaited)."""
+class CheckPool(Result):
+    """One check or damage roll of the exchange: who rolls it, for what, its check value
+    and dice (the pool), and its total (None: its line is awaited). Its check value and
+    dice come from the roller's data: told only to those shown that data."""
 
-    model_config = ConfigDict(extra="forbid")
-
+    kind: Literal["engagement.check"] = "engagement.check"
+    exchange: Id
     who: Id
     purpose: Purpose
     base: Number
@@ -43,7 +44,8 @@ class CheckPool(BaseModel):
 
 class ExchangeStep(Result):
     """The exchange this action declared or moved on: its stage now (`closed` once
-    resolved) and what it awaits from whom, the checks of this action, and its end."""
+    resolved), what it awaits from whom, and how it ended (its checks: `engagement.check`
+    results of their own)."""
 
     kind: Literal["engagement.exchange"] = "engagement.exchange"
     exchange: Id
@@ -52,7 +54,6 @@ class ExchangeStep(Result):
     target: Id
     stage: Stage | Literal["closed"]
     awaiting: Awaiting | None = None
-    checks: list[CheckPool] = Field(default_factory=list, max_length=16)
     outcome: Outcome | None = None
     #: On a hit: who took it and the damage applied (after a failed guard's cut).
     victim: Id | None = None
@@ -81,7 +82,7 @@ class TurnMoved(Result):
     phase: Phase
 
 
-RESULTS: tuple[type[Result], ...] = (ExchangeStep, PairChanged, TurnMoved)
+RESULTS: tuple[type[Result], ...] = (ExchangeStep, CheckPool, PairChanged, TurnMoved)
 
 
 def exchange_step(tx: Tx, ex: Exchange, slot: str) -> ExchangeStep:
@@ -97,11 +98,15 @@ def exchange_step(tx: Tx, ex: Exchange, slot: str) -> ExchangeStep:
     return step
 
 
-def note_check(step: ExchangeStep, check: Check) -> None:
-    """Add a check this action rolled, read or left waiting (its latest form)."""
-    pool = CheckPool(who=check.who, purpose=check.purpose, base=check.base, dice=check.dice,
-                     sides=check.sides, total=check.total)
-    if step.checks and step.checks[-1].purpose == pool.purpose and step.checks[-1].total is None:
-        step.checks[-1] = pool  # the awaited line has come in this same action
-    else:
-        step.checks.append(pool)
+def note_check(tx: Tx, ex: Exchange, slot: str, check: Check) -> None:
+    """Tell the sender a check this action rolled, read or left waiting (its latest form:
+    an awaited line that came in the same action updates it)."""
+    for r in tx.results:
+        if (isinstance(r, CheckPool) and r.exchange == ex.id and r.purpose == check.purpose
+                and r.total is None):
+            r.total = check.total
+            return
+    pool = CheckPool(exchange=ex.id, who=check.who, purpose=check.purpose, base=check.base,
+                     dice=check.dice, sides=check.sides, total=check.total)
+    roller = tx.get((PATH, "combatants", check.who))
+    tx.report(pool, about=[(PATH, slot), *(profile(roller) if roller is not None else [])])

@@ -152,6 +152,8 @@ def refusal_codes(subsystems: tuple[str, ...] = DRIVEN_HERE,
                           if isinstance(o, ast.Constant) and isinstance(o.value, str)}
             elif name == "unknown" and isinstance(first, ast.Constant):
                 unknown_what.add(str(first.value))
+    # a subsystem that declares its codes (Subsystem.refusals) is read from its declaration
+    codes |= {c.code for s in SUBSYSTEMS if s.name in subsystems and s.refusals for c in s.refusals}
     return codes | {f"unknown_{what}" for what in unknown_what}
 
 

@@ -49,6 +49,12 @@ def result(ack: dict[str, Any], kind: str) -> dict[str, Any]:
     return found[0]
 
 
+def checks(ack: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ack's check pools, without their kind and exchange."""
+    return [{k: v for k, v in r.items() if k not in ("kind", "exchange")}
+            for r in ack.get("results", []) if r["kind"] == "engagement.check"]
+
+
 async def seated(r: Running) -> tuple[Client, Client]:
     g = await gm(r)
     p1 = await join(r, await invite(g, "player", "p1"))
@@ -71,9 +77,9 @@ async def test_v2_eng_act_1_cover_an_approach_waits_for_says_who_may_cover_and_w
     assert step["stage"] == "cover" and step["attack"] == "approach"
     assert step["awaiting"] == {"what": "cover", "who": ["hero"], "decides": "squire",
                                 "players": ["p1"], "by_gm": False}
-    # the check's dice pool: {身体}2+〈回避〉2, three d6, read from the line
-    assert step["checks"] == [{"who": "goblin", "purpose": "approach", "base": 4, "dice": 3,
-                               "sides": 6, "total": 22}]
+    # the check's dice pool: {身体}2+〈回避〉2, three d6, read from the line (the GM's data)
+    assert checks(ack) == [{"who": "goblin", "purpose": "approach", "base": 4, "dice": 3,
+                            "sides": 6, "total": 22}]
     assert "goal" not in json.dumps(ack)  # the target number is the GM's data, not a result
     # 従者's player lets it come: closed, engaged
     ack = await ok(p1, {"kind": "engagement.defend", "combatant": "squire", "defence": "none"})
@@ -96,37 +102,38 @@ async def test_v2_eng_act_2_the_hit_checks_and_the_damages_reported_lines_are_se
     melee = {"kind": "engagement.melee", "combatant": "hero", "target": "oni", "dp": 1}
 
     # the hit check waits; its line comes; the oni takes it; the damage is rolled at once
-    step = result(await ok(p1, {**melee, "report_check": True}), "engagement.exchange")
+    ack = await ok(p1, {**melee, "report_check": True})
+    step = result(ack, "engagement.exchange")
     assert step["stage"] == "attack"
     assert step["awaiting"] == {"what": "attack_check", "who": ["hero"], "decides": None,
                                 "players": ["p1"], "by_gm": False}
-    assert step["checks"] == [{"who": "hero", "purpose": "melee", "base": 5, "dice": 1,
-                               "sides": 6, "total": None}]  # {身体}3+〈近接戦闘〉2, DP 1 → 1 die
-    step = result(await ok(p1, {"kind": "engagement.roll", "combatant": "hero",
-                                "result": line(6)}), "engagement.exchange")
-    assert step["checks"][-1]["total"] == 11 and step["stage"] == "defence"
+    assert checks(ack) == [{"who": "hero", "purpose": "melee", "base": 5, "dice": 1,
+                            "sides": 6, "total": None}]  # {身体}3+〈近接戦闘〉2, DP 1 → 1 die
+    ack = await ok(p1, {"kind": "engagement.roll", "combatant": "hero", "result": line(6)})
+    step = result(ack, "engagement.exchange")
+    assert checks(ack)[-1]["total"] == 11 and step["stage"] == "defence"
     awaiting = step["awaiting"]
     assert awaiting["what"] == "defence" and awaiting["decides"] == "oni"
     assert awaiting["who"][0] == "oni" and awaiting["by_gm"] is True and awaiting["players"] == []
-    step = result(await ok(g, {"kind": "engagement.defend", "combatant": "oni",
-                               "defence": "none"}), "engagement.exchange")
+    ack = await ok(g, {"kind": "engagement.defend", "combatant": "oni", "defence": "none"})
+    step = result(ack, "engagement.exchange")
     assert (step["stage"], step["outcome"], step["victim"]) == ("closed", "hit", "oni")
-    rolled = step["checks"][-1]
+    rolled = checks(ack)[-1]
     assert rolled["purpose"] == "damage" and rolled["total"] is not None  # not held
     assert step["damage"] == rolled["total"]
 
     # the check read from its line; only the damage waits for one
-    step = result(await ok(p1, {**melee, "result": line(6), "report_damage": True}),
-                  "engagement.exchange")
-    assert step["stage"] == "defence" and step["checks"][0]["total"] == 11
-    step = result(await ok(g, {"kind": "engagement.defend", "combatant": "oni",
-                               "defence": "none"}), "engagement.exchange")
+    ack = await ok(p1, {**melee, "result": line(6), "report_damage": True})
+    step = result(ack, "engagement.exchange")
+    assert step["stage"] == "defence" and checks(ack)[0]["total"] == 11
+    ack = await ok(g, {"kind": "engagement.defend", "combatant": "oni", "defence": "none"})
+    step = result(ack, "engagement.exchange")
     assert step["stage"] == "damage"
     assert step["awaiting"] == {"what": "damage", "who": ["hero"], "decides": None,
                                 "players": ["p1"], "by_gm": False}
     # {身体}3 + ([近接武器鍛錬]1)D + 〈近接戦闘〉2, no grazes
-    assert step["checks"] == [{"who": "hero", "purpose": "damage", "base": 5, "dice": 1,
-                               "sides": 6, "total": None}]
+    assert checks(ack) == [{"who": "hero", "purpose": "damage", "base": 5, "dice": 1,
+                            "sides": 6, "total": None}]
     step = result(await ok(p1, {"kind": "engagement.roll", "combatant": "hero",
                                 "result": line(4)}), "engagement.exchange")
     assert (step["stage"], step["outcome"], step["victim"], step["damage"]) == (
