@@ -32,9 +32,12 @@ PHASES = {"setup": ("セットアップ", "setup"), "main": ("イニシアチブ
           "cleanup": ("クリンナップ", "cleanup")}
 ATTACKS = {"approach": ("接近", "approach"), "melee": ("近接攻撃", "melee"),
            "shot": ("ショット", "shot"), "homing": ("ホーミング", "homing")}
-STAGES = {"attack": ("判定待ち", "waiting for the check"),
-          "defence": ("防御待ち", "waiting for the defence"),
-          "damage": ("ダメージ待ち", "waiting for the damage")}
+#: What the open attack waits for (`exchange.awaiting.what`), as the board says it.
+AWAITED = {"attack_check": ("判定待ち", "waiting for the check"),
+           "cover": ("カバー待ち", "a cover may come"),
+           "defence": ("防御待ち", "waiting for the defence"),
+           "defence_check": ("防御判定待ち", "waiting for the defence check"),
+           "damage": ("ダメージ待ち", "waiting for the damage")}
 
 IGN_NO_ENG = Text("この部屋には接近状態のルールがありません", "this room has no engagement rules")
 IGN_NOT_WAITING = Text("いま結果を待っている判定はありません", "no check is waiting for a result")
@@ -97,9 +100,7 @@ def _line(e: Mapping[str, Any], pieces: Mapping[str, Any], combatants: Mapping[s
         who = [str(_piece_of(pieces, combatants, str(ex.get(k, ""))).get("name") or ex.get(k))
                for k in ("attacker", "target")]
         ja, en = ATTACKS.get(str(ex.get("attack")), ("", ""))
-        s_ja, s_en = STAGES.get(str(ex.get("stage")), ("", ""))
-        if ex.get("attack") == "approach" and ex.get("stage") == "defence":
-            s_ja, s_en = "カバー待ち", "a cover may come"
+        s_ja, s_en = AWAITED.get(str(as_dict(ex.get("awaiting")).get("what")), ("", ""))
         attack = bi(f"{who[0]}→{who[1]} {ja}（{s_ja}）", f"{who[0]}→{who[1]} {en} ({s_en})")
     return {"kind": "engagement", "ref": "engagement", "name": "接近状態 / engagement",
             "active": bool(e.get("active")), "turn": as_int(e.get("turn"), 0),
@@ -125,8 +126,10 @@ def chat(line: Chat) -> EventResult | None:
     e = line.tree.get("engagement")
     if not isinstance(e, dict):
         return None
-    check = as_dict(as_dict(e.get("exchange")).get("check"))
-    if not check or check.get("total") is not None:
+    ex = as_dict(e.get("exchange"))
+    check = as_dict(ex.get("check"))
+    what = as_dict(ex.get("awaiting")).get("what")
+    if not check or what not in ("attack_check", "defence_check", "damage"):
         return ignored(IGN_NOT_WAITING)
     text = str(line.event.get("roll") or line.event.get("text") or "")
     sums = [r for r in parse_message(text) if isinstance(r, PlainRoll)]

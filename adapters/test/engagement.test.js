@@ -140,7 +140,7 @@ describe("engagement lines on Foundry and Ccfolia with a real server", () => {
   });
 
   test("ENG-ACT-2: アヤ's melee damage is rolled in the Ccfolia chat", async () => {
-    await must(alice, { kind: "engagement.melee", combatant: "aya", target: "fox", dp: 3, result: dice(4, 4, 4, 4), report: true });
+    await must(alice, { kind: "engagement.melee", combatant: "aya", target: "fox", dp: 3, result: dice(4, 4, 4, 4), report_damage: true });
     await must(gm, { kind: "engagement.defend", combatant: "fox", defence: "evade", dp: 2, result: dice(2, 2) });
     page.rolls.push(dice(3, 4));
     page.say("2D6 ダメージ", { name: "剣士アヤ", from: "uidAlice" });

@@ -30,7 +30,9 @@ from .actions import DECLARATIONS
 from .checks import melee_dice, skill_bonus
 from .gm import GM_ACTIONS
 from .model import TURN, EngagementSettings, EngagementState, Pair, pair_key
+from .refusals import CODES
 from .relation import HANDOVER_RESUME, resume_handover
+from .results import RESULTS
 from .scenario import EngagementScenario
 from .turns import TURN_ACTIONS, settle
 
@@ -43,4 +45,6 @@ SUBSYSTEM = Subsystem(
     resumers={HANDOVER_RESUME: resume_handover},
     settlers=(settle,),
     phases=TURN,
+    refusals=CODES,
+    results=RESULTS,
 )

@@ -4,8 +4,9 @@ ENG-COVER); a reported dice line for a check that waits for one.
 
 Who: a PC's player (or a bridge naming them in `by`) declares for that PC; the GM for
 anyone. Each declaration is checked whole before anything is written. A check is
-rolled by komasync unless `result` carries the BCDice line, or `report` says the line
-will come from the VTT chat (`engagement.roll`).
+rolled by komasync unless `result` carries the BCDice line, or `report_check` says the
+line will come from the VTT chat (`engagement.roll`); a melee's damage likewise waits for
+its line with `report_damage` (independently of how the hit check is rolled).
 """
 
 from __future__ import annotations
@@ -25,6 +26,29 @@ from .checks import melee_dice, roll_or_read
 from .defence import cover_problem, engaged_in_scene, evade_problem, guard_problem
 from .exchange import declare_defence, no_defence, proceed, put, run_check, slot
 from .model import AttackKind, Check, DefenceKind, EngagementState, Exchange, pair_key
+from .refusals import (
+    ALREADY_ENGAGED,
+    ENGAGED_THIS_TURN,
+    EXCHANGE_OPEN,
+    FEW_GRAZES,
+    LEFT,
+    LEFT_BY_COVER,
+    LEFT_BY_GUARD,
+    NO_CHECK_WAITING,
+    NO_MELEE_SKILL,
+    NO_WEAPON_TRAINING,
+    NOT_AWAITED,
+    NOT_ENGAGED,
+    NOT_ENGAGED_SETUP,
+    NOT_MAIN_PHASE,
+    NOT_NOW,
+    NOT_THE_TARGET,
+    NOTHING_TO_ANSWER,
+    ROW,
+    SELF,
+    SETUP_MELEE_USED,
+)
+from .results import note_check
 from .rules import (
     BODY,
     DANMAKU,
@@ -50,48 +74,9 @@ __all__ = ["ACTORS", "DECLARATIONS", "Approach", "Defend", "Melee", "ReportRoll"
 ACTORS = frozenset[Role]({"gm", "player", "bridge"})
 LINE = Field(default=None, min_length=1, max_length=500)
 
-OPEN = Text("「{n}」の攻撃の処理中です。終わってから宣言してください（ENG-TURN）。",
-            "{n}'s attack is still being resolved; declare after it (ENG-TURN).")
-SELF = Text("接近状態は二人のキャラクターの間のものです（ENG-1）。",
-            "Engagement is between two characters (ENG-1).")
-MAIN_ONLY = Text("{what}はメインフェイズの攻撃行動です（今は{phase}、{rule}）。",
-                 "{what_en} is an attack action of the main phase (now: {phase_en}, {rule}).")
-NO_SKILL = Text("「{n}」は〈近接戦闘〉を習得していないので接近できません（ENG-ACT-1）。",
-                "{n} has no 〈近接戦闘〉 and cannot approach (ENG-ACT-1).")
-ENGAGED = Text("「{n}」は「{p}」と接近状態なので接近できません（ENG-ACT-1）。",
-               "{n} is engaged with {p} and cannot approach (ENG-ACT-1).")
-ROWS = Text("「{n}」はこの位置関係では接近できません（{rows}、ENG-ACT-1）。",
-            "{n} cannot approach from here ({rows_en}, ENG-ACT-1).")
 ROW_RULES = {"from_front": ("前衛からのみ", "only from the front row"),
              "front_to_front": ("前衛から前衛へのみ", "only front row to front row")}
-NOT_ENGAGED = Text("「{n}」は「{t}」と接近状態ではないので近接攻撃できません（{rule}）。",
-                   "{n} is not engaged with {t} and cannot melee it ({rule}).")
-CLEANUP = Text("近接攻撃はメインフェイズと、前のターンからの接近状態ならセットアップにだけ行えます"
-               "（ENG-EF-1、ENG-EF-2）。",
-               "Melee happens in the main phase, and at a setup against an engagement from "
-               "the turn before (ENG-EF-1, ENG-EF-2).")
-HANDED = Text("「{t}」は「{n}」との接近状態から離脱しました。このセットアップで対象にできません"
-              "（ENG-HAND-1）。",
-              "{t} left its engagement with {n}; it cannot be picked at this setup (ENG-HAND-1).")
-MOVED = Text("「{t}」は「{n}」への{by}で接近状態から離脱しました（{rule}）。",
-             "{t} left its engagement with {n} when {by_en} took it over ({rule}).")
-TAKEN_BY = {"guard": ("ガード", "a guard", "ENG-GUARD"), "cover": ("カバー", "a cover", "ENG-COVER")}
-SETUP_USED = Text("「{n}」はこのセットアップでもう近接攻撃をしました（1回まで、ENG-EF-2）。",
-                  "{n} has already made its setup melee (once per setup, ENG-EF-2).")
-NEW_PAIR = Text("「{n}」と「{t}」の接近状態はこのターンに成立しました。近接攻撃はメインフェイズと次の"
-                "セットアップで行えます（ENG-SETUP）。",
-                "{n} and {t} became engaged this turn: they may melee in the main phase and at "
-                "the next setup (ENG-SETUP).")
-NO_WEAPON = Text("[近接武器鍛錬]がないのでグレイズでダメージを増やせません（ENG-ACT-2）。",
-                 "Without [近接武器鍛錬] grazes cannot raise the damage (ENG-ACT-2).")
-FEW_GRAZES = Text("「{n}」のグレイズが足りません（{have}）（ENG-ACT-2）。",
-                  "{n} has too few grazes ({have}) (ENG-ACT-2).")
-NOTHING = Text("いま防御する攻撃はありません（ENG-TURN）。", "There is no attack to answer now (ENG-TURN).")
-NO_WAIT = Text("いま結果を待っている判定はありません（ENG-TURN）。",
-               "No check is waiting for a result now (ENG-TURN).")
-NOT_THEIRS = Text("待っているのは「{n}」の判定です（ENG-TURN）。", "The check waiting is {n}'s (ENG-TURN).")
-NONE_BY = Text("攻撃を受けるかどうかは「{t}」が決めます（ENG-TURN）。",
-               "Whether to take the attack is for {t} to say (ENG-TURN).")
+LEFT_BY = {"handover": LEFT, "guard": LEFT_BY_GUARD, "cover": LEFT_BY_COVER}
 DECLARED = Text("「{n}」が「{t}」に{what}（DP{dp}、{dice}D）",
                 "{n} declares {what_en} on {t} (DP {dp}, {dice} dice)")
 DEFENDS = Text("「{n}」が{what}（DP{dp}）", "{n} declares {what_en} (DP {dp})")
@@ -110,8 +95,7 @@ def _ready(tx: Tx, attacker: str, target: str) -> EngagementState:
     field = "hidden_exchange" if tx.actor.role == "gm" and _hidden(s, attacker, target) else "exchange"
     held: Exchange | None = getattr(s, field)
     if held is not None:
-        raise Refusal("exchange_open", OPEN.format(n=name(tx, held.attacker)), rule="ENG-TURN",
-                      about=[(PATH, field)])
+        raise EXCHANGE_OPEN.refuse(n=name(tx, held.attacker), about=[(PATH, field)])
     return s
 
 
@@ -145,24 +129,25 @@ def _pair_up(tx: Tx, attacker: str, target: str) -> tuple[Combatant, Combatant]:
     c, t = combatant(tx, attacker), combatant(tx, target)
     may_act(tx, c)
     if c.id == t.id:  # never applies, whatever the enforcement (ENG-1: two characters)
-        raise Refusal("self", SELF, rule="ENG-1")
+        raise SELF.refuse()
     return c, t
 
 
-def _main_only(tx: Tx, s: EngagementState, what: str, rule: str) -> None:
+def _main_only(tx: Tx, s: EngagementState, what: str) -> None:
     ja, en = PHASE_NAMES[s.phase]
-    tx.check(s.phase == "main", Refusal("not_main_phase", MAIN_ONLY.format(
-        what=WHAT[what][0], what_en=WHAT[what][1].capitalize(), phase=ja, phase_en=en, rule=rule),
-        rule=rule))
+    tx.check(s.phase == "main", NOT_MAIN_PHASE.refuse(
+        what=WHAT[what][0], what_en=WHAT[what][1].capitalize(), phase=ja, phase_en=en))
 
 
 def _open(tx: Tx, s: EngagementState, c: Combatant, t: Combatant, attack: AttackKind, dp: int,
-          report: bool, goal: int | None = None, grazes: int = 0, power: int = 0) -> Exchange:
+          report_damage: bool = False, goal: int | None = None, grazes: int = 0,
+          power: int = 0) -> Exchange:
     """The exchange this declaration opens (one at a time, ENG-TURN)."""
     hidden = c.hidden or t.hidden
     xid = _hidden_id(tx, s) if hidden else tx.next_id("x")
     ex = Exchange(id=xid, attack=attack, attacker=c.id, target=t.id, turn=s.turn,
-                  phase=s.phase, dp=dp, report=report, goal=goal, grazes=grazes, power=power,
+                  phase=s.phase, dp=dp, report_damage=report_damage, goal=goal, grazes=grazes,
+                  power=power,
                   hidden=hidden)
     put(tx, ex)
     tx.emit("engagement.declared", exchange=ex.id, attack=ex.attack, attacker=c.id, target=t.id)
@@ -182,8 +167,9 @@ class _Declaration(ActionBase):
     by: Id | None = None
     #: The check's BCDice result line, when rolled at the table.
     result: str | None = LINE
-    #: Wait for the line from the VTT chat (`engagement.roll`) instead of rolling.
-    report: StrictBool = False
+    #: Wait for the check's line from the VTT chat (`engagement.roll`) instead of
+    #: rolling it (ignored when `result` is given).
+    report_check: StrictBool = False
 
 
 class Approach(_Declaration):
@@ -197,50 +183,42 @@ class Approach(_Declaration):
     def apply(self, tx: Tx) -> None:
         s = _ready(tx, self.combatant, self.target)
         c, t = _pair_up(tx, self.combatant, self.target)
-        _main_only(tx, s, "approach", "ENG-ACT-1")
-        tx.check(stat(c, MELEE) > 0, Refusal("no_melee_skill", NO_SKILL.format(n=name(tx, c)),
-                                             rule="ENG-ACT-1", about=profile(c)))
+        _main_only(tx, s, "approach")
+        tx.check(stat(c, MELEE) > 0, NO_MELEE_SKILL.refuse(n=name(tx, c), about=profile(c)))
         partners = engaged_in_scene(s, c.id)
-        tx.check(not partners, Refusal("engaged", ENGAGED.format(
-            n=name(tx, c), p=name(tx, partners[0]) if partners else ""), rule="ENG-ACT-1"))
+        tx.check(not partners, ALREADY_ENGAGED.refuse(
+            n=name(tx, c), p=name(tx, partners[0]) if partners else ""))
         mode = s.settings.approach_rows
         ok = (mode == "any" or (c.row == "front" and (mode == "from_front" or t.row == "front")))
         if mode != "any":
             ja, en = ROW_RULES[mode]
-            tx.check(ok, Refusal("row", ROWS.format(n=name(tx, c), rows=ja, rows_en=en),
-                                 rule="ENG-ACT-1"))
+            tx.check(ok, ROW.refuse(n=name(tx, c), rows=ja, rows_en=en))
         spend(tx, s, c, self.dp, "ENG-ACT-1")
         goal = stat(t, BODY) + max(stat(t, DODGE), stat(t, DANMAKU)) + 15
-        ex = _open(tx, s, c, t, attack="approach", dp=self.dp, goal=goal, report=self.report)
+        ex = _open(tx, s, c, t, attack="approach", dp=self.dp, goal=goal)
         tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what="接近", what_en="approach",
                                dp=self.dp, dice=self.dp), chat=not ex.hidden)
         check = Check(who=c.id, purpose="approach", base=stat(c, BODY) + stat(c, DODGE), dice=self.dp,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report)
+        run_check(tx, ex, check, self.result, self.report_check)
 
 
 def melee_problem(tx: Tx, s: EngagementState, c: Combatant, t: Combatant) -> Refusal | None:
     """ENG-EF-1/2/3, ENG-HAND-1, ENG-SETUP: may `c` melee `t` now?"""
     if s.phase == "cleanup":
-        return Refusal("not_now", CLEANUP, rule="ENG-EF-1")
+        return NOT_NOW.refuse()
     pair = s.pair(c.id, t.id)
     if pair is None or t.hidden:
         gone = s.left.get(pair_key(c.id, t.id))
         if gone is not None and gone.leaver == t.id and not gone.hidden:
-            if gone.by == "handover":
-                return Refusal("left", HANDED.format(t=name(tx, t), n=name(tx, c)), rule="ENG-HAND-1")
-            ja, en, rule = TAKEN_BY[gone.by]
-            return Refusal("left", MOVED.format(t=name(tx, t), n=name(tx, c), by=ja, by_en=en,
-                                                rule=rule), rule=rule)
-        rule = "ENG-EF-1" if s.phase == "main" else "ENG-EF-2"
-        return Refusal("not_engaged", NOT_ENGAGED.format(n=name(tx, c), t=name(tx, t), rule=rule),
-                       rule=rule)
+            return LEFT_BY[gone.by].refuse(t=name(tx, t), n=name(tx, c))
+        code = NOT_ENGAGED if s.phase == "main" else NOT_ENGAGED_SETUP
+        return code.refuse(n=name(tx, c), t=name(tx, t))
     if s.phase == "setup":
         if pair.turn >= s.turn and s.settings.setup_targets == "earlier":
-            return Refusal("engaged_this_turn", NEW_PAIR.format(n=name(tx, c), t=name(tx, t)),
-                           rule="ENG-SETUP")
+            return ENGAGED_THIS_TURN.refuse(n=name(tx, c), t=name(tx, t))
         if used(s, c.id).setup_melee == s.turn:
-            return Refusal("setup_melee_used", SETUP_USED.format(n=name(tx, c)), rule="ENG-EF-2")
+            return SETUP_MELEE_USED.refuse(n=name(tx, c))
     return None
 
 
@@ -254,6 +232,8 @@ class Melee(_Declaration):
     target: Id
     dp: Annotated[Literal[1, 3, 6], OnlyInt]
     grazes: StrictInt = Field(default=0, ge=0, le=100)
+    #: Wait for the damage roll's line from the VTT chat on a hit instead of rolling it.
+    report_damage: StrictBool = False
 
     def apply(self, tx: Tx) -> None:
         s = _ready(tx, self.combatant, self.target)
@@ -268,21 +248,21 @@ class Melee(_Declaration):
             tx.set((PATH, "used", c.id), used(s, c.id).model_copy(update={"setup_melee": s.turn}))
         level = stat(c, MELEE)
         dice = melee_dice(level, self.dp)
-        ex = _open(tx, s, c, t, attack="melee", dp=self.dp, grazes=self.grazes, report=self.report)
+        ex = _open(tx, s, c, t, attack="melee", dp=self.dp, grazes=self.grazes,
+                   report_damage=self.report_damage)
         tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what="近接攻撃", what_en="melee",
                                dp=self.dp, dice=dice), chat=not ex.hidden)
         check = Check(who=c.id, purpose="melee", base=stat(c, BODY) + level, dice=dice,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report)
+        run_check(tx, ex, check, self.result, self.report_check)
 
     def _check_grazes(self, tx: Tx, s: EngagementState, c: Combatant) -> None:
-        tx.check(stat(c, WEAPON) > 0, Refusal("no_weapon_training", NO_WEAPON, rule="ENG-ACT-2"))
+        tx.check(stat(c, WEAPON) > 0, NO_WEAPON_TRAINING.refuse())
         t = tx.part("table", TableState)
         counter = t.counters.get(c.counters.get(s.settings.graze_counter, "")) if t else None
         if counter is not None:
-            tx.check(counter.value >= self.grazes, Refusal("few_grazes", FEW_GRAZES.format(
-                n=name(tx, c), have=counter.value), rule="ENG-ACT-2",
-                about=[("table", "counters", counter.id)]))
+            tx.check(counter.value >= self.grazes, FEW_GRAZES.refuse(
+                n=name(tx, c), have=counter.value, about=[("table", "counters", counter.id)]))
 
 
 class Shot(_Declaration):
@@ -300,15 +280,15 @@ class Shot(_Declaration):
     def apply(self, tx: Tx) -> None:
         s = _ready(tx, self.combatant, self.target)
         c, t = _pair_up(tx, self.combatant, self.target)
-        _main_only(tx, s, self.attack, "ENG-TURN")
+        _main_only(tx, s, self.attack)
         spend(tx, s, c, self.dp, "ENG-DP")
-        ex = _open(tx, s, c, t, attack=self.attack, dp=self.dp, power=self.power, report=self.report)
+        ex = _open(tx, s, c, t, attack=self.attack, dp=self.dp, power=self.power)
         ja, en = WHAT[self.attack]
         tx.say(DECLARED.format(n=name(tx, c), t=name(tx, t), what=ja, what_en=en, dp=self.dp,
                                dice=self.dice), chat=not ex.hidden)
         check = Check(who=c.id, purpose=self.attack, base=self.check, dice=self.dice,
                       sides=s.settings.check_die)
-        run_check(tx, ex, check, self.result, self.report)
+        run_check(tx, ex, check, self.result, self.report_check)
 
 
 class Defend(_Declaration):
@@ -325,14 +305,15 @@ class Defend(_Declaration):
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
         need_active(s)
-        ex = answering(tx, s, self.combatant, self.exchange, lambda x: x.stage == "defence")
+        ex = answering(tx, s, self.combatant, self.exchange,
+                       lambda x: x.stage in ("cover", "defence") and x.check is None)
         if ex is None:
-            raise Refusal("nothing_to_answer", NOTHING, rule="ENG-TURN")
+            raise NOTHING_TO_ANSWER.refuse()
         c = combatant(tx, self.combatant)
         may_act(tx, c)
         if self.defence == "none":
-            tx.check(c.id == ex.target or tx.actor.role == "gm", Refusal(
-                "not_the_target", NONE_BY.format(t=name(tx, ex.target)), rule="ENG-TURN"))
+            tx.check(c.id == ex.target or tx.actor.role == "gm",
+                     NOT_THE_TARGET.refuse(t=name(tx, ex.target)))
             tx.say(TAKES.format(t=name(tx, ex.target)), chat=not ex.hidden)
             no_defence(tx, ex)
             return
@@ -344,7 +325,7 @@ class Defend(_Declaration):
         base = stat(c, BODY) + (stat(c, MELEE) if self.defence == "guard" else stat(c, DODGE))
         ja, en = WHAT[self.defence]
         tx.say(DEFENDS.format(n=name(tx, c), what=ja, what_en=en, dp=self.dp), chat=not ex.hidden)
-        declare_defence(tx, ex, c, self.defence, base, self.dp, self.result, self.report)
+        declare_defence(tx, ex, c, self.defence, base, self.dp, self.result, self.report_check)
 
     def _use(self, tx: Tx, s: EngagementState, ex: Exchange, c: Combatant) -> None:
         """Count the once-per-turn uses (ENG-GUARD, ENG-COVER) and pay the DP."""
@@ -379,16 +360,16 @@ class ReportRoll(ActionBase):
         ex = answering(tx, s, self.combatant, self.exchange,
                        lambda x: x.check is not None and x.check.total is None)
         if ex is None or ex.check is None:
-            raise Refusal("no_check_waiting", NO_WAIT, rule="ENG-TURN")
+            raise NO_CHECK_WAITING.refuse()
         c = combatant(tx, self.combatant)
         if c.id != ex.check.who:
-            raise Refusal("not_awaited", NOT_THEIRS.format(n=name(tx, ex.check.who)), rule="ENG-TURN",
-                          about=[(PATH, slot(s, ex))])
+            raise NOT_AWAITED.refuse(n=name(tx, ex.check.who), about=[(PATH, slot(s, ex))])
         may_act(tx, c)
         check = roll_or_read(tx, ex.check, self.result, False,
                              f"{name(tx, ex.attacker)}→{name(tx, ex.target)}")
         ex = ex.model_copy(update={"check": check})
         put(tx, ex)
+        note_check(tx, ex, slot(s, ex), check)
         proceed(tx, ex)
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 from ..bcdice import PlainRoll, parse
-from ..errors import Refusal, Text
 from ..rng import Roll
 from ..table import mover_of
 from ..tx import Tx
 from .model import Check, EngagementState
+from .refusals import BAD_RESULT, DICE_COUNT, DICE_SIDES, RESULT_INCONSISTENT
 from .rules import PATH, profile
 
 __all__ = ["RULES", "melee_dice", "roll_or_read", "skill_bonus"]
@@ -30,15 +30,6 @@ PURPOSES = {"approach": ("接近判定", "approach check"), "melee": ("命中判
             "evade": ("回避判定", "evasion check"), "guard": ("ガード判定", "guard check"),
             "cover": ("カバー判定", "cover check"), "damage": ("ダメージ", "damage")}
 
-BAD_LINE = Text("ダイスの結果として読めません: {line}（{reason}）",
-                "Cannot read this as a dice result: {line} ({reason})")
-NOT_SUM = Text("足し算のダイスの結果ではありません: {line}", "Not a sum of dice: {line}")
-COUNT = Text("この{what}のダイスは{want}個です（結果は{got}個、{rule}）。",
-             "This {what_en} rolls {want} dice (the result shows {got}, {rule}).")
-SIDES = Text("この{what}は{sides}面ダイスです（結果は{got}）。",
-             "This {what_en} uses {sides}-sided dice (the result shows {got}).")
-TOTAL = Text("合計{total}はダイス{dice}（＋{base}）と合いません。",
-             "The total {total} does not match the dice {dice} (+{base}).")
 _HEAD = re.compile(r"(\d*)D(\d+)", re.IGNORECASE)
 
 
@@ -74,22 +65,21 @@ def _read(tx: Tx, check: Check, line: str, label: str) -> int:
     ja, en = PURPOSES[check.purpose]
     result = parse(line)
     if result.kind == "not_understood":
-        raise Refusal("bad_result", BAD_LINE.format(line=line[:80], reason=result.reason), rule=rule)
+        raise BAD_RESULT.refuse(line=line[:80], reason=result.reason)
     if not isinstance(result, PlainRoll):
-        raise Refusal("bad_result", NOT_SUM.format(line=line[:80]), rule=rule)
+        raise BAD_RESULT.refuse(alt="not_sum", line=line[:80])
     part = tx.part(PATH, EngagementState)
     who = part.combatants.get(check.who) if part is not None else None
     about = profile(who) if who is not None else []  # the dice and check value come from it
-    tx.check(len(result.dice) == check.dice, Refusal("dice_count", COUNT.format(
-        what=ja, what_en=en, want=check.dice, got=len(result.dice), rule=rule), rule=rule,
-        about=about))
+    tx.check(len(result.dice) == check.dice, DICE_COUNT.refuse(
+        what=ja, what_en=en, want=check.dice, got=len(result.dice), rule=rule, about=about))
     head = _HEAD.search(result.expr)
     if head is not None:
-        tx.check(int(head.group(2)) == check.sides, Refusal("dice_sides", SIDES.format(
-            what=ja, what_en=en, sides=check.sides, got=f"D{head.group(2)}"), rule=rule))
+        tx.check(int(head.group(2)) == check.sides, DICE_SIDES.refuse(
+            what=ja, what_en=en, sides=check.sides, got=f"D{head.group(2)}"))
     dice = sum(result.dice)
-    tx.check(result.value in (dice, dice + check.base), Refusal("result_inconsistent", TOTAL.format(
-        total=result.value, dice=dice, base=check.base), rule=rule, about=about))
+    tx.check(result.value in (dice, dice + check.base), RESULT_INCONSISTENT.refuse(
+        total=result.value, dice=dice, base=check.base, about=about))
     reporter = mover_of(tx) or tx.actor.label or tx.actor.role
     tx.record_roll(Roll(dice=f"{len(result.dice)}D{check.sides}", results=list(result.dice),
                         total=dice, purpose=f"{label} {en}", source="external", raw=line,

@@ -16,10 +16,12 @@ from __future__ import annotations
 from ..combatants import Combatant, adjust_counter
 from ..errors import Text
 from ..tx import Tx
+from .awaiting import awaiting_of
 from .checks import PURPOSES, roll_or_read
 from .defence import coverers
 from .model import Check, Defence, DefenceKind, EngagementState, Exchange, How, pair_key
 from .relation import dissolve, form
+from .results import Outcome, exchange_step, note_check
 from .rules import BODY, MELEE, PATH, WEAPON, eng, name, stat
 
 __all__ = ["close", "declare_defence", "hit", "no_defence", "put", "run_check", "slot"]
@@ -57,11 +59,20 @@ def slot(s: EngagementState, ex: Exchange) -> str:
 
 
 def put(tx: Tx, ex: Exchange) -> None:
-    tx.set((PATH, slot(eng(tx), ex)), ex)
+    """Write the exchange; the sender's ack says its stage and what it now awaits."""
+    s = eng(tx)
+    where = slot(s, ex)
+    tx.set((PATH, where), ex)
+    step = exchange_step(tx, ex, where)
+    step.stage, step.awaiting = ex.stage, awaiting_of(tx, s, ex)
 
 
-def close(tx: Tx, ex: Exchange) -> None:
-    tx.set((PATH, slot(eng(tx), ex)), None)
+def close(tx: Tx, ex: Exchange, outcome: Outcome) -> None:
+    """The exchange is resolved (or dropped): the ack says how."""
+    where = slot(eng(tx), ex)
+    step = exchange_step(tx, ex, where)
+    step.stage, step.awaiting, step.outcome = "closed", None, outcome
+    tx.set((PATH, where), None)
     tx.emit("engagement.exchange.closed", exchange=ex.id)
 
 
@@ -74,6 +85,7 @@ def run_check(tx: Tx, ex: Exchange, check: Check, line: str | None, wait: bool) 
     check = roll_or_read(tx, check, line, wait, _label(tx, ex))
     ex = ex.model_copy(update={"check": check})
     put(tx, ex)
+    note_check(tx, ex, slot(eng(tx), ex), check)
     ja, en = PURPOSES[check.purpose]
     if check.total is None:
         tx.say(WAIT.format(n=name(tx, check.who), what=ja, what_en=en, dice=check.dice,
@@ -108,12 +120,12 @@ def _attack_known(tx: Tx, ex: Exchange, total: int) -> None:
         if ex.goal is not None and total < ex.goal:
             tx.say(APPROACH_FAILED, chat=not ex.hidden)
             tx.emit("engagement.approach.failed", exchange=ex.id)
-            close(tx, ex)
+            close(tx, ex, "approach_failed")
             return
         if not coverers(tx, s, ex):
             _engage(tx, ex, s.combatants[ex.attacker], target, "approach")
             return
-        put(tx, ex.model_copy(update={"stage": "defence", "check": None}))
+        put(tx, ex.model_copy(update={"stage": "cover", "check": None}))
         tx.say(COVER_WAIT.format(t=name(tx, target)), chat=not ex.hidden)
         return
     put(tx, ex.model_copy(update={"stage": "defence", "check": None}))
@@ -122,7 +134,7 @@ def _attack_known(tx: Tx, ex: Exchange, total: int) -> None:
 
 def _engage(tx: Tx, ex: Exchange, a: Combatant, b: Combatant, how: How) -> None:
     form(tx, a, b, how)
-    close(tx, ex)
+    close(tx, ex, "engaged")
 
 
 def declare_defence(tx: Tx, ex: Exchange, defender: Combatant, kind: DefenceKind, base: int,
@@ -195,7 +207,7 @@ def _cover_known(tx: Tx, s: EngagementState, ex: Exchange, ok: bool, attacker: C
 
 def _missed(tx: Tx, ex: Exchange) -> None:
     tx.say(NO_DAMAGE, chat=not ex.hidden)
-    close(tx, ex)
+    close(tx, ex, "missed")
 
 
 def hit(tx: Tx, ex: Exchange, victim: str, reduction: int) -> None:
@@ -217,7 +229,7 @@ def hit(tx: Tx, ex: Exchange, victim: str, reduction: int) -> None:
         base -= 3
     check = Check(who=c.id, purpose="damage", base=base, dice=weapon if weapon > 0 else 1,
                   sides=s.settings.damage_die)
-    run_check(tx, ex, check, None, ex.report)
+    run_check(tx, ex, check, None, ex.report_damage)
 
 
 def _apply_damage(tx: Tx, ex: Exchange, amount: int) -> None:
@@ -240,4 +252,6 @@ def _apply_damage(tx: Tx, ex: Exchange, amount: int) -> None:
         attacker = s.combatants[ex.attacker]
         adjust_counter(tx, attacker, s.settings.graze_counter, -ex.grazes)
         tx.say(GRAZES.format(n=name(tx, attacker), g=ex.grazes), chat=not ex.hidden)
-    close(tx, ex)
+    step = exchange_step(tx, ex, slot(s, ex))
+    step.victim, step.damage = victim.id, final
+    close(tx, ex, "hit")

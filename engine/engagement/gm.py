@@ -17,24 +17,16 @@ from ..tx import Tx
 from .actions import ACTORS
 from .exchange import close
 from .model import pair_key
+from .refusals import EXISTS, NOT_LINKED, NOT_YOUR_ABILITY, NOTHING_OPEN, SELF, UNKNOWN_PIECE
 from .relation import dissolve, form
 from .rules import BASE, PATH, combatant, eng, may_act, name, table
 
 __all__ = ["GM_ACTIONS", "AddCombatant", "Cancel", "Link", "RemoveCombatant", "SetRow"]
 
-SELF = Text("接近状態は二人のキャラクターの間のものです（ENG-1）。",
-            "Engagement is between two characters (ENG-1).")
-NOT_ENGAGED = Text("「{a}」と「{b}」は接近状態ではありません（ENG-EF-3）。",
-                   "{a} and {b} are not engaged (ENG-EF-3).")
-NEITHER = Text("能力を使うのは自分のキャラクターです（ENG-IN-1）。",
-               "An ability is used by your own character (ENG-IN-1).")
 ROW = Text("「{n}」は{row}へ（接近状態はそのまま、ENG-EF-3）",
            "{n} moves to the {row_en} row (engagements stay, ENG-EF-3)")
 ROWS = {"front": ("前衛", "front"), "back": ("後衛", "back")}
-NOTHING = Text("処理中の攻撃はありません（ENG-TURN）。", "No attack is being resolved (ENG-TURN).")
 CANCELLED = Text("GMが「{n}」の攻撃の処理を取り消しました", "The GM cancelled {n}'s attack")
-NO_PIECE = Text("駒「{id}」は卓にありません。", "There is no piece '{id}' on the table.")
-EXISTS = Text("「{id}」はもういます。", "'{id}' already exists.")
 
 
 class Link(ActionBase):
@@ -55,14 +47,13 @@ class Link(ActionBase):
         a, b = combatant(tx, self.a), combatant(tx, self.b)
         self._may(tx, a, b)
         if a.id == b.id:
-            raise Refusal("self", SELF, rule="ENG-1")
+            raise SELF.refuse()
         if self.engaged:
             form(tx, a, b, "ability", self.note)
             return
         key = pair_key(a.id, b.id)
         if key not in s.pairs:
-            raise Refusal("not_engaged", NOT_ENGAGED.format(a=name(tx, a), b=name(tx, b)),
-                          rule="ENG-EF-3")
+            raise NOT_LINKED.refuse(a=name(tx, a), b=name(tx, b))
         dissolve(tx, s, key, "ability", self.note or "GM")
 
     def _may(self, tx: Tx, a: Combatant, b: Combatant) -> None:
@@ -74,7 +65,7 @@ class Link(ActionBase):
                 return
             except Refusal:
                 continue
-        raise Refusal("not_your_character", NEITHER, rule="ENG-IN-1")
+        raise NOT_YOUR_ABILITY.refuse()
 
 
 class SetRow(ActionBase):
@@ -108,9 +99,9 @@ class Cancel(ActionBase):
         s = eng(tx)
         ex = next((x for x in s.open_exchanges() if self.exchange in (None, x.id)), None)
         if ex is None:
-            raise Refusal("nothing_open", NOTHING, rule="ENG-TURN")
+            raise NOTHING_OPEN.refuse()
         tx.say(CANCELLED.format(n=name(tx, ex.attacker)), chat=not ex.hidden)
-        close(tx, ex)
+        close(tx, ex, "cancelled")
 
 
 class AddCombatant(ActionBase):
@@ -124,9 +115,9 @@ class AddCombatant(ActionBase):
         spec = self.combatant
         pieces = table(tx).pieces
         if (spec.piece or spec.id) not in pieces:
-            raise Refusal("unknown_piece", NO_PIECE.format(id=(spec.piece or spec.id)[:64]))
+            raise UNKNOWN_PIECE.refuse(id=(spec.piece or spec.id)[:64])
         if spec.id in s.combatants:
-            raise Refusal("exists", EXISTS.format(id=spec.id))
+            raise EXISTS.refuse(id=spec.id)
         c = spec.build(pieces, published=spec.side == "pc")
         tx.set((*BASE, c.id), c)
         tx.emit("engagement.combatant.added", combatant=c.id)
@@ -143,7 +134,7 @@ class RemoveCombatant(ActionBase):
         c = combatant(tx, self.combatant)
         for ex in s.open_exchanges():
             if c.id in (ex.attacker, ex.target):
-                close(tx, ex)
+                close(tx, ex, "cancelled")
         for key, pair in list(s.pairs.items()):
             if pair.has(c.id):
                 dissolve(tx, s, key, "ability", "GM")

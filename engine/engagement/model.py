@@ -22,6 +22,8 @@ __all__ = [
     "PHASES",
     "TURN",
     "AttackKind",
+    "Awaited",
+    "Awaiting",
     "Check",
     "Defence",
     "DefenceKind",
@@ -34,6 +36,7 @@ __all__ = [
     "Pair",
     "Phase",
     "Purpose",
+    "Stage",
     "Used",
     "pair_key",
 ]
@@ -62,6 +65,13 @@ ATTACKS: tuple[AttackKind, ...] = ("approach", "melee", "shot", "homing")
 DefenceKind = Literal["evade", "guard", "cover", "none"]
 DEFENCES: tuple[DefenceKind, ...] = ("evade", "guard", "cover", "none")
 Purpose = Literal["approach", "melee", "shot", "homing", "evade", "guard", "cover", "damage"]
+#: Where an exchange is: its attack's check (`attack`), an approach an ally may still
+#: cover (`cover`), the attacked side's answer and its check (`defence`), the damage.
+Stage = Literal["attack", "cover", "defence", "damage"]
+#: What an open exchange waits for: the attack's check line (`attack_check`), an ally's
+#: cover or the target's `none` against an approach (`cover`), the attacked side's
+#: defence (`defence`), the defence check's line (`defence_check`), the damage line.
+Awaited = Literal["attack_check", "cover", "defence", "defence_check", "damage"]
 
 
 class _Spec(BaseModel):
@@ -157,10 +167,27 @@ class Defence(_Spec):
     by: Id
 
 
-class Exchange(_Shown):
-    """The attack being resolved: declared → (defence) → (damage). One at a time.
+class Awaiting(_Spec):
+    """What an open exchange waits for and from whom, built only from what every audience
+    of the exchange is shown (an unpublished character's 〈近接戦闘〉 is not consulted)."""
 
-    `goal` (approach: the target number from the target's data) is the GM's."""
+    what: Awaited
+    #: The characters any one of whom may send it (declare the defence or cover, or
+    #: report the line); the GM may answer for anyone.
+    who: list[Id] = Field(default_factory=list, max_length=64)
+    #: Whose `engagement.defend {defence: none}` ends the wait (the target), if any.
+    decides: Id | None = None
+    #: The players who answer for `who` and `decides` (their owners).
+    players: list[Id] = Field(default_factory=list, max_length=64)
+    #: One of them is a character no player owns: the GM answers for it.
+    by_gm: StrictBool = False
+
+
+class Exchange(_Shown):
+    """The attack being resolved: declared → (cover | defence) → (damage). One at a time.
+
+    `goal` (approach: the target number from the target's data) is the GM's; `awaiting`
+    says what it waits for and from whom."""
 
     __secret__ = frozenset({"goal"})
 
@@ -170,13 +197,14 @@ class Exchange(_Shown):
     target: Id
     turn: Count
     phase: Phase
-    stage: Literal["attack", "defence", "damage"] = "attack"
+    stage: Stage = "attack"
     dp: Count = 0
     grazes: Count = 0
     #: Shot/homing: the damage on a hit (the base game's power, as declared).
     power: Count = 0
-    #: Damage rolls of this exchange wait for a reported line instead of being rolled.
-    report: StrictBool = False
+    #: The melee's damage roll waits for a reported line (`report_damage`) instead of
+    #: being rolled; the checks' own waits are each declaration's `report_check`.
+    report_damage: StrictBool = False
     goal: Number | None = None
     attack_total: Number | None = None
     check: Check | None = None
@@ -184,6 +212,7 @@ class Exchange(_Shown):
     cover_failed: StrictBool = False
     victim: Id | None = None
     reduction: Count = 0
+    awaiting: Awaiting | None = None
 
 
 class Offer(_Shown):

@@ -15,11 +15,15 @@ from ..errors import Text
 from ..prompts import Prompt
 from ..tx import Tx
 from .model import EngagementState, How, Left, Offer, Pair, pair_key
+from .results import PairChanged
 from .rules import PATH, allies, controller, eng, name
 
-__all__ = ["HANDOVER_RESUME", "dissolve", "end_setup", "form", "resume_handover"]
+__all__ = ["HANDOVER_KIND", "HANDOVER_RESUME", "dissolve", "end_setup", "form", "resume_handover"]
 
 HANDOVER_RESUME = "engagement.handover"
+#: The handover question's `Prompt.kind`; its `about`: `leaving` (who may leave),
+#: `from` (the partner it would leave) and `joining` (whose new engagement asks it).
+HANDOVER_KIND = "engagement.handover"
 
 HOWS: dict[str, tuple[str, str]] = {
     "approach": ("接近", "approach"), "cover": ("カバー", "cover"),
@@ -61,6 +65,8 @@ def form(tx: Tx, a: Combatant, b: Combatant, how: How, note: str = "") -> Pair:
     tx.delete((PATH, "left", key))
     ja, en = HOWS[how]
     tx.emit("engagement.formed", pair=key, a=a.id, b=b.id, how=how)
+    tx.report(PairChanged(pair=key, a=pair.a, b=pair.b, engaged=True, how=how),
+              about=[(PATH, "combatants", pair.a), (PATH, "combatants", pair.b)])
     tx.say(FORMED.format(a=name(tx, a), b=name(tx, b), how=ja, how_en=en), chat=not pair.hidden)
     _offer_handovers(tx, s, a, b, key)
     _offer_handovers(tx, s, b, a, key)
@@ -77,12 +83,21 @@ def _offer_handovers(tx: Tx, s: EngagementState, a: Combatant, b: Combatant, for
         if any(o.leaver == c.id and o.partner == b.id for o in s.offers.values()):
             continue  # already asked, still waiting
         text = ASK.format(new=name(tx, a), other=name(tx, b), c=name(tx, c), p=name(tx, b))
-        pid = tx.ask(controller(tx, c), text, HANDOVER_RESUME, [("leave", LEAVE), ("stay", STAY)],
-                     leaver=c.id, partner=b.id, pair=key)
+        hidden = c.hidden or b.hidden or a.hidden
         # a question asked because of a hidden character is about it: the GM's alone
+        to = "gm" if hidden else controller(tx, c)
+        pid = tx.ask(to, text, HANDOVER_RESUME, [("leave", LEAVE), ("stay", STAY)],
+                     kind=HANDOVER_KIND, about=_seen_by(to, leaving=c, from_=b, joining=a),
+                     leaver=c.id, partner=b.id, pair=key)
         tx.set((PATH, "offers", pid), Offer(prompt=pid, leaver=c.id, partner=b.id, formed=formed,
-                                           hidden=c.hidden or b.hidden or a.hidden))
+                                           hidden=hidden))
         tx.emit("engagement.handover.offered", prompt=pid, leaver=c.id, partner=b.id)
+
+
+def _seen_by(to: str, **roles: Combatant) -> dict[str, str]:
+    """A prompt's `about` as its addressee may see it: a player is not told the id of a
+    hidden character (`from_` is the role `from`)."""
+    return {role.rstrip("_"): c.id for role, c in roles.items() if to == "gm" or not c.hidden}
 
 
 def dissolve(tx: Tx, s: EngagementState, key: str, why: str, note: str = "",
@@ -107,6 +122,8 @@ def dissolve(tx: Tx, s: EngagementState, key: str, why: str, note: str = "",
         # a leave names the leaver first; a transfer the one who stays engaged
         a, b = (leaver, partner) if why == "left" else (partner, leaver)
     tx.emit("engagement.dissolved", pair=key, why=why, leaver=leaver)
+    tx.report(PairChanged(pair=key, a=pair.a, b=pair.b, engaged=False, why=why, leaver=leaver),
+              about=[(PATH, "combatants", pair.a), (PATH, "combatants", pair.b)])
     tx.say(ENDED[why].format(a=name(tx, a), b=name(tx, b), note=note or why),
            chat=not pair.hidden)
 

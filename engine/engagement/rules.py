@@ -8,11 +8,11 @@ unknown to everyone but the GM, so no refusal a player gets depends on something
 
 from __future__ import annotations
 
-from ..combatants import Combatant, adjust_counter, controlled_by, piece_name, unknown_character
-from ..errors import Refusal, Text
+from ..combatants import Combatant, adjust_counter, controlled_by, piece_name
 from ..table import table_of as table
 from ..tx import Tx
 from .model import EngagementState, Used
+from .refusals import NO_DP, NO_ENGAGEMENT, NOT_ACTIVE, NOT_YOUR_CHARACTER, UNKNOWN_CHARACTER
 
 __all__ = ["BASE", "BODY", "DANMAKU", "DODGE", "MELEE", "PATH", "WEAPON", "allies",
            "combatant", "controller", "eng", "may_act", "name", "need_active", "profile",
@@ -23,29 +23,21 @@ PATH = "engagement"
 BASE = (PATH, "combatants")
 BODY, DODGE, DANMAKU, MELEE, WEAPON = "身体", "回避", "弾幕", "近接戦闘", "近接武器鍛錬"
 
-NO_ENG = Text("このルームには接近状態のルールがありません。", "This room has no engagement rules.")
-NOT_ACTIVE = Text("戦闘が始まっていません（ENG-TURN）。", "The battle has not started (ENG-TURN).")
-NOT_YOURS = Text("「{n}」はあなたのキャラクターではありません。",
-                 "'{n}' is not your character.")
-NO_DP = Text("「{n}」のDPが足りません（残り{have}、必要{need}、{rule}）。",
-             "{n} has too little DP ({have} left, {need} needed, {rule}).")
-
-
 def eng(tx: Tx) -> EngagementState:
     """The room's engagement part, or a refusal if it has none."""
-    return tx.require(PATH, EngagementState, Refusal("no_engagement", NO_ENG))
+    return tx.require(PATH, EngagementState, NO_ENGAGEMENT.refuse())
 
 
 def need_active(s: EngagementState) -> None:
     if not s.active:
-        raise Refusal("not_active", NOT_ACTIVE, rule="ENG-TURN")
+        raise NOT_ACTIVE.refuse()
 
 
 def combatant(tx: Tx, cid: str) -> Combatant:
     """A combatant the sender may know of (hidden ones are unknown to all but the GM)."""
     c = eng(tx).combatants.get(cid)
     if c is None or (c.hidden and tx.actor.role != "gm"):
-        raise unknown_character(cid)
+        raise UNKNOWN_CHARACTER.refuse(id=cid[:64])
     return c
 
 
@@ -72,7 +64,7 @@ def may_act(tx: Tx, c: Combatant) -> None:
     else:
         ok = controlled_by(pieces, c, player)
     if not ok:
-        raise Refusal("not_your_character", NOT_YOURS.format(n=name(tx, c)))
+        raise NOT_YOUR_CHARACTER.refuse(n=name(tx, c))
 
 
 def controller(tx: Tx, c: Combatant) -> str:
@@ -112,7 +104,7 @@ def spend(tx: Tx, s: EngagementState, c: Combatant, dp: int, rule: str) -> None:
     counter = t.counters.get(c.counters.get(s.settings.dp_counter, ""))
     if counter is None:
         return
-    tx.check(counter.value >= dp, Refusal("no_dp", NO_DP.format(
-        n=name(tx, c), have=counter.value, need=dp, rule=rule), rule=rule,
+    tx.check(counter.value >= dp, NO_DP.refuse(
+        n=name(tx, c), have=counter.value, need=dp, rule=rule,
         about=[("table", "counters", counter.id)]))
     adjust_counter(tx, c, s.settings.dp_counter, -dp)

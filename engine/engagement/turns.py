@@ -8,29 +8,28 @@ from typing import Literal
 
 from ..actions import ActionBase
 from ..combatants import sync_hidden
-from ..errors import Refusal, Text
+from ..errors import Text
 from ..tx import Tx
+from .awaiting import refresh_awaiting
 from .model import TURN, EngagementState, Phase
+from .refusals import ALREADY_ACTIVE, EXCHANGE_OPEN, WRONG_PHASE
 from .relation import dissolve, end_setup
+from .results import TurnMoved
 from .rules import BASE, PATH, eng, name, need_active, table
 
 __all__ = ["PHASE_NAMES", "TURN_ACTIONS", "EndBattle", "NextPhase", "StartBattle", "settle"]
 
 PHASE_NAMES: dict[str, tuple[str, str]] = TURN.names()
-ALREADY = Text("戦闘はもう始まっています。", "The battle is already on.")
 STARTED = Text("戦闘開始: ターン1 セットアップ", "The battle begins: turn 1, setup")
 PHASE = Text("ターン{turn} {phase}", "Turn {turn}: {phase_en}")
 ENDED = Text("戦闘終了: すべての接近状態が解消されました", "The battle is over: every engagement has ended")
-OPEN = Text("攻撃の処理が終わっていません（{who}）。解決するか取り消してから進めてください（ENG-TURN）。",
-            "An attack is still being resolved ({who}); finish or cancel it first (ENG-TURN).")
-NOT_NEXT = Text("{phase}の次は{next}です（ENG-TURN）。",
-                "After the {phase_en} comes the {next_en} (ENG-TURN).")
 
 
 def _announce(tx: Tx, s: EngagementState) -> None:
     ja, en = PHASE_NAMES[s.phase]
     tx.emit("engagement.phase", turn=s.turn, phase=s.phase)
     tx.say(PHASE.format(turn=s.turn, phase=ja, phase_en=en))
+    tx.report(TurnMoved(turn=s.turn, phase=s.phase), about=[(PATH, "phase")])
 
 
 class StartBattle(ActionBase):
@@ -41,13 +40,14 @@ class StartBattle(ActionBase):
     def apply(self, tx: Tx) -> None:
         s = eng(tx)
         if s.active:
-            raise Refusal("already_active", ALREADY, rule="ENG-TURN")
+            raise ALREADY_ACTIVE.refuse()
         tx.set((PATH, "active"), True)
         tx.set((PATH, "turn"), 1)
         tx.set((PATH, "phase"), "setup")
         tx.set((PATH, "used"), {})
         tx.emit("engagement.started")
         tx.say(STARTED)
+        tx.report(TurnMoved(turn=1, phase="setup"), about=[(PATH, "phase")])
 
 
 class NextPhase(ActionBase):
@@ -62,14 +62,12 @@ class NextPhase(ActionBase):
         need_active(s)
         busy = s.open_exchanges()  # the hidden one too: the GM finishes it first
         if busy:
-            raise Refusal("exchange_open", OPEN.format(who=name(tx, busy[0].attacker)),
-                          rule="ENG-TURN")
+            raise EXCHANGE_OPEN.refuse(alt="phase", n=name(tx, busy[0].attacker))
         nxt = TURN.next_of(s.phase)
         assert nxt is not None  # the turn is a cycle: every phase has a successor
         if self.to is not None and self.to != nxt:
             now, then = PHASE_NAMES[s.phase], PHASE_NAMES[nxt]
-            raise Refusal("wrong_phase", NOT_NEXT.format(phase=now[0], phase_en=now[1], next=then[0],
-                                                         next_en=then[1]), rule="ENG-TURN")
+            raise WRONG_PHASE.refuse(phase=now[0], phase_en=now[1], next=then[0], next_en=then[1])
         if s.phase == "setup":
             end_setup(tx, s)
         if nxt == "setup":
@@ -129,6 +127,7 @@ def settle(tx: Tx) -> None:
             if ex.hidden != hidden(*ids):
                 tx.set((PATH, field, "hidden"), not ex.hidden)
     _reslot(tx, s)
+    refresh_awaiting(tx, s)
 
 
 def _reslot(tx: Tx, s: EngagementState) -> None:

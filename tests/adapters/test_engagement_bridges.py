@@ -122,7 +122,7 @@ async def test_eng_three_turn_fight_over_sockets_with_both_bridges(tmp_path: Pat
         # ENG-COVER: the fox covers the oni against アヤ's approach → アヤ↔妖狐
         await f.act(alice, kind="engagement.approach", combatant="aya", target="oni", dp=4,
                     result=dice(6, 6, 6, 6))
-        assert f.eng("exchange", "stage") == "defence" and "goal" not in alice.state["engagement"]["exchange"]
+        assert f.eng("exchange", "stage") == "cover" and "goal" not in alice.state["engagement"]["exchange"]
         await f.act(g, kind="engagement.defend", combatant="fox", defence="cover", dp=5,
                     result=dice(6, 6, 6, 6, 6))
         assert f.eng("pairs", "aya|fox", "how") == "cover"
@@ -130,7 +130,7 @@ async def test_eng_three_turn_fight_over_sockets_with_both_bridges(tmp_path: Pat
 
         # ENG-EF-1: melee right away; the damage is rolled in the Ccfolia chat by アリス
         await f.act(alice, kind="engagement.melee", combatant="aya", target="fox", dp=3,
-                    result=dice(4, 4, 4, 4), report=True)
+                    result=dice(4, 4, 4, 4), report_damage=True)
         await f.act(g, kind="engagement.defend", combatant="fox", defence="evade", dp=2,
                     result=dice(2, 2))
         event = {"kind": "chat", "text": "2D6 ダメージ", "roll": dice(3, 4),

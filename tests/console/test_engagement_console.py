@@ -70,6 +70,10 @@ async def test_eng_panel_graph_setup_melee_and_handovers(browser: Browser, eng_d
     await form.locator("button[data-act='engagement.declare']").click()
     box = panel.locator(".eng-exchange")
     await pw_expect(box).to_have_attribute("data-stage", "cover")  # ゴウ stands in front
+    # what the attack waits for and from whom, as the server says (ENG-COVER): ゴウ, アヤ deciding
+    await pw_expect(box).to_have_attribute("data-awaiting", "cover")
+    await pw_expect(box.locator(".eng-stage")).to_have_attribute("data-decides", "aya")
+    await pw_expect(box.locator(".eng-stage")).to_contain_text("カバー待ち（盾役ゴウ）")
     await pw_expect(box).to_contain_text("目標値 21")  # the GM sees the target number
     assert actions_sent(con, "engagement.approach")[-1]["result"] == dice(5, 5, 5, 5)
     defence = panel.locator(".eng-form").filter(has=page.locator("button[data-act='engagement.defend']"))
@@ -157,7 +161,7 @@ async def test_eng_player_declares_reports_answers_and_covers(browser: Browser, 
     # a refusal is shown under the control with its rule: no approach while engaged
     await approach.locator("select[name=roll]").select_option("engine")
     await approach.locator("button[data-act='engagement.approach']").click()
-    refusal = approach.locator(".pl-refusal[data-code=engaged]")
+    refusal = approach.locator(".pl-refusal[data-code=already_engaged]")
     await pw_expect(refusal).to_contain_text("ENG-ACT-1")
     await pw_expect(refusal).to_contain_text("接近状態なので接近できません")
 

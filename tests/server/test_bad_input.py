@@ -537,8 +537,8 @@ NOT_BOOLEANS: list[tuple[str, dict[str, Any], str, tuple[str | int, ...]]] = [
     ("engagement.yaml", _act({"kind": "engagement.link", "a": "aya", "b": "oni",
                               "engaged": "yes"}), "bad_action", ("engaged",)),
     ("engagement.yaml", _act({"kind": "engagement.shot", "combatant": "ghost", "target": "aya",
-                              "check": 1, "dice": 1, "power": 1, "report": 1}),
-     "bad_action", ("report",)),
+                              "check": 1, "dice": 1, "power": 1, "report_check": 1}),
+     "bad_action", ("report_check",)),
     ("engagement.yaml", _act({"kind": "engagement.combatant.add", "combatant": {
         "id": "fox2", "piece": "fox", "side": "enemy", "published": "true"}}),
      "bad_action", ("combatant", "published")),

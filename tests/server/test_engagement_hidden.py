@@ -5,12 +5,12 @@ them, and every engagement refusal code is reached from a non-GM or is GM-only."
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 from test_hidden_leaks import Table, same_but_for
 
 from conftest import EXAMPLES, ROOT, start_server
+from komasync.engine.engagement.refusals import CODES
 from komasync.engine.room import PlayerInfo
 from komasync.engine.scenario import load_scenario_file
 
@@ -27,14 +27,8 @@ GM_ONLY = {
 
 
 def engagement_codes() -> set[str]:
-    """Every refusal code engine/engagement can give, read from its source."""
-    codes: set[str] = set()
-    for path in sorted((ROOT / "engine" / "engagement").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Refusal"
-                    and node.args and isinstance(node.args[0], ast.Constant)):
-                codes.add(str(node.args[0].value))
-    return codes
+    """Every refusal code engine/engagement can give: its declared group (refusals.py)."""
+    return {code.code for code in CODES}
 
 
 def one(*faces: int) -> str:
@@ -56,8 +50,12 @@ async def engagement_probes(t: Table) -> None:
     ninja = await p1.refused({**hero, "target": "ninja"}, "unknown_character")
     assert same_but_for(ninja, nobody, "ninja", "nobody"), (ninja, nobody)
     melee = {"kind": "engagement.melee", "combatant": "hero", "target": "oni", "dp": 1}
-    await p1.refused(melee, "not_engaged")
+    await p1.refused(melee, "not_engaged_setup")
     await g.ok({"kind": "engagement.phase"})
+    await p1.refused(melee, "not_engaged")
+    await p1.refused({"kind": "engagement.link", "a": "hero", "b": "oni", "engaged": False},
+                     "not_linked")
+    await p1.refused({"kind": "engagement.link", "a": "oni", "b": "goblin"}, "not_your_ability")
     await p1.refused({**hero, "target": "hero"}, "self")
     await p1.refused({**hero, "combatant": "squire"}, "no_melee_skill")
     await p1.refused({**hero, "combatant": "scout"}, "row")
@@ -79,7 +77,7 @@ async def engagement_probes(t: Table) -> None:
     await p1.refused({**defend, "combatant": "squire", "defence": "evade"}, "approach_no_defence")
     await g.ok({**defend, "combatant": "squire"})
     await g.ok({"kind": "engagement.link", "a": "hero", "b": "oni"})
-    await p1.refused({**hero, "target": "goblin"}, "engaged")
+    await p1.refused({**hero, "target": "goblin"}, "already_engaged")
     await p1.refused({**melee, "grazes": 5}, "few_grazes")
     await p1.refused({**melee, "combatant": "squire", "target": "goblin", "grazes": 1},
                      "no_weapon_training")
@@ -87,12 +85,15 @@ async def engagement_probes(t: Table) -> None:
     # the oni's melee on 勇者: who may answer, and how (ENG-GUARD, ENG-COVER)
     await g.ok({"kind": "engagement.melee", "combatant": "oni", "target": "hero", "dp": 1,
                 "result": one(1)})
-    await p1.refused({**defend, "combatant": "squire", "defence": "evade"}, "not_the_target")
-    await p1.refused({**defend, "combatant": "squire", "defence": "guard"}, "no_melee_skill")
-    await p1.refused({**defend, "combatant": "scout", "defence": "cover"}, "not_front")
-    await p1.refused({**defend, "combatant": "squire", "defence": "cover"}, "engaged")
+    await p1.refused({**defend, "combatant": "squire", "defence": "evade"}, "only_target_evades")
+    await p1.refused({**defend, "combatant": "squire"}, "not_the_target")
+    await p1.refused({**defend, "combatant": "squire", "defence": "guard"}, "guard_no_skill")
+    await p1.refused({**defend, "combatant": "scout", "defence": "cover"}, "cover_not_front")
+    await p1.refused({**defend, "combatant": "scout", "defence": "guard"}, "guard_not_front")
+    await p1.refused({**defend, "combatant": "squire", "defence": "cover"}, "cover_engaged")
     await p1.refused({**defend, "defence": "cover"}, "cover_self")
-    await p1.refused({**defend, "combatant": "priest", "defence": "cover"}, "incapacitated")
+    await p1.refused({**defend, "combatant": "priest", "defence": "cover"}, "cover_incapacitated")
+    await p1.refused({**defend, "combatant": "priest", "defence": "guard"}, "guard_incapacitated")
     await p1.refused(roll, "no_check_waiting")
     await p1.refused({**hero, "combatant": "scout"}, "exchange_open")
     await p1.ok(defend)
@@ -103,12 +104,12 @@ async def engagement_probes(t: Table) -> None:
     await g.ok(shot)
     await p1.refused({**defend, "defence": "guard"}, "guard_used")
     await p1.ok(defend)
-    await g.ok({**shot, "dice": 1, "report": True})
+    await g.ok({**shot, "dice": 1, "report_check": True})
     await p1.refused(roll, "not_awaited")
     await g.ok({"kind": "engagement.cancel"})
 
     # an attack by the hidden enemy: the table is told nothing about it
-    await g.ok({**shot, "combatant": "ninja", "target": "goblin", "dice": 1, "report": True})
+    await g.ok({**shot, "combatant": "ninja", "target": "goblin", "dice": 1, "report_check": True})
     # it takes no turn in the scene: 斥候 is judged as if nothing were open (issue 26)
     await p1.refused({**hero, "combatant": "scout"}, "row")
     await p1.refused(defend, "nothing_to_answer")
@@ -146,12 +147,29 @@ async def engagement_probes(t: Table) -> None:
     await p1.refused({**defend, "combatant": "scout", "defence": "cover"}, "guarded_this_turn")
     await p1.ok({**defend, "combatant": "squire"})
     await p1.ok({**shot, "combatant": "hero", "target": "goblin"})
-    await p1.refused({**defend, "defence": "cover"}, "attacker")
+    await p1.refused({**defend, "defence": "cover"}, "cover_attacker")
+    await p1.refused({**defend, "defence": "guard"}, "guard_attacker")
     await g.ok({**defend, "combatant": "goblin"})
     await g.ok({**shot, "combatant": "oni", "target": "goblin"})
-    await p1.refused({**defend, "defence": "cover"}, "not_an_ally")
+    await p1.refused({**defend, "defence": "cover"}, "cover_not_an_ally")
+    await p1.refused({**defend, "defence": "guard"}, "guard_not_an_ally")
     await g.ok({"kind": "engagement.cancel"})
+
+    # a guard and a cover for another take a melee over: the target leaves (ENG-GUARD, ENG-COVER)
+    await g.ok({"kind": "engagement.link", "a": "hero", "b": "goblin"})
+    await p1.ok({**melee, "target": "goblin", "result": one(1)})
+    await g.ok({**defend, "combatant": "oni", "defence": "guard"})
+    await p1.refused({**melee, "target": "goblin"}, "left_by_guard")
+    await p1.ok({**melee, "result": one(1)})  # 勇者 → 赤鬼, engaged by the guard
+    await g.ok({**defend, "combatant": "goblin", "defence": "cover", "dp": 3,
+                "result": one(6, 6, 6)})
+    await p1.refused(melee, "left_by_cover")
     await g.ok({"kind": "engagement.link", "a": "hero", "b": "oni"})
+    for pid in [p for p, q in g.client.state["prompts"].items() if q["to"] == "gm"]:
+        await g.ok({"kind": "answer", "prompt": pid, "choice": "stay"})  # 小鬼 stays with 勇者
+    await g.ok(squire)
+    await p1.refused({**defend, "defence": "guard"}, "guard_engaged")
+    await g.ok({"kind": "engagement.cancel"})
     await g.ok({"kind": "engagement.phase"})  # cleanup
     await p1.refused(melee, "not_now")
 

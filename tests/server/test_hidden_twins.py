@@ -67,7 +67,7 @@ async def play_engagement(t: Table, hidden: bool) -> None:
     await act(t, g, {"kind": "engagement.start"})
     await act(t, g, {"kind": "engagement.phase"})  # main
     await secretly({"kind": "engagement.shot", "combatant": "lurk", "target": "oni", "check": 2,
-                    "dice": 1, "power": 3, "report": True})
+                    "dice": 1, "power": 3, "report_check": True})
     # ENG-ACT-1 p1's approach, rolled by komasync (the hidden shot drew no dice)
     approach = await act(t, p1, {"kind": "engagement.approach", "combatant": "hero",
                                  "target": "goblin", "dp": 2})

@@ -105,7 +105,7 @@ def test_eng_act_1_a_dice_line_in_chat_answers_the_check_waiting_for_it() -> Non
     t = Tables()
     t.act(kind="engagement.start")
     t.act(kind="engagement.phase")
-    t.act(ALICE, kind="engagement.approach", combatant="aya", target="ghost", dp=4, report=True)
+    t.act(ALICE, kind="engagement.approach", combatant="aya", target="ghost", dp=4, report_check=True)
     assert "判定待ち" in t.board()
     adapter = t.room.adapters["ccfolia"]
     event = {"kind": "chat", "text": "4D6 接近", "roll": SIX, "speaker": {"name": "剣士アヤ"},

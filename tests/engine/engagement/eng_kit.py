@@ -101,7 +101,7 @@ def approach(e: Engine, who: str, target: str, *dice: int, **kw: Any) -> Outcome
 
 def melee(e: Engine, who: str, target: str, dp: int, *dice: int, **kw: Any) -> Outcome:
     """`who` melees with `dp`; the dice are the hit check; the damage waits for a report."""
-    kw.setdefault("report", True)
+    kw.setdefault("report_damage", True)
     return do(e, actor_for(who), kind="engagement.melee", combatant=who, target=target, dp=dp,
               result=line(*dice), **kw)
 

@@ -33,7 +33,7 @@ def test_eng_act_1_approach_costs_its_dice_in_dp() -> None:
     e.state.table.counters["a1_DP"].value = 2
     r = refused(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=3,
                 result=line(6, 6, 6))
-    assert r.rule == "ENG-ACT-1" and r.code == "no_dp"
+    assert r.rule == "ENG-DP" and r.code == "no_dp" and "ENG-ACT-1" in r.en
 
 
 def test_eng_act_1_approach_needs_the_melee_skill() -> None:
@@ -46,7 +46,7 @@ def test_eng_act_1_no_approach_while_engaged_with_anyone() -> None:
     e = engine()
     link(e, "a1", "e2")
     r = refused(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=2)
-    assert r.rule == "ENG-ACT-1" and r.code == "engaged" and "E2" in r.en
+    assert r.rule == "ENG-ACT-1" and r.code == "already_engaged" and "E2" in r.en
 
 
 @pytest.mark.parametrize(("last", "engaged"), [(5, True), (4, False)])
@@ -73,7 +73,7 @@ def test_eng_act_1_the_target_number_boundary() -> None:
 def test_eng_act_1_approach_is_a_main_phase_action() -> None:
     e = engine(phase="setup")
     r = refused(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=2)
-    assert r.rule == "ENG-ACT-1" and r.code == "not_main_phase"
+    assert r.rule == "ENG-TURN" and r.code == "not_main_phase"
 
 
 @pytest.mark.parametrize(("mode", "rows", "ok"), [
@@ -101,11 +101,11 @@ def test_eng_act_1_rolled_by_komasync_or_reported_later_from_the_vtt() -> None:
     assert roll.source == "engine" and roll.dice == "3D6" and len(roll.results) == 3
     assert (partners(e, "a1") == {"e1"}) is (5 + (roll.total or 0) >= 20)
     e = engine()
-    do(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=2, report=True)
+    do(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=2, report_check=True)
     ex = eng(e).exchange
     assert ex.check.total is None and ex.check.dice == 2
     r = refused(e, P1, kind="engagement.roll", combatant="a1", result=line(6, 6, 6))
-    assert r.code == "dice_count" and r.rule == "ENG-ACT-1"
+    assert r.code == "dice_count" and r.rule == "ENG-ROLL" and "ENG-ACT-1" in r.en
     r = refused(e, P1, kind="engagement.roll", combatant="a1", result="(2D6) ＞ 9[6,6] ＞ 9")
     assert r.code == "bad_result"
     r = refused(e, P1, kind="engagement.roll", combatant="a1", result=line(6, 6, plus=3))
@@ -122,7 +122,7 @@ def test_eng_act_2_melee_dice_by_dp_and_its_hit_check() -> None:
         link(e, "a1", "e1")
         r = refused(e, P1, kind="engagement.melee", combatant="a1", target="e1", dp=dp,
                     result=line(*[1] * (dice + 1)))
-        assert r.code == "dice_count" and r.rule == "ENG-ACT-2" and str(dice) in r.en
+        assert r.code == "dice_count" and r.rule == "ENG-ROLL" and "ENG-ACT-2" in r.en and str(dice) in r.en
         melee(e, "a1", "e1", dp, *[2] * dice)
         assert eng(e).exchange.attack_total == 7 + 2 * dice
         assert counter(e, "a1", "DP") == 20 - dp
@@ -198,7 +198,7 @@ def test_eng_bonus_decides_the_dice_a_reported_melee_must_show() -> None:
     e = engine(profiles={"a1": {"近接戦闘": 7}})  # 6 DP: 6 + 3
     link(e, "a1", "e1")
     assert refused(e, P1, kind="engagement.melee", combatant="a1", target="e1", dp=6,
-                   result=line(*[3] * 6)).rule == "ENG-ACT-2"
+                   result=line(*[3] * 6)).en.count("ENG-ACT-2") == 1
     melee(e, "a1", "e1", 6, *[3] * 9)
     assert eng(e).exchange.attack_total == 3 + 7 + 27
 

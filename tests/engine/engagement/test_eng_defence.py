@@ -58,7 +58,7 @@ def test_eng_guard_needs_the_melee_skill_and_answers_no_approach() -> None:
     link(e, "a1", "e1")
     melee(e, "e1", "a1", 1, 1)
     r = refused(e, P1, kind="engagement.defend", combatant="a1", defence="guard", dp=1)
-    assert r.rule == "ENG-GUARD" and r.code == "no_melee_skill"
+    assert r.rule == "ENG-GUARD" and r.code == "guard_no_skill"
     e = engine(rows={"a2": "front"})
     do(e, GM, kind="engagement.approach", combatant="e1", target="a1", dp=3, result=line(6, 6, 6))
     r = refused(e, P1, kind="engagement.defend", combatant="a2", defence="guard", dp=1)
@@ -87,15 +87,15 @@ def test_eng_guard_for_another_only_from_the_front_row_unengaged_without_a_cover
     link(e, "a1", "e1")
     melee(e, "e1", "a1", 1, 1)
     r = refused(e, P1, kind="engagement.defend", combatant="a2", defence="guard", dp=1)
-    assert r.rule == "ENG-GUARD" and r.code == "not_front"
+    assert r.rule == "ENG-GUARD" and r.code == "guard_not_front"
     e = engine(rows={"a2": "front"})
     link(e, "a1", "e1")
     link(e, "a2", "e3")
     melee(e, "e1", "a1", 1, 1)
     r = refused(e, P1, kind="engagement.defend", combatant="a2", defence="guard", dp=1)
-    assert r.rule == "ENG-GUARD" and r.code == "engaged"
+    assert r.rule == "ENG-GUARD" and r.code == "guard_engaged"
     r = refused(e, GM, kind="engagement.defend", combatant="e2", defence="guard", dp=1)
-    assert r.rule == "ENG-GUARD" and r.code == "not_an_ally"
+    assert r.rule == "ENG-GUARD" and r.code == "guard_not_an_ally"
 
 
 def test_eng_guard_for_another_not_after_a_cover_this_turn() -> None:
@@ -133,12 +133,12 @@ def test_eng_cover_only_from_the_front_row_and_unengaged() -> None:
     e = engine()
     shot(e, "e1", "a1", (1,))
     r = refused(e, P1, kind="engagement.defend", combatant="a2", defence="cover", dp=1)
-    assert r.rule == "ENG-COVER" and r.code == "not_front"
+    assert r.rule == "ENG-COVER" and r.code == "cover_not_front"
     e = engine(rows={"a2": "front"})
     link(e, "a2", "e3")
     shot(e, "e1", "a1", (1,))
     r = refused(e, P1, kind="engagement.defend", combatant="a2", defence="cover", dp=1)
-    assert r.rule == "ENG-COVER" and r.code == "engaged"
+    assert r.rule == "ENG-COVER" and r.code == "cover_engaged"
     r = refused(e, P1, kind="engagement.defend", combatant="a1", defence="cover", dp=1)
     assert r.rule == "ENG-COVER" and r.code == "cover_self"
 

@@ -24,7 +24,7 @@ def test_eng_turn_a_hidden_attack_never_makes_a_player_wait() -> None:
     e = engine()
     _hidden(e)
     seq = e.state.meta.seq
-    _shot(e, "e4", "e1", 5, dice=1, report=True)  # waits for its line
+    _shot(e, "e4", "e1", 5, dice=1, report_check=True)  # waits for its line
     s = eng(e)
     assert s.exchange is None and s.hidden_exchange is not None
     assert s.hidden_exchange.id == "hx1" and e.state.meta.seq == seq  # numbered apart

@@ -72,7 +72,7 @@ def _action(e: Engine, step: tuple[Any, ...]) -> tuple[Actor, dict[str, Any]] | 
     if kind in ("melee", "melee_partner"):
         _, (a, t), dp, grazes, report = step
         return actor_for(a), {"kind": "engagement.melee", "combatant": a, "target": t, "dp": dp,
-                              "grazes": grazes, "report": report}
+                              "grazes": grazes, "report_check": report, "report_damage": report}
     if kind == "shot":
         _, (a, t), n, power = step
         return actor_for(a), {"kind": "engagement.shot", "combatant": a, "target": t, "check": 5,

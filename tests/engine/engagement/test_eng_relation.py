@@ -60,7 +60,9 @@ def test_eng_in_1_a_failed_approach_engages_nobody() -> None:
 def test_eng_in_1_a_cover_against_an_approach_engages_the_coverer_instead() -> None:
     e = engine(rows={"a2": "front"})
     approach(e, "e1", "a1", 6, 6, 6)
-    assert eng(e).exchange.stage == "defence"  # a2 could cover: the table waits for it
+    ex = eng(e).exchange  # a2 could cover: the table waits for it, a1 decides
+    assert ex.stage == "cover" and ex.awaiting is not None
+    assert (ex.awaiting.what, ex.awaiting.who, ex.awaiting.decides) == ("cover", ["a2"], "a1")
     defend(e, "a2", "cover", 6, 6, 6, 6)  # 3+2+24 = 29 ≥ 23
     assert partners(e, "e1") == {"a2"} and partners(e, "a1") == set()
     assert eng(e).pair("a2", "e1").how == "cover"

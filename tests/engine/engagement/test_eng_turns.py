@@ -87,7 +87,7 @@ def test_eng_ef_2_no_setup_melee_without_an_engagement() -> None:
     e = engine()
     next_phase(e, 2)
     r = refused(e, P1, kind="engagement.melee", combatant="a1", target="e1", dp=1)
-    assert r.rule == "ENG-EF-2" and r.code == "not_engaged"
+    assert r.rule == "ENG-EF-2" and r.code == "not_engaged_setup"
 
 
 def test_eng_ef_3_engagements_end_at_the_end_of_the_next_setup_across_two_turns() -> None:

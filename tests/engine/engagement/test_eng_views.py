@@ -50,7 +50,7 @@ def test_eng_hand_1_offers_about_a_hidden_character_stay_hidden_and_views_update
 
 def test_eng_act_1_the_target_number_is_the_gms_until_the_enemy_is_published() -> None:
     e = engine()
-    do(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=1, report=True)
+    do(e, P1, kind="engagement.approach", combatant="a1", target="e1", dp=1, report_check=True)
     ex_player = project(e.state, Audience("player", "p1"))["engagement"]["exchange"]
     assert "goal" not in ex_player and ex_player["attack"] == "approach"
     assert project(e.state, Audience("gm"))["engagement"]["exchange"]["goal"] == 20

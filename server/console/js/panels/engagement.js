@@ -61,7 +61,7 @@ function rollInputs(ctx, key) {
       { dflt: "engine", label: t("eng.roll"), name: "roll", redraw: true })),
     mode === "paste" ? field(t("eng.line"), input(ctx, `${key}.line`, { type: "text", name: "line", "aria-label": t("eng.line") }, ""), "wide") : null,
   ];
-  return [nodes, () => rollFields(val(ctx, `${key}.roll`, "engine"), String(val(ctx, `${key}.line`, "")).trim())];
+  return [nodes, (melee = false) => rollFields(val(ctx, `${key}.roll`, "engine"), String(val(ctx, `${key}.line`, "")).trim(), melee)];
 }
 
 function controls(ctx) {
@@ -86,8 +86,8 @@ function controls(ctx) {
 function gmDefence(ctx, chars) {
   const x = ctx.data.exchange || ctx.data.hidden_exchange; // the scene's first, then a hidden one
   if (!ctx.isGM || !x) return null;
-  const waiting = x.check && (x.check.total === null || x.check.total === undefined);
-  if (waiting) {
+  const what = x.awaiting?.what; // the server says what the attack waits for
+  if (["attack_check", "defence_check", "damage"].includes(what) && x.check) {
     const key = "eng.roll";
     return h("div.eng-form", h("div.pl-row",
       field(t("eng.line"), input(ctx, `${key}.line`, { type: "text", name: "line", "aria-label": t("eng.line") }, ""), "wide"),
@@ -95,7 +95,7 @@ function gmDefence(ctx, chars) {
         kind: "engagement.roll", combatant: x.check.who, exchange: x.id, result: String(val(ctx, `${key}.line`, "")).trim() }, ev.currentTarget) } },
       t("eng.report"))), feedback(ctx, key));
   }
-  if (x.stage !== "defence") return null;
+  if (what !== "defence" && what !== "cover") return null;
   const key = "eng.def";
   const [rollNodes, rollOf] = rollInputs(ctx, key);
   const submit = (ev) => {
@@ -126,7 +126,7 @@ function gmDeclare(ctx, chars) {
   const [rollNodes, rollOf] = rollInputs(ctx, key);
   const num = (k, dflt) => Number(val(ctx, `${key}.${k}`, dflt)) || 0;
   const submit = (ev) => {
-    const roll = rollOf();
+    const roll = rollOf(action === "melee");
     const base = { combatant: who, target: val(ctx, `${key}.target`, targets[0]), ...(roll || {}) };
     const body = action === "approach" ? { kind: "engagement.approach", dp: num("dp", 3) }
       : action === "melee" ? { kind: "engagement.melee", dp: Number(val(ctx, `${key}.mdp`, "3")), grazes: num("grazes", 0) }

@@ -15,7 +15,8 @@ export const ENG_STRINGS = {
     "eng.how.approach": "接近", "eng.how.cover": "カバー", "eng.how.guard": "ガード", "eng.how.ability": "能力",
     "eng.attack.approach": "接近", "eng.attack.melee": "近接攻撃", "eng.attack.shot": "ショット", "eng.attack.homing": "ホーミング",
     "eng.def.evade": "回避", "eng.def.guard": "ガード", "eng.def.cover": "カバー", "eng.def.none": "受ける（防御しない）",
-    "eng.stage.attack": "判定待ち", "eng.stage.defence": "防御待ち", "eng.stage.cover": "カバー待ち", "eng.stage.damage": "ダメージ待ち",
+    "eng.await.attack_check": "判定待ち", "eng.await.defence": "防御待ち", "eng.await.cover": "カバー待ち",
+    "eng.await.defence_check": "防御判定待ち", "eng.await.damage": "ダメージ待ち", "eng.await.from": "（{names}）",
     "eng.graph": "接近状態", "eng.none_engaged": "接近状態のキャラクターはいません",
     "eng.expires": "このセットアップの終了で解消", "eng.setup_melee": "セットアップの近接攻撃",
     "eng.may_melee": "{name} → {targets}", "eng.used": "{name}（使用済み）", "eng.nobody": "いません",
@@ -32,8 +33,8 @@ export const ENG_STRINGS = {
     "eng.how.approach": "approach", "eng.how.cover": "cover", "eng.how.guard": "guard", "eng.how.ability": "ability",
     "eng.attack.approach": "approach", "eng.attack.melee": "melee", "eng.attack.shot": "shot", "eng.attack.homing": "homing",
     "eng.def.evade": "evade", "eng.def.guard": "guard", "eng.def.cover": "cover", "eng.def.none": "take it (no defence)",
-    "eng.stage.attack": "waiting for the check", "eng.stage.defence": "waiting for the defence", "eng.stage.cover": "a cover may come",
-    "eng.stage.damage": "waiting for the damage",
+    "eng.await.attack_check": "waiting for the check", "eng.await.defence": "waiting for the defence", "eng.await.cover": "a cover may come",
+    "eng.await.defence_check": "waiting for the defence check", "eng.await.damage": "waiting for the damage", "eng.await.from": " ({names})",
     "eng.graph": "Engagement", "eng.none_engaged": "Nobody is engaged",
     "eng.expires": "ends with this setup", "eng.setup_melee": "Setup melee",
     "eng.may_melee": "{name} → {targets}", "eng.used": "{name} (used)", "eng.nobody": "nobody",
@@ -128,15 +129,17 @@ export function setupList(state) {
     rows.length ? h("ul.plain", rows) : h("div.small.muted", t("eng.nobody")));
 }
 
-/** The open attack: who on whom, its stage, the totals, and whose result it waits for. */
+/** The open attack: who on whom, what it waits for and from whom (the server's
+ * `awaiting`), the totals, and the dice of a result it waits for. */
 export function exchangeBox(state, isGM) {
   const x = state.engagement?.exchange || (isGM ? state.engagement?.hidden_exchange : null);
   if (!x) return null;
-  const stage = x.attack === "approach" && x.stage === "defence" ? "cover" : x.stage;
+  const w = x.awaiting;
   const c = x.check;
-  return h("div.eng-exchange", { dataset: { attack: x.attack, stage, attacker: x.attacker, target: x.target } },
+  const from = w && w.who.length ? t("eng.await.from", { names: w.who.map((id) => nameOf(state, id)).join("・") }) : "";
+  return h("div.eng-exchange", { dataset: { attack: x.attack, stage: x.stage, awaiting: w?.what || "", attacker: x.attacker, target: x.target } },
     h("b", `${nameOf(state, x.attacker)} → ${nameOf(state, x.target)} ${t(`eng.attack.${x.attack}`)}`), " ",
-    h("span.eng-stage", t(`eng.stage.${stage}`)),
+    w ? h("span.eng-stage", { dataset: { who: w.who.join(" "), decides: w.decides || "" } }, t(`eng.await.${w.what}`), from) : null,
     x.attack_total !== null && x.attack_total !== undefined ? h("span.small", ` · ${t("eng.achieved", { n: x.attack_total })}`) : null,
     isGM && x.goal !== null && x.goal !== undefined ? h("span.small", ` · ${t("eng.goal", { n: x.goal })}`) : null,
     x.defence ? h("span.small", ` · ${nameOf(state, x.defence.by)} ${t(`eng.def.${x.defence.kind}`)}`) : null,
@@ -155,9 +158,10 @@ export function counterText(state, c) {
 /** A select of "how the check is rolled": komasync, a pasted BCDice line, or the VTT chat. */
 export const ROLL_MODES = ["engine", "paste", "vtt"];
 
-/** The roll fields of an action from the chosen mode (`line` the pasted result). */
-export function rollFields(mode, line) {
+/** The roll fields of an action from the chosen mode (`line` the pasted result); in the
+ * VTT mode a melee's damage is rolled there too (`melee`). */
+export function rollFields(mode, line, melee = false) {
   if (mode === "paste") return line ? { result: line } : null;
-  if (mode === "vtt") return { report: true };
+  if (mode === "vtt") return melee ? { report_check: true, report_damage: true } : { report_check: true };
   return {};
 }

@@ -50,10 +50,10 @@ function rollInputs(ctx, key) {
   ];
 }
 
-const rollOf = (ctx, key) => rollFields(val(ctx, `${key}.roll`, "engine"), String(val(ctx, `${key}.line`, "")).trim());
+const rollOf = (ctx, key, melee) => rollFields(val(ctx, `${key}.roll`, "engine"), String(val(ctx, `${key}.line`, "")).trim(), melee);
 
 function declare(ctx, c, key, body, button) {
-  const roll = rollOf(ctx, key);
+  const roll = rollOf(ctx, key, body.kind === "engagement.melee");
   if (roll === null) {
     localError(ctx, key, t("pe.need_line"));
     return;
@@ -87,13 +87,14 @@ function meleeForm(ctx, c, targets) {
   feedback(ctx, key));
 }
 
-/** The open attack concerns this character: it is the target, or an ally of the target. */
+/** The open attack waits for this character's answer (the server's `awaiting`): it is
+ * the target, or an ally who could still guard or cover for it. */
 function defenceForm(ctx, c) {
   const x = ctx.data.exchange;
-  if (!x || x.stage !== "defence" || x.attacker === c.id) return null;
-  const target = ctx.data.combatants?.[x.target];
+  const w = x?.awaiting;
+  if (!w || (w.what !== "defence" && w.what !== "cover")) return null;
+  if (!w.who.includes(c.id) && w.decides !== c.id) return null;
   const self = x.target === c.id;
-  if (!self && (!target || target.side !== c.side)) return null;
   const kinds = self ? (x.attack === "approach" ? ["none"] : ["evade", "guard", "none"]) : (x.attack === "approach" ? ["cover"] : ["guard", "cover"]);
   const key = `pe.${c.id}.defend`;
   const what = t(`eng.attack.${x.attack}`);
@@ -115,8 +116,10 @@ function defenceForm(ctx, c) {
 
 /** A check of this character waits for its BCDice line. */
 function rollForm(ctx, c) {
-  const check = ctx.data.exchange?.check;
-  if (!check || check.who !== c.id || (check.total !== null && check.total !== undefined)) return null;
+  const x = ctx.data.exchange;
+  const check = x?.check;
+  const awaited = x?.awaiting?.what;
+  if (!check || !["attack_check", "defence_check", "damage"].includes(awaited) || !x.awaiting.who.includes(c.id)) return null;
   const key = `pe.${c.id}.roll`;
   const what = t(check.purpose === "damage" ? "eng.what.damage" : "eng.what.check");
   return h("div.pe-form.pe-roll", { dataset: { form: "roll" } },
@@ -127,12 +130,14 @@ function rollForm(ctx, c) {
     feedback(ctx, key));
 }
 
+/** ENG-HAND-1 questions to this player about this character: prompts of kind
+ * `engagement.handover` whose `about.leaving` is it (`about.from`: the partner it leaves). */
 function handovers(ctx, c) {
-  return Object.values(ctx.data.offers || {}).filter((o) => o.leaver === c.id && ctx.state.prompts?.[o.prompt]).map((o) => {
-    const key = `pe.offer.${o.prompt}`;
-    const answer = (choice) => (button) => send(ctx, key, { kind: "answer", prompt: o.prompt, choice }, button);
-    return h("div.pe-handover", { dataset: { offer: o.prompt } },
-      h("div.small", t("pe.handover", { p: nameOf(ctx.state, o.partner) })),
+  return Object.values(ctx.state.prompts || {}).filter((q) => q.kind === "engagement.handover" && q.about?.leaving === c.id).map((q) => {
+    const key = `pe.offer.${q.id}`;
+    const answer = (choice) => (button) => send(ctx, key, { kind: "answer", prompt: q.id, choice }, button);
+    return h("div.pe-handover", { dataset: { offer: q.id, from: q.about.from || "" } },
+      h("div.small", t("pe.handover", { p: nameOf(ctx.state, q.about.from) })),
       h("div.pl-row", actButton(t("eng.leave"), answer("leave"), { dataset: { choice: "leave" } }),
         h("button", { type: "button", dataset: { choice: "stay" }, on: { click: (ev) => answer("stay")(ev.currentTarget) } }, t("eng.stay"))),
       feedback(ctx, key));
