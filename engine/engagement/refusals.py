@@ -8,9 +8,13 @@ reason; `no_dp` cites ENG-DP and names the rule of the cost.
 
 from __future__ import annotations
 
+from ..codes import UNKNOWN_CHARACTER
 from ..errors import Code, Codes, Text
+from ..table.refusals import UNKNOWN_PIECE
 
-__all__ = ["CODES"]
+#: `UNKNOWN_CHARACTER` (the core's) and `UNKNOWN_PIECE` (the table's) are shared
+#: declarations, named here so engagement raises every code from one module.
+__all__ = ["CODES", "UNKNOWN_CHARACTER", "UNKNOWN_PIECE"]
 
 CODES = Codes("engagement")
 C = CODES
@@ -20,8 +24,6 @@ NO_ENGAGEMENT = C("no_engagement", "このルームには接近状態のルー�
                   "This room has no engagement rules.")
 NOT_ACTIVE = C("not_active", "戦闘が始まっていません（ENG-TURN）。",
                "The battle has not started (ENG-TURN).", rule="ENG-TURN")
-UNKNOWN_CHARACTER = C("unknown_character", "キャラクター「{id}」はいません。",
-                      "There is no character '{id}'.")
 NOT_YOUR_CHARACTER = C("not_your_character", "「{n}」はあなたのキャラクターではありません。",
                        "'{n}' is not your character.")
 NO_DP = C("no_dp", "「{n}」のDPが足りません（残り{have}、必要{need}、{rule}、ENG-DP）。",
@@ -178,5 +180,4 @@ RESULT_INCONSISTENT = C(
     rule="ENG-ROLL")
 
 # -- the GM's hand ---------------------------------------------------------------------
-UNKNOWN_PIECE = C("unknown_piece", "駒「{id}」は卓にありません。", "There is no piece '{id}' on the table.")
 EXISTS = C("exists", "「{id}」はもういます。", "'{id}' already exists.")

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from ..codes import UNKNOWN_CHARACTER
 from ..errors import Code, Codes, Refusal, Text
+from ..table.refusals import UNKNOWN_PIECE
 
-__all__ = ["CODES", "refuse_under"]
+#: Grid's part of the registry; `UNKNOWN_CHARACTER` (the core's) and `UNKNOWN_PIECE` (the
+#: table's) are shared declarations, named here so grid raises every code from one module.
+__all__ = ["CODES", "UNKNOWN_CHARACTER", "UNKNOWN_PIECE", "refuse_under"]
 
 CODES = Codes("grid")
 

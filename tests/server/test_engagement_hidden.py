@@ -10,7 +10,9 @@ from pathlib import Path
 from test_hidden_leaks import Table, same_but_for
 
 from conftest import EXAMPLES, ROOT, start_server
+from komasync.engine.engagement import refusals
 from komasync.engine.engagement.refusals import CODES
+from komasync.engine.errors import Code
 from komasync.engine.room import PlayerInfo
 from komasync.engine.scenario import load_scenario_file
 
@@ -27,8 +29,10 @@ GM_ONLY = {
 
 
 def engagement_codes() -> set[str]:
-    """Every refusal code engine/engagement can give: its declared group (refusals.py)."""
-    return {code.code for code in CODES}
+    """Every refusal code engine/engagement can give: its declared group and the shared
+    declarations its refusals module names (refusals.py)."""
+    shared = [getattr(refusals, name) for name in refusals.__all__]
+    return {code.code for code in CODES} | {c.code for c in shared if isinstance(c, Code)}
 
 
 def one(*faces: int) -> str:
