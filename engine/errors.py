@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CascadeTooDeep", "Code", "Codes", "EngineError", "Refusal", "Text", "unknown"]
+__all__ = ["CascadeTooDeep", "Code", "Codes", "EngineError", "Refusal", "Text"]
 
 
 class Text(tuple[str, str]):
@@ -106,14 +106,12 @@ class Refusal(EngineError):
     details reveal; an audience not shown all of them gets a refusal that names none.
     """
 
-    def __init__(self, code: str | Code, text: Text, rule: str | None = None, *,
+    def __init__(self, code: Code, text: Text, rule: str | None = None, *,
                  about: Sequence[Sequence[str | int]] = (), **details: Any) -> None:
-        declared = code if isinstance(code, Code) else None
-        code = code.code if isinstance(code, Code) else code
-        super().__init__(f"{code}: {text.en}")
-        self.declared = declared
-        self.code = code
-        self.rule = declared.rule if declared is not None and rule is None else rule
+        super().__init__(f"{code.code}: {text.en}")
+        self.declared = code
+        self.code = code.code
+        self.rule = code.rule if rule is None else rule
         self.text = text
         self.details = details
         self.about = tuple(tuple(p) for p in about)
@@ -133,11 +131,3 @@ class CascadeTooDeep(Refusal):
 
 NO_SUCH = Text("{what_ja}「{id}」はありません。", "There is no {what} '{id}'.")
 NO_ONE = Text("{what_ja}「{id}」はいません。", "There is no {what} '{id}'.")
-
-
-def unknown(what: str, ident: str, ja: str, *, animate: bool = False) -> Refusal:
-    """`unknown_<what>` with an undeclared code: a shim for the subsystems not yet converted
-    (declare the code with `Codes.unknown` and raise `.missing(id)` instead); remove it once
-    every subsystem declares its own."""
-    text = NO_ONE if animate else NO_SUCH
-    return Refusal(f"unknown_{what}", text.format(what=what, what_ja=ja, id=ident[:64]))

@@ -9,7 +9,7 @@ from pydantic import StrictBool
 
 from ..actions import ActionBase
 from ..bounds import MAX_NUMBER, Id, Number
-from ..errors import Code, Refusal, Text
+from ..errors import Code, Refusal
 from ..tx import Role, Tx
 from .model import Cell, Counter, Marker, Piece, TableState
 from .refusals import (
@@ -78,19 +78,13 @@ def mover_of(tx: Tx) -> str | None:
     return tx.actor.player if tx.actor.role in ("player", "bridge") else None
 
 
-def not_yours(tx: Tx, code: Code | str, yours: Text | None = None, name: str = "",
-              rule: str | None = None, about: Sequence[Sequence[str | int]] = ()) -> Refusal:
+def not_yours(tx: Tx, code: Code, name: str = "",
+              about: Sequence[Sequence[str | int]] = ()) -> Refusal:
     """The refusal for acting on something of another's (`code`'s reason, with `{name}`);
     the table (a bridge naming no player) is told it must say who acts (the code's `nobody`
-    alt). `about`: what the reason names. `yours`/`rule` are for codes not yet declared
-    (a shim until every subsystem declares its own: then pass only a `Code`)."""
-    if isinstance(code, Code):
-        yours = code.text if yours is None else yours
-        nobody = code.alts.get("nobody", FOR_NOBODY)
-    else:
-        nobody = FOR_NOBODY
-    text = yours if tx.actor.player is not None and yours is not None else nobody
-    return Refusal(code, text.format(name=name), rule=rule, about=about)
+    alt). `about`: what the reason names."""
+    text = code.text if tx.actor.player is not None else code.alts.get("nobody", FOR_NOBODY)
+    return Refusal(code, text.format(name=name), about=about)
 
 
 class MovePiece(ActionBase):

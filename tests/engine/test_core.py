@@ -11,7 +11,7 @@ from pydantic import Field
 from komasync.engine import core, registry
 from komasync.engine.control import Restore
 from komasync.engine.core import Engine
-from komasync.engine.errors import CascadeTooDeep, Refusal, Text
+from komasync.engine.errors import CascadeTooDeep, Codes, Refusal, Text
 from komasync.engine.registry import parse_action
 from komasync.engine.registry_types import Trigger
 from komasync.engine.rng import RngState, draw
@@ -138,7 +138,7 @@ def test_a_refusal_after_rolling_rewinds_the_dice_too(monkeypatch: pytest.Monkey
 
     def roll_then_refuse(tx: Tx, h: Happening) -> None:
         tx.roll("1D100")
-        raise Refusal("nope", Text("だめ", "no"))
+        raise Codes("probe")("nope", "だめ", "no").refuse()
 
     monkeypatch.setattr(core, "TRIGGERS", (Trigger(roll_then_refuse, frozenset({"piece.moved"})),))
     with pytest.raises(Refusal):

@@ -6,7 +6,6 @@ the GM's refusal notice keeps the whole reason.
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import contextlib
 import json
@@ -142,26 +141,7 @@ def refusal_codes(subsystems: tuple[str, ...] = DRIVEN_HERE) -> set[str]:
     codes = {c.code for c in CORE} | {c.code for c in REJECTS}
     for name in subsystems:
         group = declared[name].refusals
-        codes |= {c.code for c in group} if group is not None else undeclared_codes(name)
-    return codes
-
-
-def undeclared_codes(name: str) -> set[str]:
-    """Transition only (issue 28): the codes a subsystem that declares none yet raises as
-    string literals, read from its source. Remove once every subsystem has `refusals`."""
-    codes: set[str] = set()
-    for path in subsystem_source(name):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call) or not node.args:
-                continue
-            called = getattr(node.func, "id", getattr(node.func, "attr", ""))
-            first = node.args[0]
-            if called in ("Refusal", "CascadeTooDeep"):
-                options = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
-                codes |= {o.value for o in options
-                          if isinstance(o, ast.Constant) and isinstance(o.value, str)}
-            elif called == "unknown" and isinstance(first, ast.Constant):
-                codes.add(f"unknown_{first.value}")
+        codes |= {c.code for c in group or ()}
     return codes
 
 

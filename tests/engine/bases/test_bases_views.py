@@ -7,7 +7,7 @@ from typing import Any
 from test_bases_kit import act, dumps, effect, report, room, rounds
 
 from komasync.engine.core import Engine, Outcome
-from komasync.engine.errors import Refusal, Text
+from komasync.engine.errors import Codes, Refusal, Text
 from komasync.engine.views import Audience, View, refusal_for, shows
 
 HIDDEN = """
@@ -200,9 +200,11 @@ def test_shows_follows_every_way_a_value_is_hidden() -> None:
 def test_refusal_for_names_nothing_hidden_to_non_gms() -> None:
     # A refusal built from a hidden part reaches a non-GM as `not_available`, whole to the GM.
     state = room(HIDDEN).state
-    secret = Refusal("condition_not_met", Text("秘密兵器", "secret weapon"), rule="BASE-COND-4",
+    codes = Codes("probe")
+    secret = Refusal(codes("condition_not_met", "秘密", "secret"), Text("秘密兵器", "secret weapon"),
+                     rule="BASE-COND-4",
                      about=[("bases", "bases", "secret", "events", 0, "conditions")], n=3)
-    public = Refusal("battle_over", Text("終了", "over"), rule="BASE-TYPE-1",
+    public = Refusal(codes("battle_over", "終了", "over"), Text("終了", "over"), rule="BASE-TYPE-1",
                      about=[("bases", "bases", "fort", "name")])
     for who in AUDIENCES:
         told = refusal_for(secret, state, who)
