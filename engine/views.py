@@ -104,7 +104,7 @@ HIDDEN: Any = _Hidden()
 class Entity(BaseModel):
     """Base of every state model: hooks for what an audience may see."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = ConfigDict(extra="forbid")
 
     __secret__: ClassVar[frozenset[str]] = frozenset()
 
