@@ -226,7 +226,7 @@ class Client:
         return await self.act({"kind": "answer", "prompt": prompt, "choice": choice})
 
     async def query(self, query: Message) -> QueryResult:
-        """Ask a subsystem a question (`grid.range`…); nothing changes."""
+        """Ask a subsystem a question (a range, legal moves…); nothing changes."""
         return _expect(await self.request({"type": "query", "query": query}), QueryResult)
 
     async def history(self, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
