@@ -54,7 +54,39 @@ export interface Ack {
   version: number;
   duplicate?: boolean;
   created?: Created[];
-  results?: Result[];
+  results?: (
+    | TDAttack
+    | TDEye
+    | TDPCAt
+    | TDReload
+    | TDTrap
+    | TDPhase
+    | TDFortDamaged
+    | TDOutcome
+    | BaseGp
+    | BaseState
+    | ElementFired
+    | ConstantSwitched
+    | BasesRound
+    | BasesEnded
+    | GridMoved
+    | GridActed
+    | GridProcess
+    | MassCheck
+    | MassDeployed
+    | MassSplit
+    | MassStepResult
+    | MassDefended
+    | MassAttackDeclared
+    | MassAttackResolved
+    | MassLp
+    | MassStrategyUsed
+    | MassAwaits
+    | ExchangeStep
+    | CheckPool
+    | PairChanged
+    | TurnMoved
+  )[];
 }
 /**
  * An id the action made (a status, a prompt, a unit): `what` it is and `id`.
@@ -64,15 +96,539 @@ export interface Created {
   id: string;
 }
 /**
- * A typed outcome of an action (a move's cost and path, an exchange's next stage);
- * each subsystem's results narrow `kind` to a literal of their own.
+ * `td.attack` / `td.melee` (TD-ATK-2): each check, the total removed (× damage, × 魔眼)
+ * and the group's 個体数 after it (0: it left the board).
  */
-export interface Result {
-  kind: string;
+export interface TDAttack {
+  kind?: "td.attack";
+  pc: string;
+  weapon: string;
+  group: string;
+  checks: TDCheck[];
+  damage: number;
+  doubled?: boolean;
+  removed: number;
+  count: number;
+  destroyed?: boolean;
+  attacks_left: number;
+  loaded?: number | null;
+  special_left?: number | null;
+}
+/**
+ * One percentile check: the dice read (1D100, then each penalty die's alternative),
+ * the value kept, the skill value and the success level; `removed` for an attack shot.
+ */
+export interface TDCheck {
+  skill: string;
+  dice?: number[];
+  value?: number | null;
+  target?: number | null;
+  level: "critical" | "extreme" | "hard" | "regular" | "success" | "partial" | "failure" | "fumble";
+  penalty_dice?: number;
+  reported?: boolean;
+  removed?: number;
+}
+/**
+ * `td.special` 魔眼 (TD-DATA): the check, and whether the group is marked this round.
+ */
+export interface TDEye {
+  kind?: "td.eye";
+  pc: string;
+  weapon: string;
+  group: string;
+  check: TDCheck;
+  marked: boolean;
+  multiplier: number;
+}
+/**
+ * `td.pc.place` / `td.move` (TD-PRE-1, TD-ATK-1): where the PC stands now.
+ */
+export interface TDPCAt {
+  kind?: "td.pc.at";
+  pc: string;
+  fort: string;
+  cell: Cell;
+  came_from?: string | null;
+}
+/**
+ * A grid square, 0-based from the top-left.
+ */
+export interface Cell {
+  x: number;
+  y: number;
+}
+/**
+ * `td.reload` (TD-ATK-3): the rounds now loaded.
+ */
+export interface TDReload {
+  kind?: "td.reload";
+  pc: string;
+  weapon: string;
+  loaded: number;
+}
+/**
+ * `td.trap.set` (TD-PRE-1, TD-OPT-1): the check (none when the GM places without
+ * one) and the trap laid (`trap` None when the check failed).
+ */
+export interface TDTrap {
+  kind?: "td.trap";
+  pc: string;
+  passage: string;
+  trap_kind: "explosive" | "snare";
+  check?: TDCheck | null;
+  trap?: string | null;
+  cell?: Cell | null;
+}
+/**
+ * `td.next_phase` (TD-RND): the round and phase entered.
+ */
+export interface TDPhase {
+  kind?: "td.phase";
+  round: number;
+  phase: string;
+}
+/**
+ * A fort lost durability in this action (TD-EATK-1, TD-OPT-2): by whom, how much, left.
+ */
+export interface TDFortDamaged {
+  kind?: "td.fort.damaged";
+  fort: string;
+  by: string;
+  amount: number;
+  durability: number;
+  broken?: boolean;
+}
+/**
+ * The tower defense was decided in this action (TD-SET-1).
+ */
+export interface TDOutcome {
+  kind?: "td.outcome";
+  outcome: "victory" | "defeat";
+  reason: string;
+}
+/**
+ * A base's GP changed (BASE-GP-1..3, BASE-EL-1): `old` is None when the GP was hidden
+ * when it changed (so its reveal at 0 does not tell the value before).
+ */
+export interface BaseGp {
+  kind?: "bases.gp";
+  base: string;
+  old?: number | null;
+  gp: number;
+}
+/**
+ * A base's state moved through the table (BASE-ST-*, BASE-TR-*).
+ */
+export interface BaseState {
+  kind?: "bases.state";
+  base: string;
+  old: string;
+  new: string;
+  via: string;
+}
+/**
+ * An event fired or a GP change condition applied (BASE-EL-1): activations so far,
+ * and those left (None: ∞, or not an event).
+ */
+export interface ElementFired {
+  kind?: "bases.fired";
+  base: string;
+  element: string;
+  element_kind: "event" | "gp";
+  fired: number;
+  left?: number | null;
+  triggerer?: string | null;
+}
+/**
+ * A constant effect started or stopped applying (BASE-EL-1, BASE-ST-2).
+ */
+export interface ConstantSwitched {
+  kind?: "bases.constant";
+  base: string;
+  element: string;
+  active: boolean;
+}
+/**
+ * `bases.round`: the round that started.
+ */
+export interface BasesRound {
+  kind?: "bases.round";
+  round: number;
+}
+/**
+ * The battle ended in this action (BASE-TYPE-*, BASE-ATTR-2): who lost, by which rule.
+ */
+export interface BasesEnded {
+  kind?: "bases.ended";
+  losers: ("pc" | "enemy")[];
+  rule: string;
+}
+/**
+ * A move in a main process (`grid.move`, or a bridge's `table.move` judged as one):
+ * the cheapest legal path's cost, the steps it spent, the squares entered, and the step
+ * current after it (`step: null`: the process is over).
+ */
+export interface GridMoved {
+  kind?: "grid.move";
+  combatant: string;
+  from: Cell;
+  to: Cell;
+  path: Cell[];
+  cost: number;
+  steps: ("move" | "minor" | "major" | "post")[];
+  step: ("move" | "minor" | "major" | "post") | null;
+}
+/**
+ * A `grid.act`: the step it spent (`spent`) and the step current after it.
+ */
+export interface GridActed {
+  kind?: "grid.act";
+  combatant: string;
+  spent: "move" | "minor" | "major" | "post";
+  step: ("move" | "minor" | "major" | "post") | null;
+}
+/**
+ * The main process began, moved on to a step or ended: the step now current
+ * (`step: null`: it is over and the character has acted this round).
+ */
+export interface GridProcess {
+  kind?: "grid.process";
+  combatant: string;
+  step: ("move" | "minor" | "major" | "post") | null;
+}
+/**
+ * MASS-PREP-1 the max-strength check: its dice, the faces, the total set.
+ */
+export interface MassCheck {
+  kind?: "mass.strength";
+  unit: string;
+  ability: string;
+  dice?: string | null;
+  /**
+   * @maxItems 20
+   */
+  rolled?:
+    | []
+    | [number]
+    | [number, number]
+    | [number, number, number]
+    | [number, number, number, number]
+    | [number, number, number, number, number]
+    | [number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ];
+  total: number;
+  max_strength: number;
+}
+/**
+ * MASS-T-1 the row taken (and where an odd point goes, if said with it).
+ */
+export interface MassDeployed {
+  kind?: "mass.deploy";
+  unit: string;
+  row: "front" | "back";
+  odd?: ("attack" | "defence") | null;
+}
+/**
+ * MASS-T-1 a unit's halves: final, or pending on its odd point (`split_pending`).
+ */
+export interface MassSplit {
+  kind?: "mass.split";
+  unit: string;
+  attack: number;
+  defence: number;
+  split_pending?: boolean;
+}
+/**
+ * MASS-T-1..3 the step the war is in now.
+ */
+export interface MassStepResult {
+  kind?: "mass.step";
+  turn: number;
+  step: "preparation" | "deployment" | "tactics" | "battle" | "over";
+}
+/**
+ * MASS-T-3 defend: the die and the unit's effective defence after it.
+ */
+export interface MassDefended {
+  kind?: "mass.defend";
+  unit: string;
+  die: number;
+  defence: number;
+}
+/**
+ * MASS-DMG-1 an attack declared: its id, and whether the +1D6 front bonus applies.
+ */
+export interface MassAttackDeclared {
+  kind?: "mass.attack";
+  attack: string;
+  attacker: string;
+  target: string;
+  bonus: boolean;
+}
+/**
+ * MASS-DMG-1 an attack's damage: its dice pool (the bonus die), attack − defence.
+ */
+export interface MassAttackResolved {
+  kind?: "mass.attack.resolved";
+  attack: string;
+  attacker: string;
+  target: string;
+  bonus: boolean;
+  die?: number | null;
+  fixed?: boolean;
+  white_flag?: boolean;
+  attack_value: number;
+  defence_value: number;
+  damage: number;
+}
+/**
+ * MASS-DMG-2 damage split between the leader's LP and the unit's strength.
+ */
+export interface MassLp {
+  kind?: "mass.lp";
+  unit: string;
+  on_lp: number;
+  on_strength: number;
+  lp: number;
+  strength: number;
+}
+/**
+ * MASS-T-3 a strategy used: its dice totals in the order rolled, uses left.
+ */
+export interface MassStrategyUsed {
+  kind?: "mass.strategy";
+  unit: string;
+  strategy: string;
+  target?: string | null;
+  /**
+   * @maxItems 10
+   */
+  rolled?:
+    | []
+    | [number]
+    | [number, number]
+    | [number, number, number]
+    | [number, number, number, number]
+    | [number, number, number, number, number]
+    | [number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number];
+  uses_left?: number | null;
+}
+/**
+ * What the war waits for after the action: one open prompt the sender is shown.
+ */
+export interface MassAwaits {
+  kind?: "mass.awaits";
+  prompt: string;
+  prompt_kind: string;
+  to: string;
+  about?: {
+    [k: string]: string | undefined;
+  };
+}
+/**
+ * The exchange this action declared or moved on: its stage now (`closed` once
+ * resolved), what it awaits from whom, and how it ended (its checks: `engagement.check`
+ * results of their own).
+ */
+export interface ExchangeStep {
+  kind?: "engagement.exchange";
+  exchange: string;
+  attack: "approach" | "melee" | "shot" | "homing";
+  attacker: string;
+  target: string;
+  stage: ("attack" | "cover" | "defence" | "damage") | "closed";
+  awaiting?: Awaiting | null;
+  outcome?: ("engaged" | "approach_failed" | "missed" | "hit" | "cancelled") | null;
+  victim?: string | null;
+  damage?: number | null;
+}
+/**
+ * What an open exchange waits for and from whom, built only from what every audience
+ * of the exchange is shown (an unpublished character's 〈近接戦闘〉 is not consulted).
+ */
+export interface Awaiting {
+  what: "attack_check" | "cover" | "defence" | "defence_check" | "damage";
+  /**
+   * @maxItems 64
+   */
+  who?: string[];
+  decides?: string | null;
+  /**
+   * @maxItems 64
+   */
+  players?: string[];
+  by_gm?: boolean;
+}
+/**
+ * One check or damage roll of the exchange: who rolls it, for what, its check value
+ * and dice (the pool), and its total (None: its line is awaited). Its check value and
+ * dice come from the roller's data: told only to those shown that data.
+ */
+export interface CheckPool {
+  kind?: "engagement.check";
+  exchange: string;
+  who: string;
+  purpose: "approach" | "melee" | "shot" | "homing" | "evade" | "guard" | "cover" | "damage";
+  base: number;
+  dice: number;
+  sides: number;
+  total?: number | null;
+}
+/**
+ * A pair formed (`engaged`, `how`) or ended (`why`: left, guard, cover, expired,
+ * ability, ended; `leaver` for a leave or a transfer).
+ */
+export interface PairChanged {
+  kind?: "engagement.pair";
+  pair: string;
+  a: string;
+  b: string;
+  engaged: boolean;
+  how?: ("approach" | "cover" | "guard" | "ability") | null;
+  why?: string | null;
+  leaver?: string | null;
+}
+/**
+ * The battle's turn and phase after `engagement.start` / `engagement.phase`.
+ */
+export interface TurnMoved {
+  kind?: "engagement.turn";
+  turn: number;
+  phase: "setup" | "main" | "cleanup";
 }
 /**
  * Spend a step on an action; with a `target` square and `range` the target is
- * checked (GRID-RNG-1/2, GRID-AREA-1, GRID-LOS-1, GRID-RNG-3).
+ * checked (GRID-RNG-1/2, GRID-AREA-1, GRID-RNG-3); `range: "sight"` is 射程視界, the
+ * one way an act asks for line of sight (GRID-LOS-1). `name` names the action — for
+ * `what: "check"` the check whose GM-stated range applies (`grid.check.ask`'s `check`).
  */
 export interface Act {
   kind?: "grid.act";
@@ -107,18 +663,9 @@ export interface Act {
   range?: number | "sight" | null;
   skill?: "attack" | "non_attack";
   area?: "single" | "area" | "scene";
-  sight?: boolean;
-  check?: string | null;
   to?: Cell | null;
   item?: string | null;
   by?: string | null;
-}
-/**
- * A grid square, 0-based from the top-left.
- */
-export interface Cell {
-  x: number;
-  y: number;
 }
 /**
  * GM only: what produced a change (for the timeline).
@@ -953,7 +1500,7 @@ export interface GridMove {
  * End the current step (move → minor → major → flying's step → done).
  */
 export interface EndStep {
-  kind?: "grid.step";
+  kind?: "grid.step.end";
   combatant: string;
   by?: string | null;
 }
@@ -1526,7 +2073,7 @@ export interface Approach {
   combatant: string;
   by?: string | null;
   result?: string | null;
-  report?: boolean;
+  report_check?: boolean;
   kind?: "engagement.approach";
   target: string;
   dp: number;
@@ -1541,11 +2088,12 @@ export interface EngagementMelee {
   combatant: string;
   by?: string | null;
   result?: string | null;
-  report?: boolean;
+  report_check?: boolean;
   kind?: "engagement.melee";
   target: string;
   dp: 1 | 3 | 6;
   grazes?: number;
+  report_damage?: boolean;
 }
 /**
  * The base game's shot or homing, so that guard and cover can answer it: the check
@@ -1555,7 +2103,7 @@ export interface Shot {
   combatant: string;
   by?: string | null;
   result?: string | null;
-  report?: boolean;
+  report_check?: boolean;
   kind?: "engagement.shot";
   target: string;
   attack?: "shot" | "homing";
@@ -1573,7 +2121,7 @@ export interface EngagementDefend {
   combatant: string;
   by?: string | null;
   result?: string | null;
-  report?: boolean;
+  report_check?: boolean;
   kind?: "engagement.defend";
   defence: "evade" | "guard" | "cover" | "none";
   dp?: number;
@@ -1698,6 +2246,14 @@ export interface Area {
   cell: Cell;
   width?: number;
   height?: number;
+}
+/**
+ * The squares of the area around `origin`.
+ */
+export interface AreaAnswer {
+  kind?: "grid.area";
+  origin: Cell;
+  squares: Cell[];
 }
 /**
  * The squares of 範囲 (3×3) or シーン (5×5) around an origin (GRID-AREA-1).
@@ -2069,7 +2625,8 @@ export interface RangeQuery {
   non_attack?: boolean;
 }
 /**
- * Is the line between two squares' centres free of obstacles (GRID-LOS-1)?
+ * Is the line between two squares' centres free of obstacles (GRID-LOS-1)? The one
+ * way to ask about sight; `grid.act` checks it with `range: "sight"`.
  */
 export interface SightQuery {
   kind?: "grid.sight";
@@ -2224,9 +2781,10 @@ export interface Used {
   setup_melee?: number;
 }
 /**
- * The attack being resolved: declared → (defence) → (damage). One at a time.
+ * The attack being resolved: declared → (cover | defence) → (damage). One at a time.
  *
- * `goal` (approach: the target number from the target's data) is the GM's.
+ * `goal` (approach: the target number from the target's data) is the GM's; `awaiting`
+ * says what it waits for and from whom.
  */
 export interface Exchange {
   hidden?: boolean;
@@ -2236,11 +2794,11 @@ export interface Exchange {
   target: string;
   turn: number;
   phase: "setup" | "main" | "cleanup";
-  stage?: "attack" | "defence" | "damage";
+  stage?: "attack" | "cover" | "defence" | "damage";
   dp?: number;
   grazes?: number;
   power?: number;
-  report?: boolean;
+  report_damage?: boolean;
   /**
    * GMだけに送られる / sent to the GM only
    */
@@ -2251,6 +2809,7 @@ export interface Exchange {
   cover_failed?: boolean;
   victim?: string | null;
   reduction?: number;
+  awaiting?: Awaiting | null;
 }
 /**
  * ENG-HAND-1 a leave offered to `leaver`, engaged with `partner`, when `formed`
@@ -2285,6 +2844,15 @@ export interface Error {
   details?: {
     [k: string]: unknown | undefined;
   };
+}
+/**
+ * The [独妙閃光] squares around `from` and its lines (each from the user outwards).
+ */
+export interface FlashAnswer {
+  kind?: "grid.flash";
+  from: Cell;
+  squares: Cell[];
+  lines: Cell[][];
 }
 /**
  * One formation (陣形): flat modifiers and a special effect (MASS-T-2, MASS-DATA).
@@ -2371,6 +2939,7 @@ export interface GridState {
   side?: ("pc" | "enemy") | null;
   acted?: string[];
   process?: Process | null;
+  last?: Process | null;
   check_ranges?: {
     [k: string]: CheckRange | undefined;
   };
@@ -2479,6 +3048,41 @@ export interface Invites {
   invites: {
     [k: string]: unknown | undefined;
   }[];
+}
+/**
+ * Where the character may move now; `reason` says why not when `squares` is empty.
+ */
+export interface LegalAnswer {
+  kind?: "grid.legal";
+  combatant: string;
+  process: ProcessNow | null;
+  squares: LegalSquare[];
+  reason: WhyNot;
+}
+/**
+ * The character's open process: current step, squares left in it, how steps went.
+ */
+export interface ProcessNow {
+  step: "move" | "minor" | "major" | "post";
+  left: number;
+  spent: {
+    [k: string]: "move" | "action" | "skip" | undefined;
+  };
+}
+/**
+ * A square `grid.move` would accept now: its path's cost and the steps it spends.
+ */
+export interface LegalSquare {
+  cell: Cell;
+  cost: number;
+  steps: ("move" | "minor" | "major" | "post")[];
+}
+/**
+ * Why no square is legal (or the general rule when some are).
+ */
+export interface WhyNot {
+  ja: string;
+  en: string;
 }
 /**
  * TD-ATK-2: groups removed per success level, before the weapon's damage multiplier.
@@ -3202,7 +3806,7 @@ export interface MassState {
   };
   turn?: number;
   step?: "preparation" | "deployment" | "tactics" | "battle" | "over";
-  closing?: ("deployment" | "turn_end") | null;
+  closing?: ("deployment" | "split" | "turn_end") | null;
   rebalance_asked?: string[];
   order?: string[];
   current?: string | null;
@@ -3304,9 +3908,12 @@ export interface Unit {
   };
   row?: ("front" | "back") | null;
   odd?: ("attack" | "defence") | null;
+  attack_half?: number;
+  defence_half?: number;
+  split_pending?: boolean;
+  formation?: string | null;
   attack_base?: number;
   defence_base?: number;
-  formation?: string | null;
   attack?: number;
   defence?: number;
   active?: string | null;
@@ -3477,15 +4084,32 @@ export interface PromptMsg {
   version: number;
 }
 /**
- * The answer to a `query`, computed at `version`.
+ * The answer to a `query`, computed at `version`: the query's typed answer (its
+ * `kind` the query's).
  */
 export interface QueryResult {
   type: "query.result";
   id: string;
   version: number;
-  result: {
-    [k: string]: unknown | undefined;
-  };
+  result: RangeAnswer | AreaAnswer | SightAnswer | FlashAnswer | LegalAnswer;
+}
+/**
+ * The squares within `range` of `from` (the range as counted, GRID-RNG-2's +1 in).
+ */
+export interface RangeAnswer {
+  kind?: "grid.range";
+  from: Cell;
+  range: number;
+  squares: Cell[];
+}
+/**
+ * Whether the line from `from` to `to` is clear of obstacles.
+ */
+export interface SightAnswer {
+  kind?: "grid.sight";
+  from: Cell;
+  to: Cell;
+  clear: boolean;
 }
 /**
  * An action was refused: stable code, rule ID where a rule forbids it, both reasons.
