@@ -16,6 +16,7 @@ from pydantic_core import core_schema
 from ..engine.bounds import Exact, Finite, Json, Serial
 from ..engine.outcomes import Created
 from ..engine.phases import PhaseTable
+from ..engine.prompts import Choice
 from ..engine.registry import PHASE_TABLES, ActionUnion, AnswerUnion, QueryUnion, ResultUnion
 
 __all__ = [
@@ -234,9 +235,25 @@ class Error(_Msg):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+class PromptView(_Msg):
+    """A prompt as its addressee sees it: what it asks (`kind`), whom and what it is about
+    (`about`: ids by role), the question and its choices; `resume`/`context` the GM's only."""
+
+    id: str
+    to: str
+    kind: str
+    about: dict[str, str] = Field(default_factory=dict)
+    ja: str
+    en: str
+    choices: list[Choice] = Field(default_factory=list)
+    free: StrictBool = False
+    resume: str | None = Field(default=None, description="sent to the GM only")
+    context: dict[str, Any] | None = Field(default=None, description="sent to the GM only")
+
+
 class PromptMsg(_Msg):
     type: Literal["prompt"]
-    prompt: dict[str, Any]
+    prompt: PromptView
     version: StrictInt
 
 

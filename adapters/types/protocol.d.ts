@@ -4078,10 +4078,34 @@ export interface Prompt {
 }
 export interface PromptMsg {
   type: "prompt";
-  prompt: {
-    [k: string]: unknown | undefined;
-  };
+  prompt: PromptView;
   version: number;
+}
+/**
+ * A prompt as its addressee sees it: what it asks (`kind`), whom and what it is about
+ * (`about`: ids by role), the question and its choices; `resume`/`context` the GM's only.
+ */
+export interface PromptView {
+  id: string;
+  to: string;
+  kind: string;
+  about?: {
+    [k: string]: string | undefined;
+  };
+  ja: string;
+  en: string;
+  choices?: Choice[];
+  free?: boolean;
+  /**
+   * sent to the GM only
+   */
+  resume?: string | null;
+  /**
+   * sent to the GM only
+   */
+  context?: {
+    [k: string]: unknown | undefined;
+  } | null;
 }
 /**
  * The answer to a `query`, computed at `version`: the query's typed answer (its

@@ -111,5 +111,7 @@ async def test_an_ack_names_the_prompt_it_made_and_the_prompt_comes_typed(chapel
         made = [c.id for c in ack.created if c.what == "prompt"]
         assert len(made) == 1
         prompt = await boss.next("prompt")
-        assert isinstance(prompt, PromptMsg) and prompt.prompt["id"] == made[0]
+        assert isinstance(prompt, PromptMsg) and prompt.prompt.id == made[0]
+        assert (prompt.prompt.kind, prompt.prompt.about) == ("grid.check_range",
+                                                             {"combatant": "fighter"})
         assert made[0] in boss.state["prompts"]
