@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import EXAMPLES, ROOT, Client, Running, gm, invite, join, start_server
 from test_reported_rolls import bridge, cc, to_pc_attack
 
+from conftest import EXAMPLES, ROOT, Client, gm, invite, join, start_server
 from komasync.server.roll_ledger import KEEP
 
 CARLOS = {"name": "カルロス・ベガ"}
