@@ -16,7 +16,9 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field, StrictFloat
 
-__all__ = ["Calibration", "EventResult", "PlatformAdapter", "PlatformOp"]
+from ..engine.errors import Text
+
+__all__ = ["Calibration", "EventResult", "PlatformAdapter", "PlatformOp", "RollSeen"]
 
 PlatformOp = dict[str, Any]
 
@@ -31,12 +33,42 @@ class Calibration(BaseModel):
 
 
 @dataclass
+class RollSeen:
+    """A roll a platform event carried, for the GM's roll ledger (server/roll_ledger.py).
+
+    A translation sets it on `EventResult.roll` whether or not the roll made an action;
+    a chat event without one gets it from `adapters.rolls.chat_roll`. `text` is the dice
+    line(s) as the VTT printed them; a structured (native) roll gives `formula`, `dice`
+    (`[{"faces": 6, "results": [2, 5]}]`) and `total` instead or as well. `speaker` is
+    the name or alias the VTT gave; `pc`/`pc_name` the rules' id (the table object's
+    `ref`, e.g. `pc1`) and name of the character the roll was credited to,
+    `player`/`player_name` the komasync player (None: nobody); `note` why it was left
+    unbound (an alias naming two PCs, say).
+    """
+
+    text: str = ""
+    speaker: str = ""
+    pc: str | None = None
+    pc_name: str | None = None
+    player: str | None = None
+    player_name: str | None = None
+    formula: str | None = None
+    dice: list[dict[str, Any]] = field(default_factory=list)
+    total: float | None = None
+    note: Text | None = None
+
+
+@dataclass
 class EventResult:
-    """A platform event translated: the engine action to submit, or why it is ignored."""
+    """A platform event translated: the engine action to submit, or why it is ignored
+    (`ignored` in one line of both languages, `why` the same apart), and the roll it
+    carried, if any."""
 
     action: dict[str, Any] | None = None
     ignored: str | None = None
     context: dict[str, Any] = field(default_factory=dict)
+    why: Text | None = None
+    roll: RollSeen | None = None
 
 
 class PlatformAdapter(Protocol):

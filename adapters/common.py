@@ -23,6 +23,7 @@ from .patch import Patch, Rendered
 from .projection import grid_of
 from .render import render
 from .replies import refusal_line
+from .rolls import chat_roll
 
 __all__ = ["SETTINGS_BAD", "TableAdapter"]
 
@@ -172,7 +173,10 @@ class TableAdapter:
     def event(self, event: dict[str, Any], tree: dict[str, Any]) -> EventResult:
         """A platform event as an engine action, or why it is ignored."""
         objs, _new = self.draw(tree)
-        return translate_event(event, tree, objs, self.geometry, self.settings)
+        result = translate_event(event, tree, objs, self.geometry, self.settings)
+        if result.roll is None and event.get("kind") == "chat":  # the GM's roll ledger
+            result.roll = chat_roll(event, tree, objs, self.settings)
+        return result
 
     def snap_back(self, event: dict[str, Any], tree: dict[str, Any],
                   reason: dict[str, str]) -> list[dict[str, Any]]:

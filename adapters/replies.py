@@ -40,7 +40,7 @@ ROLL_UNUSED = Text("ダイス結果は使われませんでした: {why}", "The 
 
 def ignored(text: Text) -> EventResult:
     """No action: `text` says why, in both languages."""
-    return EventResult(ignored=bi(text.ja, text.en))
+    return EventResult(ignored=bi(text.ja, text.en), why=text)
 
 
 def accepted(action: dict[str, Any], by: str | None, context: dict[str, Any]) -> EventResult:

@@ -35,6 +35,7 @@ from .connection import Connection, Limits, Wires, dumps
 from .errors import INTERNAL_ERROR, INVITE_REVOKED
 from .offload import BIG, dumps_sliced, keep, offload, units
 from .protocol import PROTOCOL_VERSION, WELCOME_TABLES
+from .roll_ledger import RollLedger
 from .storage import ActionRecord
 from .tables import Tables
 
@@ -107,6 +108,7 @@ class Audiences:
         self.history = History(limits.history, limits.history_bytes)
         self.snapshots: dict[str, tuple[int, bytes]] = {}  # audience key → (version, frame)
         self.tables = Tables(room_id, engine)
+        self.rolls = RollLedger()  # the bridges' last rolls, for the GMs (roll_ledger.py)
 
     @property
     def version(self) -> int:
@@ -273,6 +275,9 @@ class Audiences:
             conn.send(frame, burst=True)
         if conn.role == "bridge" and conn.platform:
             await self.tables.join(conn, await self.view(Audience("table")), self.big)
+        if conn.role == "gm":  # the rolls the bridges delivered before this GM came
+            for entry in self.rolls.entries():
+                conn.send_msg({"type": "notice", "kind": "roll", "data": entry}, burst=True)
         self.presence()
 
     def _missed(self, conn: Connection, view: View, since: int | None) -> list[bytes] | None:

@@ -295,10 +295,12 @@ class QueryResult(_Msg):
 
 
 class Notice(_Msg):
-    """GM only: refusals and warnings as they happen, and connection presence."""
+    """GM only: refusals and warnings as they happen, connection presence, a bridge's
+    status, and each roll a bridge delivered with what became of it (`roll`,
+    server/roll_ledger.py; a joining GM is sent the kept ones)."""
 
     type: Literal["notice"]
-    kind: Literal["refusal", "warning", "presence", "bridge"]
+    kind: Literal["refusal", "warning", "presence", "bridge", "roll"]
     data: dict[str, Any]
 
 

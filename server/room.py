@@ -46,6 +46,7 @@ from .replay import state_at
 from .retries import RetryWindow
 from .storage import ActionRecord, ActionRow, AsyncStorage, encode
 from .storage.snapshot_policy import SnapshotPolicy
+from .tables import Translated
 
 __all__ = ["Join", "Room", "Submit"]
 
@@ -67,6 +68,8 @@ class Submit:
     base_version: int | None = None
     actor_override: Any = None
     event: dict[str, Any] | None = None
+    # What its translation said of the roll the event carried (the GM's roll ledger).
+    translated: Translated | None = None
 
 
 @dataclass
@@ -203,10 +206,12 @@ class Room:
 
     def _apply_one(self, sub: Submit) -> _Applied:
         if sub.action is None:
-            translated = self.audiences.tables.translate(sub.conn, sub.event or {})
-            if isinstance(translated, Refusal):
-                return _Applied(sub, refusal=translated)
-            sub.action = translated
+            translated = sub.translated = self.audiences.tables.translate(sub.conn,
+                                                                           sub.event or {})
+            if translated.action is None:
+                return _Applied(sub, refusal=translated.refusal or INTERNAL_ERROR.refuse(
+                    alt="action"))
+            sub.action = translated.action
         who = self._principal(sub)
         seen = self.retries.version(who, sub.msg_id)
         if seen is not None:
@@ -386,6 +391,8 @@ class Room:
     # -- replies ------------------------------------------------------------------------
     def _reply(self, a: _Applied) -> None:
         conn = a.sub.conn
+        if a.duplicate_of is None:
+            self._ledger(a)
         if a.duplicate_of is not None:
             if conn:
                 conn.send_msg({"type": "ack", "id": a.sub.msg_id, "version": a.duplicate_of,
@@ -410,6 +417,21 @@ class Room:
         for p in a.outcome.happenings:
             if p.kind == "prompt.asked":
                 self.audiences.push_prompt(str(p.data["prompt"]))
+
+    def _ledger(self, a: _Applied) -> None:
+        """A bridge's roll and what became of it, for the GM's roll ledger."""
+        t, conn = a.sub.translated, a.sub.conn
+        if t is None or t.roll is None or conn is None:
+            return
+        ledger = self.audiences.rolls
+        if a.refusal is not None:
+            entry = ledger.refused(conn, t.roll, a.refusal,
+                                   t.why if t.refusal is a.refusal else None, a.sub.action)
+        elif a.outcome is not None and a.sub.action is not None:
+            entry = ledger.used(conn, t.roll, a.sub.action, a.outcome.tx.results)
+        else:
+            return
+        self.audiences.notify_gm("roll", entry)
 
     def _refused(self, sub: Submit, r: Refusal) -> None:
         if sub.conn:  # built only from what the sender may see; the GM's notice keeps all

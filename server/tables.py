@@ -13,22 +13,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from ..adapters.base import PlatformAdapter, PlatformOp
+from ..adapters.base import PlatformAdapter, PlatformOp, RollSeen
 from ..adapters.registry import make_adapter
 from ..engine.actions import ActionBase
 from ..engine.core import Engine
-from ..engine.errors import Refusal
+from ..engine.errors import Refusal, Text
 from ..engine.registry import parse_action
 from ..engine.views import Op, View, refusal_for
 from .connection import Connection, dumps
 from .errors import ADAPTER_FAILED, BAD_ACTION, EVENT_IGNORED, INTERNAL_ERROR, NO_ADAPTER, error_frame
 from .offload import dumps_sliced, keep, offload
 
-__all__ = ["PATCH_ON_LOOP", "Tables"]
+__all__ = ["PATCH_ON_LOOP", "Tables", "Translated"]
 
 T = TypeVar("T")
 
@@ -48,6 +49,18 @@ def _reset_frame(adapter: PlatformAdapter, tree: dict[str, Any], version: int) -
 
 async def _work(big: bool, fn: Callable[..., T], *args: Any) -> T:
     return await offload(fn, *args) if big else fn(*args)
+
+
+@dataclass
+class Translated:
+    """A bridge's event translated: the action, or the refusal of the event (`why`: the
+    adapter's own reason, its languages apart), and the roll it carried (the GM's roll
+    ledger, roll_ledger.py)."""
+
+    action: ActionBase | None = None
+    refusal: Refusal | None = None
+    roll: RollSeen | None = None
+    why: Text | None = None
 
 
 class Tables:
@@ -147,22 +160,26 @@ class Tables:
                       "version": self.engine.version, "reset": False, "ops": pops})
 
     # -- events -----------------------------------------------------------------------
-    def translate(self, conn: Connection | None, event: dict[str, Any]
-                  ) -> ActionBase | Refusal:
-        """A bridge's platform event → the engine action its adapter makes of it."""
+    def translate(self, conn: Connection | None, event: dict[str, Any]) -> Translated:
+        """A bridge's platform event → the engine action its adapter makes of it, and
+        the roll it carried (`EventResult.roll`)."""
         adapter = self.adapters.get(conn.platform or "") if conn else None
         if adapter is None:
-            return NO_ADAPTER.refuse()
+            return Translated(refusal=NO_ADAPTER.refuse())
+        roll = None
         try:
             result = adapter.event(event, self.tree)
+            roll = result.roll
             if result.action is None:
-                return EVENT_IGNORED.refuse(why=result.ignored or "-")
-            return parse_action(result.action)
+                return Translated(refusal=EVENT_IGNORED.refuse(why=result.ignored or "-"),
+                                  roll=roll, why=result.why)
+            return Translated(action=parse_action(result.action), roll=roll)
         except ValidationError as e:
-            return BAD_ACTION.refuse(alt="event", why=e.errors()[0]["msg"])
+            return Translated(refusal=BAD_ACTION.refuse(alt="event", why=e.errors()[0]["msg"]),
+                              roll=roll)
         except Exception:
             log.exception("adapter failed on event", extra={"room": self.room_id})
-            return INTERNAL_ERROR.refuse(alt="action")
+            return Translated(refusal=INTERNAL_ERROR.refuse(alt="action"), roll=roll)
 
     def snap_back(self, conn: Connection, event: dict[str, Any], msg_id: str,
                   r: Refusal) -> None:

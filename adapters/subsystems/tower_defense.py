@@ -92,7 +92,6 @@ IGN_NO_ROLL = Text("成功度のわかるCC判定の結果がありません", "
 IGN_UNREADABLE = Text("ダイスの結果を読めませんでした（{why_ja}）: {line}",
                       "the dice result could not be read ({why_en}): {line}")
 IGN_NO_PC = Text("発言者「{name}」は探索者の駒ではありません", "speaker '{name}' is not a PC piece")
-IGN_NO_TD = Text("この部屋にタワーディフェンスはありません", "this room has no tower defense")
 IGN_WEAPON = Text("どの武器の判定かわかりません（技能値{target}）。武器名を書いてください",
                   "which weapon? (target {target}); name the weapon in the message")
 IGN_TARGET = Text("攻撃対象の敵グループを書いてください（例: {example}）",
@@ -438,12 +437,12 @@ ONE_CHECK = {"melee": "td.melee", "eye": "td.special"}
 _SPLIT = re.compile(r"[\s　,、。;；:：@＠→>＞<＜=＝()（）\[\]［］「」『』【】/／]+")
 
 
-def chat(line: Chat) -> EventResult:
-    """A chat line as an attack by the speaking PC, or why it is none (a room without
-    tower defense says so)."""
+def chat(line: Chat) -> EventResult | None:
+    """A chat line as an attack by the speaking PC, or why it is none (None in a room
+    without tower defense: the reason then comes from a subsystem the room has)."""
     event, tree, objs = line.event, line.tree, line.objs
     if not isinstance(tree.get("tower_defense"), dict):
-        return ignored(IGN_NO_TD)
+        return None
     text = str(event.get("text") or "")
     results = parse_message(str(event.get("roll") or text))
     checks = [r for r in results if isinstance(r, CocCheck)]

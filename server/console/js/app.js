@@ -492,6 +492,7 @@ class RoomView {
       if (kind === "refusal" || kind === "warning") this.notices.add(kind, data);
       else if (kind === "presence") this.connections.presence(data);
       else if (kind === "bridge") this.connections.bridge(data);
+      else if (kind === "roll") this.connections.roll(data);
     });
     c.addEventListener("error", (ev) => {
       const e = ev.detail;

@@ -1,14 +1,21 @@
 // Who is connected (`notice` kind presence) and each bridge's status (`notice` kind
-// bridge: platform, last event, lag in versions behind the room).
+// bridge: platform, last event, lag in versions behind the room), and each bridge's last
+// rolls with what became of each (`notice` kind roll, server/roll_ledger.py): used for
+// which rule's check, or why not — so "nobody rolled" and "the VTT's dice module prints
+// lines komasync cannot read" look different.
 
 import { h, clear } from "../dom.js";
-import { t, ago } from "../i18n.js";
+import { t, ago, lang, pick } from "../i18n.js";
+
+/** Rolls kept per bridge (as the server keeps them). */
+const ROLLS_KEPT = 20;
 
 export class Connections {
   constructor(app) {
     this.app = app;
     this.connections = [];
     this.bridges = new Map();
+    this.rolls = new Map(); // bridge principal → its last roll entries by id
     this.el = h("div.connections");
     this.render();
   }
@@ -28,6 +35,17 @@ export class Connections {
     const prev = this.bridges.get(data.principal) || {};
     this.bridges.set(data.principal, { ...prev, ...data, last_event: Date.now() / 1000,
                                        reported: data.version });
+    this.render();
+  }
+
+  /** A roll a bridge delivered (a rejoining console is sent the kept ones again). */
+  roll(entry) {
+    const principal = entry.bridge?.principal ?? "?";
+    const kept = this.rolls.get(principal) || new Map();
+    kept.set(entry.id, entry);
+    const ids = [...kept.keys()].sort((a, b) => a - b);
+    for (const id of ids.slice(0, Math.max(0, ids.length - ROLLS_KEPT))) kept.delete(id);
+    this.rolls.set(principal, kept);
     this.render();
   }
 
@@ -64,7 +82,58 @@ export class Connections {
         h("thead", h("tr", h("th", ""), h("th", t("connections.platform")), h("th", t("connections.last_event")),
           h("th", t("connections.lag")), h("th", t("connections.detail")))),
         h("tbody", rows)) : h("p.muted.small", t("connections.none")),
+      this.renderRolls(bridges),
       h("h4", t("connections.title")),
       h("ul.plain.conn-list", others));
   }
+
+  /** Per bridge (known or not connected any more), its last rolls, newest first. */
+  renderRolls(bridges) {
+    const labels = new Map(bridges.map((b) => [b.principal, b.label || b.principal]));
+    for (const [principal, kept] of this.rolls) {
+      if (!labels.has(principal)) {
+        const any = [...kept.values()][0];
+        labels.set(principal, any?.bridge?.label || principal);
+      }
+    }
+    if (!labels.size) return null;
+    return h("div.roll-ledger", h("h4", t("rolls.title")), h("p.muted.small", t("rolls.hint")),
+      ...[...labels].map(([principal, label]) => {
+        const entries = [...(this.rolls.get(principal)?.values() || [])].sort((a, b) => b.id - a.id);
+        const heading = t("rolls.of", { bridge: label });
+        return h("section.roll-bridge", { dataset: { principal }, "aria-label": heading },
+          h("h5", heading),
+          entries.length
+            ? h("ol.plain.roll-list", entries.map((e) => rollItem(e)))
+            : h("p.muted.small.roll-none", t("rolls.none")));
+      }));
+  }
+}
+
+/** One roll in plain words: when, who → which PC, the line, what became of it. */
+function rollItem(e) {
+  const o = e.outcome || {};
+  const when = new Date(e.at * 1000);
+  const locale = lang() === "ja" ? "ja-JP" : (navigator.language?.startsWith("en") ? navigator.language : "en");
+  const pc = e.pc ? e.pc.name : t("rolls.unbound");
+  const player = e.player ? t("rolls.player", { name: e.player.name }) : "";
+  const codes = [o.used ? o.action : o.code, o.rule].filter(Boolean).join(" · ");
+  const sentence = o.used ? pick(o.text) : t("rolls.not_used", { why: pick(o.text) });
+  return h("li.roll-entry", { dataset: { id: e.id, used: o.used ? "yes" : "no", code: o.code || o.action || "" } },
+    h("div.roll-head",
+      h("time.roll-time", { datetime: when.toISOString() }, when.toLocaleTimeString(locale)), " ",
+      h("span.roll-who", `${e.speaker || "?"} → ${pc}${player}`)),
+    h("div.roll-line", rollLine(e)),
+    h("div.roll-outcome", { class: o.used ? "used" : "unused" },
+      h("span.roll-sentence", sentence), codes ? " " : null,
+      codes ? h("span.muted.small.roll-codes", `[${codes}]`) : null),
+    e.note ? h("div.muted.small.roll-note", pick(e.note)) : null);
+}
+
+/** The line as the VTT printed it, or a native roll's formula, faces and total. */
+function rollLine(e) {
+  if (e.text) return e.text;
+  const faces = (e.dice || []).map((d) => `${d.faces ? `d${d.faces}` : ""}[${(d.results || []).join(", ")}]`).join(" ");
+  const total = e.total === null || e.total === undefined ? "" : ` = ${e.total}`;
+  return `${e.formula || "?"} → ${faces}${total}`;
 }
