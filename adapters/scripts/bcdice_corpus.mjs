@@ -87,7 +87,7 @@ const FORCED = {
 //: BCDice's own test data for these systems (test/data/*.toml, shipped in the package as
 //: test_data.json), replayed with its dice: only dice results, not tables or errors.
 const TEST_DATA = ["Cthulhu7th", "Cthulhu", "SwordWorld2_5", "AddDice", "Repeat"];
-const DICE_LINE = /^(\(|KeyNo\.|#1\n|ボーナス・ペナルティダイス)/;
+const DICE_LINE = /^(\(|KeyNo\.|#1\n|ボーナス・ペナルティダイス\[)/;
 
 // -- the randomizers ----------------------------------------------------------------------
 function mulberry32(seed) {
