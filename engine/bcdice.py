@@ -100,10 +100,12 @@ _WORDS_6TH = frozenset({"成功", "スペシャル", "決定的成功/スペシ�
 REASONS: dict[str, Text] = {
     "empty": Text("空の行です", "empty"),
     "no_header": Text("（…）で始まるダイスの結果がありません", "no (…) header"),
-    "keep_roll": Text("キープロール（{head}）: 一部の出目だけを数えるロールは、komasyncのルールでは使いません",
+    "keep_roll": Text("キープロール（{head}）: 一部の出目だけを数えるロールは、"
+                      "komasyncのルールでは使いません",
                       "a keep roll ({head}): a roll that counts only some of its dice is not "
                       "used by komasync's rules"),
-    "power_fixed": Text("出目を固定・変える威力表のロール（{head}、gf/sf/tf）: 書かれた出目の一部は振ったものではないため読みません",
+    "power_fixed": Text("出目を固定・変える威力表のロール（{head}、gf/sf/tf）: "
+                        "書かれた出目の一部は振ったものではないため読みません",
                         "a power-table roll that fixes or changes its dice ({head}, gf/sf/tf): "
                         "some faces shown were not rolled, so it is not read"),
     "power_steps": Text("威力表のロール（{head}）の結果の並びが読めません",
@@ -406,8 +408,8 @@ def _parse_cc(raw: str, head: str, tag: str, steps: list[str]) -> BCDiceResult:
     dice = tuple(int(d) for d in steps[0].split(","))
     value = int(steps[1])
     level = LEVEL_WORDS.get(steps[2]) if target is not None else None
-    if (target is not None and (level is None or steps[2] in _WORDS_6TH - {"成功"})
-            or value not in dice):
+    bad_level = target is not None and (level is None or steps[2] in _WORDS_6TH - {"成功"})
+    if bad_level or value not in dice:
         return _no(raw, "unknown_level_or_kept")
     bonus = int(m_bonus.group(1)) if m_bonus else 0
     return CocCheck(raw=raw, value=value, dice=dice, level=level, target=target, bonus=bonus,

@@ -9,6 +9,7 @@
 // from its `forced` list (edge cases: criticals, fumbles, specials, 故障ナンバー, BCDice's own
 // test data), so the same BCDice gives the same file byte for byte. See
 // tests/data/bcdice/README.md for the format.
+/* global process */ // a Node script (the shared config gives Node globals only to adapters/test)
 import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
