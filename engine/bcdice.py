@@ -155,6 +155,8 @@ _HAS_DICE = re.compile(r"\d*D\d+", re.IGNORECASE)
 _KEEP = re.compile(r"\d*D\d+[KD][HL]?\d+", re.IGNORECASE)
 _SYSTEM_PREFIX = re.compile(r"^[A-Za-z0-9_.]+\s*:\s*(?=\()")
 _REPEAT = re.compile(r"^#(\d+)\s*(.*)$")
+#: `…＞ 6#2(2D6) ＞ …`: paragraphs joined without a break (a repeat as Foundry posts it).
+_GLUED_REPEAT = re.compile(r"(?<=\S)(#\d+\()")
 _HEADER_AFTER_COMMAND = re.compile(r"\((?=[^()]*\d*D\d+[^()]*\)[^＞>]*[＞>])", re.IGNORECASE)
 _POWER = re.compile(r"^KeyNo\.(\S+)\s*[＞>]")
 _DRUID = re.compile(r"^Dru\[[\d,]+\]", re.IGNORECASE)
@@ -300,7 +302,8 @@ def parse_message(text: str) -> list[BCDiceResult]:
     """Every result in a chat message: repeated rolls (`#1`, `#2`…, also `#1(2D6) ＞ …` on
     one line) and several result lines give one each; a FAR burst stays one."""
     chunks: list[list[str]] = [[]]
-    for line in _ZERO_WIDTH.sub("", text).strip().splitlines():
+    text = _GLUED_REPEAT.sub(r"\n\1", _ZERO_WIDTH.sub("", text))
+    for line in text.strip().splitlines():
         m = _REPEAT.match(line.strip())
         if m:
             chunks.append([m.group(2)] if m.group(2) else [])

@@ -88,7 +88,7 @@ const FORCED = {
 //: BCDice's own test data for these systems (test/data/*.toml, shipped in the package as
 //: test_data.json), replayed with its dice: only dice results, not tables or errors.
 const TEST_DATA = ["Cthulhu7th", "Cthulhu", "SwordWorld2_5", "AddDice", "Repeat"];
-const DICE_LINE = /^(\(|KeyNo\.|#1\n|ボーナス・ペナルティダイス\[)/;
+const DICE_LINE = /^(\(|KeyNo\.|#1\n\(|ボーナス・ペナルティダイス\[)/;
 
 // -- the randomizers ----------------------------------------------------------------------
 function mulberry32(seed) {
@@ -159,7 +159,8 @@ async function roll(systemId, command, random) {
   return game.eval();
 }
 
-const REPEAT = /^x(\d+)\s+(.+)$/i;
+//: BCDice's repeat commands (`x3 2D6`, `rep3 …`, `repeat3 …`, secret `sx3 …`).
+const REPEAT = /^s?(?:x|rep|repeat)(\d+)\s+(.+)$/i;
 
 async function entry(systemId, command, random, forced) {
   const res = await roll(systemId, command, random);

@@ -161,6 +161,13 @@ def test_repeat_lines_as_foundry_posts_them() -> None:
         (6, (4, 2)), (9, (3, 6)), (7, (1, 6))]
 
 
+def test_repeat_paragraphs_joined_without_a_break() -> None:
+    """The same repeat when the paragraphs were joined with nothing between them."""
+    text = "#1(2D6) ＞ 6[4,\u200b2] ＞ 6#2(2D6) ＞ 9[3,\u200b6] ＞ 9#3(2D6) ＞ 7[1,\u200b6] ＞ 7"
+    assert [(r.value, r.dice) for r in parse_message(text) if isinstance(r, PlainRoll)] == [
+        (6, (4, 2)), (9, (3, 6)), (7, (1, 6))]
+
+
 def test_several_result_lines_in_one_message() -> None:
     rs = parse_message("(2D6) ＞ 7[1,\u200b6] ＞ 7\n(1D100<=50) ＞ 17 ＞ 成功")
     assert [(type(r).__name__, r.level) for r in rs] == [("PlainRoll", None),
