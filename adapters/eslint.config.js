@@ -48,7 +48,8 @@ export default [
     languageOptions: { sourceType: "script" },
   },
   {
-    files: ["adapters/test/**/*.js", "adapters/ccfolia/build.mjs", "adapters/eslint.config.js"],
+    files: ["adapters/test/**/*.js", "adapters/ccfolia/build.mjs", "adapters/types/**/*.mjs",
+      "adapters/eslint.config.js"],
     languageOptions: { globals: globals.node },
   },
 ];

@@ -81,7 +81,7 @@ def opened(base: Engine, pc: str, step: str) -> Engine:
         e.apply(parse_action({"kind": "grid.process.end", "combatant": g.process.combatant}), GM)
     e.apply(parse_action({"kind": "grid.process.start", "combatant": pc}), GM)
     for s in STEPS[: STEPS.index(step)]:
-        e.apply(parse_action({"kind": "grid.step", "combatant": pc}), GM)
+        e.apply(parse_action({"kind": "grid.step.end", "combatant": pc}), GM)
         del s
     return e
 

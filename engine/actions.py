@@ -17,7 +17,7 @@ __all__ = ["ActionBase"]
 class ActionBase(BaseModel):
     """An action: `kind` picks it, `roles` may send it, `apply` validates then writes."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     roles: ClassVar[frozenset[Role]] = frozenset({"gm"})
     #: A move of a piece on the board, which a bridge naming no player (a drag nobody

@@ -20,7 +20,7 @@ __all__ = ["QueryBase"]
 class QueryBase(BaseModel):
     """A query: `kind` picks it, `roles` may ask it, `answer` computes the reply."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     roles: ClassVar[frozenset[Role]] = frozenset({"gm", "player", "bridge", "observer"})
     #: The model of the answer (its `kind` the query's): the registry's `AnswerUnion`.

@@ -5,6 +5,8 @@
 # from the system site-packages the venv can see. Then ESLint over the JavaScript (console,
 # bridges, their Node suites, the fake Ccfolia page), from adapters/node_modules (setup.sh's
 # `npm ci`, pinned in adapters/package-lock.json); `npm run lint` holds the paths and flags.
+# Last `npm run types`: tsc over the declarations generated from `komasync schema`
+# (adapters/types/protocol.d.ts) and the JavaScript typed by them (adapters/tsconfig.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,4 +17,4 @@ mkdir -p "$tree/komasync"
 for part in engine server adapters client examples; do ln -s "$PWD/$part" "$tree/komasync/$part"; done
 (cd "$tree" && python3 -m mypy --config-file "$OLDPWD/pyproject.toml" -p komasync.engine -p komasync.server -p komasync.adapters \
   -p komasync.client)
-(cd adapters && npm run --silent lint)
+(cd adapters && npm run --silent lint && npm run --silent types)

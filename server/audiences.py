@@ -34,7 +34,7 @@ from ..engine.views import (
 from .connection import Connection, Limits, Wires, dumps
 from .errors import INTERNAL_ERROR, INVITE_REVOKED
 from .offload import BIG, dumps_sliced, keep, offload, units
-from .protocol import WELCOME_TABLES
+from .protocol import PROTOCOL_VERSION, WELCOME_TABLES
 from .storage import ActionRecord
 from .tables import Tables
 
@@ -265,7 +265,7 @@ class Audiences:
         if conn.closed or conn.principal in self.revoked:
             return  # it went away (or was revoked) while the worker ran
         self.conns.add(conn)
-        conn.send_msg({"type": "welcome", "protocol": 1, "room": self.room_id,
+        conn.send_msg({"type": "welcome", "protocol": PROTOCOL_VERSION, "room": self.room_id,
                        "role": conn.role, "player": conn.player,
                        "audience": view.audience.key, "version": self.version,
                        "tables": WELCOME_TABLES}, burst=True)

@@ -1,24 +1,44 @@
-"""`komasync` command line — help in Japanese and English, errors on one line each."""
+"""`komasync` command line — help in Japanese and English, errors on one line each.
+
+Only argparse and the ja/en texts are imported to build the parser: each subcommand's
+module (the server and aiohttp, the subsystems, pydantic, the stores) is imported when
+that subcommand runs, so `komasync --help` starts about as fast as Python itself.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import Text
-from ..engine.scenario import ScenarioError
-from . import cli_rooms
-from .cli_common import CliError, say_error
-from .cli_serve import DEMO_ROOM, DEMO_ROOMS, example_path, serve
-from .storage import StorageError
+from .cli_common import MIN_SECRET, CliError, say_error
+
+if TYPE_CHECKING:
+    from ..engine.scenario import ScenarioError
+    from .cli_serve import DEMO_ROOM, DEMO_ROOMS, example_path  # at run time: __getattr__
 
 __all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "main"]
 
 Command = Callable[[argparse.Namespace], int]
+
+
+def __getattr__(name: str) -> Any:
+    """`DEMO_ROOM`, `DEMO_ROOMS` and `example_path` live in cli_serve (which imports the server)."""
+    if name in ("DEMO_ROOM", "DEMO_ROOMS", "example_path"):
+        return getattr(importlib.import_module(".cli_serve", __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _lazy(module: str, name: str) -> Command:
+    """The command `name` of `module` (relative to komasync.server), imported when it runs."""
+    def run(args: argparse.Namespace) -> int:
+        command: Command = getattr(importlib.import_module(module, __package__), name)
+        return command(args)
+    return run
 DB_HELP = ("SQLiteファイル（既定: KOMASYNC_DB か komasync.sqlite3）/ "
            "SQLite file (default: KOMASYNC_DB or komasync.sqlite3)")
 STORE_HELP = ("保存先 redis://ホスト:ポート/番号（既定: KOMASYNC_STORE、省略時は --db のSQLite）/ "
@@ -30,7 +50,7 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     s = sub.add_parser("serve", help="サーバーを起動 / run the server",
                        description="各オプションは環境変数 KOMASYNC_<名前> でも指定できます / "
                                    "every option can also be set as KOMASYNC_<NAME>")
-    s.set_defaults(run=serve)
+    s.set_defaults(run=_lazy(".cli_serve", "serve"))
     s.add_argument("--host", help="待ち受けるアドレス（0.0.0.0で全て）/ address to bind (0.0.0.0 = all)")
     s.add_argument("--port", type=int, help="ポート（0で自動、既定8750）/ port (0 picks a free one; 8750)")
     s.add_argument("--db", help=DB_HELP)
@@ -97,20 +117,20 @@ def _room_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     r = sub.add_parser("room", help="ルーム操作 / rooms")
     rsub = r.add_subparsers(dest="room_cmd", required=True, metavar="ACTION")
     rc = rsub.add_parser("create", help="シナリオからルームを作成 / create a room from a scenario")
-    rc.set_defaults(run=cli_rooms.create)
+    rc.set_defaults(run=_lazy(".cli_rooms", "create"))
     rc.add_argument("file", help="シナリオYAML / scenario YAML")
     rc.add_argument("--id", default=None, help="ルームID / room id")
     rc.add_argument("--secret", default=None,
-                    help=f"GM秘密鍵（{cli_rooms.MIN_SECRET}文字以上、省略時は生成）/ "
-                         f"GM secret (at least {cli_rooms.MIN_SECRET} characters; generated if left out)")
+                    help=f"GM秘密鍵（{MIN_SECRET}文字以上、省略時は生成）/ "
+                         f"GM secret (at least {MIN_SECRET} characters; generated if left out)")
     ls = rsub.add_parser("list", help="ルーム一覧 / list the rooms")
-    ls.set_defaults(run=cli_rooms.listing)
+    ls.set_defaults(run=_lazy(".cli_rooms", "listing"))
     ls.add_argument("--json", action="store_true", help="JSONで出力 / print JSON")
-    for name, run, text in (("delete", cli_rooms.delete, "ルームと記録を削除 / delete a room and its log"),
-                            ("reset", cli_rooms.reset, "ルームを初期状態に戻す（招待は残る）/ "
-                                                       "back to the scenario's start (invites stay)")):
+    for name, text in (("delete", "ルームと記録を削除 / delete a room and its log"),
+                       ("reset", "ルームを初期状態に戻す（招待は残る）/ "
+                                 "back to the scenario's start (invites stay)")):
         p = rsub.add_parser(name, help=text)
-        p.set_defaults(run=run)
+        p.set_defaults(run=_lazy(".cli_rooms", name))
         p.add_argument("room", help="ルームID / room id")
         p.add_argument("--yes", action="store_true", help="確認なしで実行 / do it without asking")
     _export_args(rsub.add_parser("export", help="ココフォリア用の書き出し / Ccfolia exports"))
@@ -121,7 +141,7 @@ def _room_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 
 def _export_args(ex: argparse.ArgumentParser) -> None:
-    ex.set_defaults(run=cli_rooms.export)
+    ex.set_defaults(run=_lazy(".cli_rooms", "export"))
     ex.add_argument("room", help="ルームID / room id")
     ex.add_argument("--format", choices=["zip", "clipboard"], default="zip",
                     help="zip: ルームZIP（インポート用）/ room ZIP to import; "
@@ -130,20 +150,17 @@ def _export_args(ex: argparse.ArgumentParser) -> None:
 
 
 def _store_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from . import migrate
-    from .storage import redis_conf
-
     m = sub.add_parser("migrate", help="ルームを別の保存先へコピー / copy rooms to another store",
                        description="例 / e.g. komasync migrate --from sqlite:komasync.sqlite3 "
                                    "--to redis://127.0.0.1:6379/0")
-    m.set_defaults(run=migrate.run)
+    m.set_defaults(run=_lazy(".migrate", "run"))
     m.add_argument("--from", dest="source", required=True,
                    help="コピー元（sqlite:パス か redis://…）/ source (sqlite:PATH or redis://…)")
     m.add_argument("--to", dest="target", required=True,
                    help="コピー先（sqlite:パス か redis://…）/ target (sqlite:PATH or redis://…)")
     rc = sub.add_parser("redis-conf", help="Redisの設定を表示 / print the Redis settings",
                         description="komasync redis-conf --dir DIR | redis-server -")
-    rc.set_defaults(run=redis_conf.run)
+    rc.set_defaults(run=_lazy(".storage.redis_conf", "run"))
     rc.add_argument("--dir", default=".", help="AOFの置き場所 / where the append-only file lives")
     rc.add_argument("--port", type=int, default=6379, help="ポート / port")
     rc.add_argument("--host", default="127.0.0.1", help="待ち受けるアドレス / address to bind")
@@ -159,7 +176,7 @@ def _parser() -> argparse.ArgumentParser:
     _room_parser(sub)
 
     i = sub.add_parser("invite", help="招待トークンとリンクを発行 / mint an invite token and link")
-    i.set_defaults(run=cli_rooms.invite)
+    i.set_defaults(run=_lazy(".cli_rooms", "invite"))
     i.add_argument("room", help="ルームID / room id")
     i.add_argument("role", choices=["player", "bridge", "observer"], help="役割 / role")
     i.add_argument("--player", default=None, help="プレイヤーID（player役割）/ player id")
@@ -198,18 +215,34 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as e:
         say_error(e.text)
         return e.code
-    except StorageError as e:
+    except Exception as e:
+        code = _said(e)
+        if code is None:
+            raise
+        return code
+
+
+def _said(e: Exception) -> int | None:
+    """Say a store, scenario or settings error on one line each; None for any other error.
+    Each module is looked up only once an error is in hand (importing them costs startup)."""
+    from pydantic import ValidationError
+
+    from ..engine.scenario import ScenarioError
+    from .storage import StorageError
+
+    if isinstance(e, StorageError):
         say_error(e.text)
         return 1
-    except ScenarioError as e:
+    if isinstance(e, ScenarioError):
         _say_problems(e)
         return 1
-    except ValidationError as e:
+    if isinstance(e, ValidationError):
         err = e.errors()[0]
         name = ".".join(map(str, err["loc"]))
         flag = f"--{name.replace('_', '-')} / KOMASYNC_{name.upper()}"  # as the person typed it
         say_error(BAD_SETTING.format(name=flag, why=err["msg"]))
         return 2
+    return None
 
 
 def _say_problems(e: ScenarioError) -> None:

@@ -1,17 +1,26 @@
-"""What every `komasync` command shares: one-line ja/en errors and opening the store."""
+"""What every `komasync` command shares: one-line ja/en errors and opening the store.
+
+Imported to build the parser, so the settings, the stores and the scenario models are
+imported inside the functions that use them (see cli.py).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine.errors import Text
-from ..engine.scenario import Scenario, load_scenario_file
-from .settings import load_settings
-from .storage import Backend, Storage, is_redis, open_redis, sqlite_path
 
-__all__ = ["CliError", "open_db", "open_room", "read_scenario", "say_error"]
+if TYPE_CHECKING:
+    from ..engine.scenario import Scenario
+    from .storage import Backend
+
+__all__ = ["MIN_SECRET", "CliError", "open_db", "open_room", "read_scenario", "say_error"]
+
+#: Shortest GM secret `room create --secret` accepts.
+MIN_SECRET = 16
 
 NO_ROOM = Text("ルーム「{room}」はありません（{db}）。`komasync room list` で確認できます。",
                "There is no room '{room}' in {db}; `komasync room list` shows the rooms.")
@@ -36,12 +45,17 @@ def say_error(text: Text) -> None:
 
 
 def db_path(args: argparse.Namespace) -> str:
+    from .settings import load_settings
+
     return load_settings(db=getattr(args, "db", None)).db
 
 
 def open_db(args: argparse.Namespace, must_exist: bool = True) -> Backend:
     """The store named by --store or KOMASYNC_STORE (Redis, or `sqlite:PATH`), else the
     SQLite file named by --db or KOMASYNC_DB (StorageError if it is not ours)."""
+    from .settings import load_settings
+    from .storage import Storage, is_redis, open_redis, sqlite_path
+
     settings = load_settings(db=getattr(args, "db", None), store=getattr(args, "store", None))
     if is_redis(settings.store):
         return open_redis(str(settings.store), owner="komasync-cli")
@@ -61,6 +75,8 @@ def open_room(args: argparse.Namespace) -> Backend:
 
 def read_scenario(path: str | Path) -> Scenario:
     """A scenario file, or a one-line error for a file that is missing or unreadable."""
+    from ..engine.scenario import load_scenario_file
+
     try:
         return load_scenario_file(path)
     except FileNotFoundError:

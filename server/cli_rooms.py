@@ -13,13 +13,12 @@ from pathlib import Path
 
 from ..engine.errors import Text
 from ..engine.scenario import build_room
-from .cli_common import CliError, open_db, open_room, read_scenario
+from .cli_common import MIN_SECRET, CliError, open_db, open_room, read_scenario
 from .settings import invite_link, load_settings
 from .storage import Backend, LeaseHeld, RoomExists, new_secret
 
 __all__ = ["MIN_SECRET", "create", "delete", "export", "invite", "listing", "reset"]
 
-MIN_SECRET = 16
 TAKEN = Text("ルームID「{room}」は既に使われています。"
              "別の --id を指定するか、`komasync room delete {room}` で消してください。",
              "Room id '{room}' is taken; choose another --id or remove it with "

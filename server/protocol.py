@@ -6,13 +6,17 @@ tests validate every frame they see against it. See docs/protocol.md for the flo
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
 
 from ..engine.bounds import Exact, Finite, Json, Serial
 from ..engine.outcomes import Created
 from ..engine.phases import PhaseTable
+from ..engine.prompts import Choice
 from ..engine.registry import PHASE_TABLES, ActionUnion, AnswerUnion, QueryUnion, ResultUnion
 
 __all__ = [
@@ -231,9 +235,25 @@ class Error(_Msg):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+class PromptView(_Msg):
+    """A prompt as its addressee sees it: what it asks (`kind`), whom and what it is about
+    (`about`: ids by role), the question and its choices; `resume`/`context` the GM's only."""
+
+    id: str
+    to: str
+    kind: str
+    about: dict[str, str] = Field(default_factory=dict)
+    ja: str
+    en: str
+    choices: list[Choice] = Field(default_factory=list)
+    free: StrictBool = False
+    resume: str | None = Field(default=None, description="sent to the GM only")
+    context: dict[str, Any] | None = Field(default=None, description="sent to the GM only")
+
+
 class PromptMsg(_Msg):
     type: Literal["prompt"]
-    prompt: dict[str, Any]
+    prompt: PromptView
     version: StrictInt
 
 
@@ -310,21 +330,68 @@ server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
 def json_schema() -> dict[str, Any]:
-    """Both directions as one JSON Schema document."""
+    """Both directions and the state tree (`RoomState`, what a snapshot holds) as one JSON
+    Schema document, definitions sorted by name so a generated file can be checked for staleness."""
+    from ..engine.state import RoomState
+
+    named = (("ClientMessage", client_adapter), ("ServerMessage", server_adapter),
+             ("RoomState", TypeAdapter(RoomState)))
+    each, top = TypeAdapter.json_schemas([(name, "validation", adapter) for name, adapter in named],
+                                         ref_template="#/$defs/{model}", schema_generator=_Schema)
+    for (name, _), schema in each.items():
+        if "$ref" not in schema:  # the two unions; RoomState is a model, already defined
+            top["$defs"][name] = schema
+    defs = _short_names(top["$defs"])
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"komasync protocol v{PROTOCOL_VERSION}",
+        "description": "komasync の通信（両方向）と状態ツリー / komasync's messages (both "
+                       "directions) and its state tree (RoomState: a snapshot's `state`).",
         "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
-        "$defs": _merge(
-            ("ClientMessage", client_adapter.json_schema(ref_template="#/$defs/{model}")),
-            ("ServerMessage", server_adapter.json_schema(ref_template="#/$defs/{model}")),
-        ),
+        "$defs": {name: defs[name] for name in sorted(defs)},
     }
 
 
-def _merge(*named: tuple[str, dict[str, Any]]) -> dict[str, Any]:
-    defs: dict[str, Any] = {}
-    for name, schema in named:
-        defs.update(schema.pop("$defs", {}))
-        defs[name] = schema
-    return defs
+class _Schema(GenerateJsonSchema):
+    """Marks a state model's secret fields as optional (only the GM's projection has them);
+    no per-field titles (they repeat the name, and type generators make aliases of them)."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+    def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
+        out = super().model_schema(schema)
+        secret: frozenset[str] = getattr(schema["cls"], "__secret__", frozenset())
+        if secret and "required" in out:
+            out["required"] = [name for name in out["required"] if name not in secret]
+            if not out["required"]:
+                del out["required"]
+        for name in sorted(secret & set(out.get("properties", {}))):
+            out["properties"][name]["description"] = "GMだけに送られる / sent to the GM only"
+        return out
+
+
+def _short_names(defs: dict[str, Any]) -> dict[str, Any]:
+    """Definitions whose class name two modules share are named by pydantic after their whole
+    module path (`komasync__engine__grid__actions__Move`); name them after their subsystem
+    (`GridMove`) instead, the title too, so generated types read well."""
+    renamed: dict[str, str] = {}
+    for name in defs:
+        if "__" not in name:
+            continue
+        parts = name.split("__")
+        sub = parts[2] if len(parts) > 3 and parts[:2] == ["komasync", "engine"] else parts[0]
+        short = "".join(w.capitalize() for w in sub.split("_")) + parts[-1]
+        if short in defs or short in renamed.values():
+            short = "".join(w.capitalize() for p in parts for w in p.split("_"))
+        renamed[name] = short
+    if not renamed:
+        return defs
+    text = json.dumps(defs)
+    for old, new in renamed.items():
+        text = text.replace(f'"#/$defs/{old}"', f'"#/$defs/{new}"')
+    out: dict[str, Any] = json.loads(text)
+    for old, new in renamed.items():
+        out[new] = out.pop(old)
+        out[new]["title"] = new
+    return out

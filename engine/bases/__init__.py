@@ -10,29 +10,17 @@ part of a scenario file. Happenings it listens to are in `blocks.REPORTABLE` plu
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem, Trigger
-from .actions import ACTIONS
-from .blocks import REPORTABLE
-from .effects import resume_choice
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 from .model import BasesState
-from .refusals import CODES
-from .results import RESULTS
 from .scenario import BasesScenario
-from .settle import settle
-from .trigger import ADVANCE, on_happening
+
+if TYPE_CHECKING:
+    from .subsystem import SUBSYSTEM
 
 __all__ = ["SUBSYSTEM", "BasesScenario", "BasesState"]
 
-TRIGGER_KINDS = frozenset({*REPORTABLE, "round.started", "round.ended", "battle.started",
-                           "bases.state.changed", "bases.gp.changed", "bases.event.fired",
-                           ADVANCE})
-
-SUBSYSTEM = Subsystem(
-    name="bases",
-    actions=ACTIONS,
-    triggers=(Trigger(on_happening, TRIGGER_KINDS),),
-    resumers={"bases.choose": resume_choice},
-    settlers=(settle,),
-    refusals=CODES,
-    results=RESULTS,
-)
+# The declaration and its handlers load when first asked for (the registry, a handler
+# of another package); a scenario or a state needs only the models above.
+__getattr__ = lazy_names(__name__, ".subsystem", ("SUBSYSTEM",))

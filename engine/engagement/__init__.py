@@ -25,26 +25,26 @@ grazes' rate, the row rule for approach) is a setting or a counter the GM sets
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem
-from .actions import DECLARATIONS
-from .checks import melee_dice, skill_bonus
-from .gm import GM_ACTIONS
-from .model import TURN, EngagementSettings, EngagementState, Pair, pair_key
-from .refusals import CODES
-from .relation import HANDOVER_RESUME, resume_handover
-from .results import RESULTS
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
+from .model import EngagementSettings, EngagementState, Pair, pair_key
 from .scenario import EngagementScenario
-from .turns import TURN_ACTIONS, settle
 
-__all__ = ["SUBSYSTEM", "EngagementScenario", "EngagementSettings", "EngagementState", "Pair",
-           "melee_dice", "pair_key", "skill_bonus"]
+if TYPE_CHECKING:
+    from .subsystem import SUBSYSTEM, melee_dice, skill_bonus
 
-SUBSYSTEM = Subsystem(
-    name="engagement",
-    actions=(*TURN_ACTIONS, *DECLARATIONS, *GM_ACTIONS),
-    resumers={HANDOVER_RESUME: resume_handover},
-    settlers=(settle,),
-    phases=TURN,
-    refusals=CODES,
-    results=RESULTS,
-)
+__all__ = [
+    "SUBSYSTEM",
+    "EngagementScenario",
+    "EngagementSettings",
+    "EngagementState",
+    "Pair",
+    "melee_dice",
+    "pair_key",
+    "skill_bonus",
+]
+
+# The declaration and its handlers load when first asked for (the registry, a handler
+# of another package); a scenario or a state needs only the models above.
+__getattr__ = lazy_names(__name__, ".subsystem", ("SUBSYSTEM", "melee_dice", "skill_bonus"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, StrictBool
+from pydantic import Field, StrictBool, StrictInt
 
 from ..bounds import Count, Id, Number
 from ..outcomes import Result
@@ -37,8 +37,8 @@ class CheckPool(Result):
     who: Id
     purpose: Purpose
     base: Number
-    dice: int = Field(ge=0, le=100)
-    sides: int = Field(ge=2, le=100)
+    dice: StrictInt = Field(ge=0, le=100)
+    sides: StrictInt = Field(ge=2, le=100)
     total: Number | None = None
 
 

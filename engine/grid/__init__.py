@@ -28,28 +28,17 @@ each reading of an ambiguity is a setting too (model.GridSettings, docs/grid.md)
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem, Trigger
-from .actions import ACTIONS, HINDER_RESUME, judge_table_move, resume_hindrance
-from .acts import Act
-from .gm import CHECK_RESUME, GM_ACTIONS, resume_check_range
-from .model import PROCESS, GridSettings, GridState
-from .queries import GRID_QUERIES, legal_destinations
-from .refusals import CODES
-from .results import RESULTS
-from .rounds import settle_grid
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
+from .model import GridSettings, GridState
 from .scenario import GridScenario
-from .skills import SKILL_ACTIONS
+
+if TYPE_CHECKING:
+    from .subsystem import SUBSYSTEM, legal_destinations
 
 __all__ = ["SUBSYSTEM", "GridScenario", "GridSettings", "GridState", "legal_destinations"]
 
-SUBSYSTEM = Subsystem(
-    name="grid",
-    actions=(*ACTIONS, Act, *SKILL_ACTIONS, *GM_ACTIONS),
-    triggers=(Trigger(judge_table_move, frozenset({"piece.moved"})),),
-    resumers={HINDER_RESUME: resume_hindrance, CHECK_RESUME: resume_check_range},
-    settlers=(settle_grid,),
-    queries=GRID_QUERIES,
-    phases=PROCESS,
-    refusals=CODES,
-    results=RESULTS,
-)
+# The declaration and its handlers load when first asked for (the registry, a handler
+# of another package); a scenario or a state needs only the models above.
+__getattr__ = lazy_names(__name__, ".subsystem", ("SUBSYSTEM", "legal_destinations"))

@@ -23,24 +23,17 @@ strength, row and formation are on the table for all.
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem
-from .actions import ACTIONS
-from .flow import RESUMERS, NextStep, advance
-from .model import TURN, MassSettings, MassState
-from .prep import Pick, SetStrength
-from .refusals import CODES
-from .results import RESULTS
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
+from .model import MassSettings, MassState
 from .scenario import MassScenario
-from .strategies import UseStrategy
+
+if TYPE_CHECKING:
+    from .subsystem import SUBSYSTEM
 
 __all__ = ["SUBSYSTEM", "MassScenario", "MassSettings", "MassState"]
 
-SUBSYSTEM = Subsystem(
-    name="mass",
-    actions=(NextStep, SetStrength, Pick, *ACTIONS, UseStrategy),
-    resumers=RESUMERS,
-    settlers=(advance,),
-    phases=TURN,
-    refusals=CODES,
-    results=RESULTS,
-)
+# The declaration and its handlers load when first asked for (the registry, a handler
+# of another package); a scenario or a state needs only the models above.
+__getattr__ = lazy_names(__name__, ".subsystem", ("SUBSYSTEM",))

@@ -6,11 +6,15 @@ table display is drawn on. Rule IDs here are komasync's own (TABLE-*), not the s
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem
-from .actions import ACTIONS, AddCounter, MovePiece, mover_of, not_yours, table_of
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 from .model import Cell, Counter, Grid, Marker, Piece, TableState
-from .refusals import CODES, FOR_NOBODY
+from .refusals import FOR_NOBODY
 from .scenario import TableScenario
+
+if TYPE_CHECKING:
+    from .subsystem import SUBSYSTEM, AddCounter, MovePiece, mover_of, not_yours, table_of
 
 __all__ = [
     "FOR_NOBODY",
@@ -29,4 +33,13 @@ __all__ = [
     "table_of",
 ]
 
-SUBSYSTEM = Subsystem(name="table", actions=ACTIONS, refusals=CODES)
+# The declaration and its handlers load when first asked for (the registry, a handler
+# of another package); a scenario or a state needs only the models above.
+__getattr__ = lazy_names(__name__, ".subsystem", (
+    "SUBSYSTEM",
+    "AddCounter",
+    "MovePiece",
+    "mover_of",
+    "not_yours",
+    "table_of",
+))

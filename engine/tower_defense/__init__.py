@@ -48,23 +48,17 @@ tests reproduce example 2 with a damage-2 shotgun. Fort durability never goes be
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem
-from .actions import ACTIONS
-from .model import ROUND, TDSettings, TowerDefenseState
-from .phases import SAN_RESUME, resume_san
-from .refusals import CODES
-from .results import RESULTS
-from .rules import settle_outcome
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
+from .model import TDSettings, TowerDefenseState
 from .scenario import TowerDefenseScenario
+
+if TYPE_CHECKING:
+    from .subsystem import SUBSYSTEM
 
 __all__ = ["SUBSYSTEM", "TDSettings", "TowerDefenseScenario", "TowerDefenseState"]
 
-SUBSYSTEM = Subsystem(
-    name="tower_defense",
-    actions=ACTIONS,
-    resumers={SAN_RESUME: resume_san},
-    settlers=(settle_outcome,),
-    phases=ROUND,
-    refusals=CODES,
-    results=RESULTS,
-)
+# The declaration and its handlers load when first asked for (the registry, a handler
+# of another package); a scenario or a state needs only the models above.
+__getattr__ = lazy_names(__name__, ".subsystem", ("SUBSYSTEM",))

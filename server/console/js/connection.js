@@ -1,3 +1,4 @@
+// @ts-check
 // The WebSocket to /ws: authenticate first (the GM secret or an invite token travels
 // only in the `auth` frame, never in a URL), keep the Store in step, resume with
 // `since` after a disconnect, and match replies to requests by their `id`.
@@ -7,6 +8,21 @@
 
 import { newId } from "./dom.js";
 import { setTables } from "./phases.js";
+
+/** @typedef {import("../../../adapters/types/protocol").ServerMessage} ServerMessage */
+/** @typedef {import("../../../adapters/types/protocol").ClientMessage} ClientMessage */
+/** @typedef {import("../../../adapters/types/protocol").Welcome} Welcome */
+/** @typedef {import("../../../adapters/types/protocol").Auth} Auth */
+/** @typedef {import("../../../adapters/types/protocol").Error} ErrorFrame */
+/**
+ * What a request resolves to: the frame answering it (`ack`, `reject`, `error`, `invite`…).
+ * @typedef {Extract<ServerMessage, {id?: string | null}>} Reply
+ */
+/**
+ * A message `request` sends: one that carries an `id`, which it fills in when left out.
+ * @typedef {ClientMessage extends infer M ? M extends {id: string} ? Omit<M, "id"> & {id?: string} : never : never} Request
+ */
+/** @typedef {{secret: string} | {token: string}} Credentials */
 
 const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "history", "query.result"]);
 // Errors while connecting that retrying at once cannot fix: sign in again (the reason
@@ -18,8 +34,10 @@ export class Connection extends EventTarget {
   /**
    * @param {object} o
    * @param {string} o.room  room id
-   * @param {object} o.credentials  {secret} for the GM or {token} for an invite
+   * @param {Credentials} o.credentials  {secret} for the GM or {token} for an invite
    * @param {import("./store.js").Store} o.store
+   * @param {string} [o.url]  the WebSocket URL (default: this page's /ws)
+   * @param {string} [o.client]  label shown to the GM
    */
   constructor({ room, credentials, store, url, client = "komasync console" }) {
     super();
@@ -28,14 +46,18 @@ export class Connection extends EventTarget {
     this.store = store;
     this.client = client;
     this.url = url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.status = "idle";
+    /** @type {Welcome | null} */
     this.welcome = null;
+    /** @type {Map<string, {resolve: (reply: Reply) => void}>} */
     this.pending = new Map();
     this.retry = 0;
     this.stopped = false;
     this.fresh = false;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
   }
 
   connect() {
@@ -45,6 +67,7 @@ export class Connection extends EventTarget {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.onopen = () => {
+      /** @type {Auth} */
       const auth = { type: "auth", room: this.room, client: this.client, ...this.credentials };
       if (this.store.version !== null && !this.fresh) auth.since = this.store.version;
       this.fresh = false;
@@ -80,8 +103,13 @@ export class Connection extends EventTarget {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
+  /**
+   * @param {WebSocket} ws
+   * @param {string} text
+   */
   onFrame(ws, text) {
     if (ws !== this.ws) return;
+    /** @type {ServerMessage} */
     let msg;
     try {
       msg = JSON.parse(text);
@@ -122,14 +150,16 @@ export class Connection extends EventTarget {
       default:
         break;
     }
-    if (REPLY_TYPES.has(msg.type) && msg.id && this.pending.has(msg.id)) {
-      const { resolve } = this.pending.get(msg.id);
-      this.pending.delete(msg.id);
-      resolve(msg);
+    const id = "id" in msg ? msg.id : null;
+    const waiting = id ? this.pending.get(id) : undefined;
+    if (REPLY_TYPES.has(msg.type) && id && waiting) {
+      this.pending.delete(id);
+      waiting.resolve(/** @type {Reply} */ (msg));
     }
     this.dispatch(msg.type, msg);
   }
 
+  /** @param {WebSocket} ws */
   onClose(ws) {
     if (ws !== this.ws) return;
     this.ws = null;
@@ -141,6 +171,7 @@ export class Connection extends EventTarget {
     this.timer = setTimeout(() => this.connect(), this.fresh ? 0 : delay);
   }
 
+  /** @param {string} code */
   failPending(code) {
     for (const { resolve } of this.pending.values()) {
       resolve({ type: "error", code, reason: { ja: "接続が切れました。", en: "The connection closed." } });
@@ -148,16 +179,21 @@ export class Connection extends EventTarget {
     this.pending.clear();
   }
 
+  /** @param {ClientMessage} msg */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
     return true;
   }
 
-  /** Send a message with an `id` and wait for the reply carrying it. */
+  /**
+   * Send a message with an `id` and wait for the reply carrying it.
+   * @param {Request} msg
+   * @returns {Promise<Reply>}
+   */
   request(msg) {
     const id = msg.id || newId("q");
-    const full = { ...msg, id };
+    const full = /** @type {ClientMessage} */ ({ ...msg, id });
     return new Promise((resolve) => {
       if (!this.send(full)) {
         resolve({ type: "error", id, code: "disconnected",
@@ -168,13 +204,22 @@ export class Connection extends EventTarget {
     });
   }
 
-  /** An action; resolves to the `ack`, `reject` or `error` frame. */
+  /**
+   * An action; resolves to the `ack`, `reject` or `error` frame.
+   * @param {import("../../../adapters/types/protocol").ActionMsg["action"]} action
+   * @param {{baseVersion?: number | null}} [options]
+   */
   action(action, { baseVersion } = {}) {
+    /** @type {import("../../../adapters/types/protocol").ActionMsg} */
     const msg = { type: "action", id: newId("a"), action };
     if (baseVersion !== undefined && baseVersion !== null) msg.base_version = baseVersion;
     return this.request(msg);
   }
 
+  /**
+   * @param {string} prompt
+   * @param {string} choice
+   */
   answer(prompt, choice) {
     return this.request({ type: "answer", id: newId("ans"), prompt, choice });
   }

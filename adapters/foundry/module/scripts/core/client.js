@@ -1,5 +1,6 @@
+// @ts-check
 /**
- * The bridge's connection to a komasync room (protocol v1, docs/protocol.md).
+ * The bridge's connection to a komasync room (protocol v2, docs/protocol.md).
  *
  * How this works: one WebSocket at a time. The first frame is `auth` (room, invite token,
  * platform, and `since` after a reconnect). The server answers with a `table.ops` reset
@@ -25,7 +26,21 @@
 import { Backoff } from "./backoff.js";
 import { applyOp } from "./tree.js";
 
-/** Connection states, in the order a healthy connection goes through them. */
+// The frames, typed by the declarations generated from `komasync schema` (adapters/types).
+/** @typedef {import("../../../../types/protocol").ServerMessage} ServerMessage */
+/** @typedef {import("../../../../types/protocol").ClientMessage} ClientMessage */
+/** @typedef {import("../../../../types/protocol").Welcome} Welcome */
+/** @typedef {import("../../../../types/protocol").Ack} Ack */
+/** @typedef {import("../../../../types/protocol").Reject} Reject */
+/** @typedef {import("../../../../types/protocol").Error} ErrorFrame */
+/** @typedef {import("../../../../types/protocol").TableOps} TableOps */
+/** @typedef {import("../../../../types/protocol").Auth} Auth */
+/** @typedef {import("../../../../types/protocol").Reason} Reason */
+
+/**
+ * Connection states, in the order a healthy connection goes through them.
+ * @typedef {typeof State[keyof typeof State]} StateName
+ */
 export const State = Object.freeze({
   IDLE: "idle",
   CONNECTING: "connecting",
@@ -84,12 +99,12 @@ export class BridgeClient {
    * @param {string} o.room           room id
    * @param {string} o.token          bridge invite token (never logged, never shown)
    * @param {"foundry"|"ccfolia"} o.platform
-   * @param {Function} o.WebSocket    a browser-compatible WebSocket class
-   * @param {(frame: object) => (void|Promise<void>)} o.applyOps  apply one `table.ops` frame
+   * @param {new (url: string) => WebSocket} o.WebSocket    a browser-compatible WebSocket class
+   * @param {(frame: TableOps) => (void|Promise<void>)} o.applyOps  apply one `table.ops` frame
    * @param {(info: object) => void} [o.onChange]     called whenever `info` changes (UI)
-   * @param {(reject: object, event: object|undefined) => void} [o.onRefusal]
-   * @param {(ack: object, event: object|undefined) => void} [o.onAck]
-   * @param {(frame: object) => void} [o.onFrame]     every parsed server frame (tests, UI)
+   * @param {(reject: Reject | ErrorFrame, event: object|undefined) => void} [o.onRefusal]
+   * @param {(ack: Ack, event: object|undefined) => void} [o.onAck]
+   * @param {(frame: ServerMessage) => void} [o.onFrame]     every parsed server frame (tests, UI)
    * @param {string} [o.client]       label shown to the GM
    * @param {object} [o.timers]       {setTimeout, clearTimeout, now}
    * @param {object} [o.backoff]      Backoff options
@@ -120,12 +135,14 @@ export class BridgeClient {
     this.prefix = randomPrefix();
     this.seq = 0;
 
+    /** @type {StateName} */
     this.state = State.IDLE;
     this.tree = null; // the table view (snapshot + change ops): `this.state` is the connection state
     this.ws = null;
     this.version = null; // the table view's version (snapshot / change frames)
     this.applied = null; // version of the last applied table.ops frame
     this.pending = new Map(); // id -> {event, sentAt}
+    /** @type {ClientMessage[]} */
     this.outbox = []; // frames waiting for the rate limit
     this.queue = []; // table.ops frames waiting to be applied
     this.applying = false;
@@ -228,6 +245,7 @@ export class BridgeClient {
       if (this.ws !== ws) return;
       this._set(State.AUTHENTICATING);
       this.lastHeard = this.now();
+      /** @type {Auth} */
       const auth = { type: "auth", room: this.o.room, token: this.o.token, platform: this.o.platform };
       if (this.o.client) auth.client = String(this.o.client).slice(0, 100);
       if (this.version !== null) auth.since = this.version;
@@ -295,6 +313,7 @@ export class BridgeClient {
     }, wait);
   }
 
+  /** @param {ServerMessage} f */
   _frame(f) {
     if (this.o.onFrame) {
       try {
@@ -326,10 +345,10 @@ export class BridgeClient {
         this._enqueue(f);
         break;
       case "ack":
-        this._answered(f, "ack");
+        this._answered(f);
         break;
       case "reject":
-        this._answered(f, "reject");
+        this._answered(f);
         break;
       case "error":
         this._error(f);
@@ -343,6 +362,7 @@ export class BridgeClient {
     }
   }
 
+  /** @param {Welcome} f */
   _welcome(f) {
     this.connects += 1;
     this.backoff.reset();
@@ -355,6 +375,7 @@ export class BridgeClient {
     this._scheduleStatus(true);
   }
 
+  /** @param {ErrorFrame} f */
   _error(f) {
     this.lastError = { code: f.code, reason: f.reason };
     if (this.state === State.AUTHENTICATING && FATAL_AUTH.has(f.code)) {
@@ -372,11 +393,12 @@ export class BridgeClient {
     this._changed();
   }
 
-  _answered(f, kind) {
+  /** @param {Ack | Reject} f */
+  _answered(f) {
     const entry = this.pending.get(f.id);
     if (entry) this.pending.delete(f.id);
     const event = entry ? entry.event : undefined;
-    if (kind === "reject") {
+    if (f.type === "reject") {
       this.lastRefusal = { code: f.code, rule: f.rule || null, reason: f.reason, event };
       this.o.onRefusal && this.o.onRefusal(f, event);
     } else {
@@ -387,6 +409,7 @@ export class BridgeClient {
 
   // -- applying table.ops ---------------------------------------------------------------
 
+  /** @param {TableOps} frame */
   _enqueue(frame) {
     if (frame.reset) this.queue = [];
     this.queue.push(frame);
@@ -402,7 +425,7 @@ export class BridgeClient {
         await this.o.applyOps(frame);
         this.lastApplyError = null;
       } catch (e) {
-        this.lastApplyError = String((e && e.message) || e);
+        this.lastApplyError = String((e instanceof Error && e.message) || e);
         this._log("error", `applying table.ops failed: ${this.lastApplyError}`);
       }
       if (frame.reset) this.resets += 1;
@@ -425,6 +448,7 @@ export class BridgeClient {
     this._send({ type: "table.event", id, event: entry.event });
   }
 
+  /** @param {ClientMessage} frame */
   _send(frame) {
     this.outbox.push(frame);
     this._drain();
@@ -441,11 +465,16 @@ export class BridgeClient {
         }, this.bucket.wait());
         return;
       }
-      this._raw(this.outbox.shift());
+      this._raw(/** @type {ClientMessage} */ (this.outbox.shift())); // length checked above
     }
   }
 
+  /** @param {ClientMessage} frame */
   _raw(frame) {
+    if (!this.ws) {
+      this._log("warn", "send failed: not connected");
+      return;
+    }
     try {
       this.ws.send(JSON.stringify(frame));
     } catch (e) {

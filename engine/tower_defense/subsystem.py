@@ -1,0 +1,24 @@
+"""The `tower_defense` subsystem's declaration: its actions, triggers, resumers, settlers and
+tables, in one place (loaded on first use: see the package's docstring)."""
+
+from __future__ import annotations
+
+from ..registry_types import Subsystem
+from .actions import ACTIONS
+from .model import ROUND
+from .phases import SAN_RESUME, resume_san
+from .refusals import CODES
+from .results import RESULTS
+from .rules import settle_outcome
+
+__all__ = ["SUBSYSTEM"]
+
+SUBSYSTEM = Subsystem(
+    name="tower_defense",
+    actions=ACTIONS,
+    resumers={SAN_RESUME: resume_san},
+    settlers=(settle_outcome,),
+    phases=ROUND,
+    refusals=CODES,
+    results=RESULTS,
+)
