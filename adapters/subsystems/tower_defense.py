@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel
 
-from ...engine.bcdice import BCDiceResult, CocCheck, NotUnderstood, parse_message, reason_ja
+from ...engine.bcdice import BCDiceResult, CocCheck, NotUnderstood, parse_message
 from ...engine.bounds import OnlyInt
 from ...engine.errors import Text
 from ..base import EventResult
@@ -91,6 +91,11 @@ IGN_SAME_FORT = Text("「{name}」は{fort}にいます（移動なし）", "'{n
 IGN_NO_ROLL = Text("成功度のわかるCC判定の結果がありません", "no CC check result with a success level")
 IGN_UNREADABLE = Text("ダイスの結果を読めませんでした（{why_ja}）: {line}",
                       "the dice result could not be read ({why_en}): {line}")
+IGN_DIFFICULTY = Text("難易度つきのCC判定（CC<=50H など）は成功/失敗しか出ず目標値も技能値ではないため、"
+                      "タワーディフェンスでは使えません。難易度なしで振ってください: {line}",
+                      "a CC check with a difficulty (CC<=50H etc.) shows only 成功/失敗 against "
+                      "a target that is not the skill, so tower defense cannot use it; roll it "
+                      "without a difficulty: {line}")
 IGN_NO_PC = Text("発言者「{name}」は探索者の駒ではありません", "speaker '{name}' is not a PC piece")
 IGN_WEAPON = Text("どの武器の判定かわかりません（技能値{target}）。武器名を書いてください",
                   "which weapon? (target {target}); name the weapon in the message")
@@ -446,6 +451,9 @@ def chat(line: Chat) -> EventResult | None:
     text = str(event.get("text") or "")
     results = parse_message(str(event.get("roll") or text))
     checks = [r for r in results if isinstance(r, CocCheck)]
+    hard = next((r for r in checks if r.difficulty), None)
+    if hard is not None:  # its target is not the skill: never match a weapon by it
+        return ignored(IGN_DIFFICULTY.format(line=hard.raw[:60]))
     lines = [r.raw for r in checks
              if r.kind == "check" and r.level is not None and r.target is not None]
     if not lines:
@@ -573,5 +581,5 @@ def unread_roll(results: list[BCDiceResult]) -> EventResult:
     if bad is None:
         return ignored(IGN_NO_ROLL)
     line = bad.raw.strip().splitlines()[0][:60] if bad.raw.strip() else "-"
-    return ignored(IGN_UNREADABLE.format(why_ja=reason_ja(bad.reason), why_en=bad.reason,
+    return ignored(IGN_UNREADABLE.format(why_ja=bad.why.ja, why_en=bad.why.en,
                                          line=line))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..bcdice import PlainRoll, parse
+from ..bcdice import NotUnderstood, PlainRoll, parse
 from ..rng import Roll
 from ..table import mover_of
 from ..tx import Tx
@@ -64,8 +64,8 @@ def _read(tx: Tx, check: Check, line: str, label: str) -> int:
     rule = RULES[check.purpose]
     ja, en = PURPOSES[check.purpose]
     result = parse(line)
-    if result.kind == "not_understood":
-        raise BAD_RESULT.refuse(line=line[:80], reason=result.reason)
+    if isinstance(result, NotUnderstood):
+        raise BAD_RESULT.refuse(line=line[:80], reason=result.why.en, reason_ja=result.why.ja)
     if not isinstance(result, PlainRoll):
         raise BAD_RESULT.refuse(alt="not_sum", line=line[:80])
     part = tx.part(PATH, EngagementState)

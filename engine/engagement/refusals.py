@@ -164,7 +164,7 @@ GUARD_FOR_ANOTHER = _for_another("guard", "ガード", "guard", "ENG-GUARD")
 COVER_FOR_ANOTHER = _for_another("cover", "カバー", "cover", "ENG-COVER")
 
 # -- a check's BCDice line (ENG-ROLL) ------------------------------------------------------
-BAD_RESULT = C("bad_result", "ダイスの結果として読めません: {line}（{reason}、ENG-ROLL）",
+BAD_RESULT = C("bad_result", "ダイスの結果として読めません: {line}（{reason_ja}、ENG-ROLL）",
                "Cannot read this as a dice result: {line} ({reason}, ENG-ROLL)", rule="ENG-ROLL",
                not_sum=Text("足し算のダイスの結果ではありません: {line}（ENG-ROLL）",
                             "Not a sum of dice: {line} (ENG-ROLL)"))

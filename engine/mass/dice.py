@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..bcdice import PlainRoll, parse
+from ..bcdice import NotUnderstood, PlainRoll, parse
 from ..rng import Roll
 from ..tx import Tx, parse_dice
 from . import refusals as R
@@ -95,9 +95,11 @@ class Dice:
         if self.reporter is None and self.tx.actor.role not in self.settings.reported_results_from:
             raise R.NO_REPORTED_RESULTS.refuse(role=self.tx.actor.role)
         result = parse(line)
+        if isinstance(result, NotUnderstood):
+            raise R.BAD_RESULT.refuse(line=line[:80], reason=result.why.en,
+                                      reason_ja=result.why.ja)
         if not isinstance(result, PlainRoll):
-            reason = getattr(result, "reason", "not a plain roll")
-            raise R.BAD_RESULT.refuse(line=line[:80], reason=reason)
+            raise R.BAD_RESULT.refuse(alt="not_sum", line=line[:80])
         terms = header_terms(result.expr)
         count, sides = parse_dice(dice)
         want = f"{dice}{modifier:+d}" if modifier else dice

@@ -150,8 +150,10 @@ UNUSED_RESULT = C("unused_result",
                                 "be used)."))
 NO_REPORTED_RESULTS = C("no_reported_results", "この部屋では役割「{role}」はダイス結果を報告できません。",
                         "In this room the role '{role}' may not report dice results.")
-BAD_RESULT = C("bad_result", "ダイス結果「{line}」を読めません（{reason}）。",
-               "Cannot read the dice result '{line}' ({reason}).")
+BAD_RESULT = C("bad_result", "ダイス結果「{line}」を読めません（{reason_ja}）。",
+               "Cannot read the dice result '{line}' ({reason}).",
+               not_sum=Text("「{line}」は足し算のダイスの結果ではありません。",
+                            "'{line}' is not a sum of dice."))
 RESULT_MISMATCH = C("result_mismatch", "「{line}」は{want}の結果ではありません。",
                     "'{line}' is not a {want} roll.", rule="MASS-DATA")
 

@@ -90,8 +90,14 @@ NO_SKILL = CODES("no_skill", "「{name}」に技能「{skill}」の値があり�
 NO_REPORTED_RESULTS = CODES("no_reported_results",
                             "この部屋では役割「{role}」はダイス結果を報告できません。",
                             "In this room the role '{role}' may not report dice results.")
-BAD_RESULT = CODES("bad_result", "ダイス結果「{line}」を読めません（{reason}）。",
+BAD_RESULT = CODES("bad_result", "ダイス結果「{line}」を読めません（{reason_ja}）。",
                    "Cannot read the dice result '{line}' ({reason}).",
+                   difficulty=Text("「{line}」は難易度つきのCC判定（CC<=50H など）です。成功/失敗しか出ず、"
+                                   "目標値も技能値ではないため、タワーディフェンスでは使えません。"
+                                   "難易度なしで振ってください。",
+                                   "'{line}' is a CC check with a difficulty (CC<=50H etc.): it "
+                                   "shows only 成功/失敗 against a target that is not the skill, so "
+                                   "tower defense cannot use it. Roll it without a difficulty."),
                    not_a_degree=Text("「{line}」は成功度のわかるCC判定の結果ではありません。",
                                      "'{line}' is not a CC check result with a success level."))
 RESULT_TARGET_MISMATCH = CODES("result_target_mismatch",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, cast
 
-from ..bcdice import CocCheck, Level, coc_level, parse
+from ..bcdice import CocCheck, Level, NotUnderstood, coc_level, parse
 from ..errors import Code, Text
 from ..rng import Roll
 from ..table import mover_of
@@ -174,8 +174,10 @@ def _reported(tx: Tx, pc: PC, skill: str, purpose: str, line: str, penalty: int)
         raise no.NO_REPORTED_RESULTS.refuse(role=tx.actor.role,
                                             about=[at("settings", "reported_results_from")])
     result = parse(line)
-    if result.kind == "not_understood":
-        raise no.BAD_RESULT.refuse(line=line[:80], reason=result.reason)
+    if isinstance(result, NotUnderstood):
+        raise no.BAD_RESULT.refuse(line=line[:80], reason=result.why.en, reason_ja=result.why.ja)
+    if isinstance(result, CocCheck) and result.difficulty:
+        raise no.BAD_RESULT.refuse(alt="difficulty", line=line[:80])
     if (not isinstance(result, CocCheck) or result.kind != "check" or result.target is None
             or result.level not in DEGREES):
         raise no.BAD_RESULT.refuse(alt="not_a_degree", line=line[:80])

@@ -191,14 +191,20 @@ def test_a_command_without_a_readable_result_is_not_understood(text: str) -> Non
     assert reason_ja(r.reason) != r.reason  # every reason has its Japanese
 
 
-def test_every_reason_the_parser_gives_has_japanese() -> None:
+def test_every_reason_the_parser_gives_is_declared_with_japanese() -> None:
+    """Every `_no(raw, "code")` in the parser names a declared reason; `reason_ja` gives the
+    Japanese of an English reason string, its filled-in fields kept."""
     import re as _re
 
     from komasync.engine import bcdice
 
     source = Path(bcdice.__file__).read_text(encoding="utf-8")
-    reasons = _re.findall(r'NotUnderstood\(\w+, f?"([^"{]+)', source)
-    assert len(set(reasons)) >= 14
-    for reason in reasons:
-        assert reason_ja(reason.rstrip(": ")) != reason.rstrip(": "), reason
+    used = set(_re.findall(r'_no\(\w+, "(\w+)"', source))
+    assert len(used) >= 20
+    assert used <= set(bcdice.REASONS), used - set(bcdice.REASONS)
+    for code, text in bcdice.REASONS.items():
+        if "{" not in text.en:
+            assert reason_ja(text.en) == text.ja, code
     assert reason_ja("unexpected line: 3回目") == "読めない行があります: 3回目"
+    r = parse("(4D6KH3) ＞ 14[1,2,6,6] ＞ 14")
+    assert isinstance(r, NotUnderstood) and reason_ja(r) == reason_ja(r.reason) == r.why.ja

@@ -183,6 +183,29 @@ def test_ambiguous_target_is_ignored_with_a_hint() -> None:
     assert result.action is None and "CC<=50 r1-" in (result.ignored or "")
 
 
+@pytest.mark.parametrize("roll", [
+    "(1D100<=40) ボーナス・ペナルティダイス[0] ＞ 12 ＞ 12 ＞ 成功",  # CC<=80H: target halved
+    "#1\n(1D100<=40) ボーナス・ペナルティダイス[0] ＞ 12 ＞ 12 ＞ 成功\n\n"
+    "#2\n(1D100<=40) ボーナス・ペナルティダイス[0] ＞ 52 ＞ 52 ＞ 失敗",  # x2 CC<=80H
+])
+def test_a_difficulty_set_check_is_not_matched_to_a_weapon(roll: str) -> None:
+    """issue 29: CC<=80H prints the halved target (40) and a bare 成功; its target is not
+    a skill, so no weapon is picked by it and the GM is told why (no shot is dropped)."""
+    room = td_room()
+    result = room.adapters["ccfolia"].event(
+        chat("カルロス・ベガ", "CC<=80H デザートイーグル r1-left_end", roll), room.tree)
+    assert result.action is None and result.ignored is not None
+    assert result.ignored.startswith("難易度つきのCC判定") and "difficulty" in result.ignored
+
+
+def test_an_unread_line_names_its_kind() -> None:
+    room = td_room()
+    result = room.adapters["ccfolia"].event(
+        chat("カルロス・ベガ", "4D6KH3", "(4D6KH3) ＞ 14[1,2,6,6] ＞ 14"), room.tree)
+    assert result.ignored is not None and "キープロール（4D6KH3）" in result.ignored
+    assert "a keep roll (4D6KH3)" in result.ignored
+
+
 @pytest.mark.parametrize("roll", ["(2D6) ＞ 7[1,6] ＞ 7", "こんにちは", ""])
 def test_lines_without_a_check_level_are_ignored(roll: str) -> None:
     room = td_room()

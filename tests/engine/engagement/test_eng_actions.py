@@ -108,6 +108,8 @@ def test_eng_act_1_rolled_by_komasync_or_reported_later_from_the_vtt() -> None:
     assert r.code == "dice_count" and r.rule == "ENG-ROLL" and "ENG-ACT-1" in r.en
     r = refused(e, P1, kind="engagement.roll", combatant="a1", result="(2D6) ＞ 9[6,6] ＞ 9")
     assert r.code == "bad_result"
+    r = refused(e, P1, kind="engagement.roll", combatant="a1", result="(2D6KH1) ＞ 6[1,6] ＞ 6")
+    assert r.code == "bad_result" and "キープロール（2D6KH1）" in r.ja and "a keep roll" in r.en
     r = refused(e, P1, kind="engagement.roll", combatant="a1", result=line(6, 6, plus=3))
     assert r.code == "result_inconsistent"  # the check value is 5, not 3
     out = do(e, P1, kind="engagement.roll", combatant="a1", result=line(6, 6, plus=5))

@@ -403,6 +403,13 @@ def test_mass_dmg_1_reported_die_is_checked_when_the_attack_is_declared() -> Non
     assert (two.code, two.rule) == ("result_mismatch", "MASS-DATA")
     junk = w.refused(P1, kind="mass.attack", unit="a1", target="b1", result="こんにちは")
     assert junk.code == "bad_result" and "こんにちは" in junk.ja
+    keep = w.refused(P1, kind="mass.attack", unit="a1", target="b1",
+                     result="(4D6KH3) ＞ 14[1,2,6,6] ＞ 14")  # issue 29: named, each language
+    assert keep.code == "bad_result" and "キープロール（4D6KH3）" in keep.ja
+    assert "a keep roll" in keep.en and "keep roll" not in keep.ja
+    cc = w.refused(P1, kind="mass.attack", unit="a1", target="b1",
+                   result="(1D100<=50) ボーナス・ペナルティダイス[0] ＞ 2 ＞ 2 ＞ イクストリーム成功")
+    assert cc.code == "bad_result" and "足し算" in cc.ja and "not a sum" in cc.en
 
 
 def test_mass_dmg_1_attacker_always_deals_at_least_one() -> None:

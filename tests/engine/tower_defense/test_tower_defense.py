@@ -531,6 +531,30 @@ def test_reported_lines_must_be_readable_and_honest(line: str, code: str) -> Non
     assert r.code == code
 
 
+@pytest.mark.parametrize("line", [
+    "(1D100<=40) ボーナス・ペナルティダイス[0] ＞ 12 ＞ 12 ＞ 成功",  # CC<=80H (BCDice's own)
+    "(1D100<=80) ボーナス・ペナルティダイス[0] ＞ 53 ＞ 53 ＞ 成功",  # CC<=80r
+])
+def test_a_difficulty_set_check_is_refused_as_one(line: str) -> None:  # TD-ATK-2, issue 29
+    """A bare 成功 is a difficulty-set roll: no degree, and a target that is not the skill;
+    the reason says so (not a target mismatch, not an unreadable line)."""
+    g = Game()
+    g.to("pc_attack")
+    r = g.refused(P1, "td.attack", pc="pc1", weapon="pistol", group=g.group_at("a"),
+                  results=[line])
+    assert r.code == "bad_result" and "難易度" in r.ja and "difficulty" in r.en
+
+
+def test_an_unread_line_is_refused_with_the_readers_reason_in_each_language() -> None:
+    g = Game()
+    g.to("pc_attack")
+    r = g.refused(P1, "td.attack", pc="pc1", weapon="pistol", group=g.group_at("a"),
+                  results=["(4D6KH3) ＞ 14[1,2,6,6] ＞ 14"])
+    assert r.code == "bad_result"
+    assert "キープロール（4D6KH3）" in r.ja and "a keep roll (4D6KH3)" in r.en
+    assert "keep roll" not in r.ja
+
+
 def test_typed_results_need_the_gms_leave_bridges_do_not() -> None:  # TD-ATK-2 reported
     g = Game(player_rolls="refuse")
     g.to("pc_attack")
