@@ -18,6 +18,7 @@ import { CcfoliaBridge } from "../ccfolia/src/bridge.js";
 import { startServer, EXAMPLES } from "./support/server.js";
 import { GM, Player } from "./support/gm.js";
 import { waitFor } from "./support/wait.js";
+import { fvttBcdice, bcdiceAddon } from "./support/bcdice_modules.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EN = loadLang(path.resolve(HERE, "../foundry/module/lang/en.json"));
@@ -25,18 +26,6 @@ const SCENE = "sceneDice0000001";
 const FACES = [6, 2, 5, 3, 4];
 /** The line BCDice 3.16.1 prints for `5D6` with these dice. */
 const PLAIN = "(5D6) ＞ 20[6,2,5,3,4] ＞ 20";
-
-/** How fvtt-bcdice posts BCDice's text (learnt from its public module; not copied). */
-export function fvttBcdice(text) {
-  const ps = text.split("\n").map((l) => `<p>${l}</p>`).join("").replace(/,/g, ",\u200B");
-  return `<div>\n                        ${ps}\n                      </div>`;
-}
-
-/** How "BCDice for Foundry VTT" (fvtt-bcdice-addon) posts it: an icon, the command, <p>s. */
-export function bcdiceAddon(command, text) {
-  const ps = text.split("\n").map((l) => `<p class="success-normal" style="color: #555555">${l}</p>`).join("").replace(/,/g, ",\u200B");
-  return `<div><i class="fas fa-dice"></i> \n                        ${command} ${ps}\n                      </div>`;
-}
 
 describe("the modules' wrapping comes back as BCDice's lines", () => {
   test("paragraphs, zero-width spaces and glued repeats", () => {
