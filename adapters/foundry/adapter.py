@@ -12,26 +12,33 @@ operation per document type (Token, Drawing), then one `chat` operation with a m
 per public log line. Every document carries `flags.komasync.id`, its stable id.
 docs/adapters.md gives the exact shapes.
 
-Dice from Foundry come in a `chat` event in one of two ways (docs/bridges.md, "Dice"):
-BCDice text (`roll`), which `bcdice_text` takes back to the lines BCDice printed (the
-public BCDice modules add zero-width spaces after commas; a repeat glued into one line
-is split at its `#n`), or Foundry's own dice, `rolls` (`NativeRoll`, read by the module
-from `ChatMessage#rolls`: no text parsing), which `native_lines` writes as the lines BCDice
-prints for the same dice, so every rule reads both alike. The event then says `native`.
+Dice from Foundry come in a `chat` table.event in one of two shapes (docs/bridges.md,
+"Dice from Foundry"), read by adapters/rolls.py before any rule sees them:
+
+    {"kind": "chat", "text": "<the message as lines>", "roll": "<BCDice's lines>",
+     "speaker": {"id"?: "<stable id>", "name": "<alias>"}, "user": {"id", "name", "gm"}}
+    {"kind": "chat", "text": "<flavor>", "rolls": [{"formula": "5d6", "total": 20,
+       "terms": [{"type": "die", "faces": 6, "number": 5, "modifiers": [],
+                  "results": [{"result": 6, "active": true, "discarded": false}, …]},
+                 {"type": "op", "operator": "+"}, {"type": "number", "number": 2}, …]}],
+     "speaker": …, "user": …}
+
+The first is BCDice text as a module posted it (zero-width spaces after commas, a repeat
+glued at its `#n`: `rolls.bcdice_text` undoes both); the second Foundry's own dice from
+`ChatMessage#rolls` (`rolls.NativeRoll`), written as the lines BCDice prints for the same
+dice (`rolls.native_lines`), so every rule reads both alike; the event then says `native`.
 """
 
 from __future__ import annotations
 
 import html
 import math
-import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, ValidationError
+from pydantic import Field, StrictFloat, StrictInt
 
 from ...engine.errors import Text
-from ..base import EventResult
 from ..board import BOARD_ID, board, board_cell
 from ..common import TableAdapter
 from ..diff import Diff, PlatformObject, PObjects
@@ -41,10 +48,8 @@ from ..geometry import AdapterSettings, Geometry, load_settings, number
 from ..objects import Objects, TableObject, bi, placed
 from ..projection import as_dict
 from ..render import drawings, platform_model, player_of
-from ..replies import ignored
 
-__all__ = ["DOCUMENT_TYPES", "SETTINGS", "FoundryAdapter", "FoundrySettings", "NativeRoll",
-           "bcdice_text", "foundry_settings", "native_lines"]
+__all__ = ["DOCUMENT_TYPES", "SETTINGS", "FoundryAdapter", "FoundrySettings", "foundry_settings"]
 
 DOCUMENT_TYPES = ("Token", "Drawing")
 #: Token `displayName` (CONST.TOKEN_DISPLAY_MODES.ALWAYS): the count is in the name.
@@ -93,157 +98,11 @@ def _flags(oid: str, o: Mapping[str, Any]) -> dict[str, Any]:
     return {"komasync": ref}
 
 
-# -- dice: BCDice modules' text and Foundry's own rolls --------------------------------------
-
-#: Zero-width characters the BCDice modules put after every comma (`,\u200B`).
-_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
-#: `#2(2D6) ＞ …`: a repeat's number glued to the line before it and to its own header.
-_GLUED_REPEAT = re.compile(r"[ \t]*#(\d+)[ \t]*(?=\()")
-_ONE_DIE = re.compile(r"1D\d+")
-
-
-def bcdice_text(text: str) -> str:
-    """The lines BCDice printed, from a module's wrapping of them: zero-width spaces
-    dropped, each `#n` of a repeat on its own line again."""
-    plain = _ZERO_WIDTH.sub("", text)
-    return "\n".join(ln.strip() for ln in _GLUED_REPEAT.sub(r"\n#\1\n", plain).splitlines()).strip()
-
-
-class NativeResult(BaseModel):
-    """One die's face (`DiceTermResult`: `result`, `active`, `discarded`)."""
-
-    model_config = ConfigDict(extra="ignore")
-    result: StrictInt
-    active: StrictBool = True
-    discarded: StrictBool = False
-
-
-class NativeTerm(BaseModel):
-    """One term of `Roll#terms`: a die (`faces`, `number`, `modifiers`, `results`), an
-    operator (`operator`), a number (`number`), or anything else (`expression`)."""
-
-    model_config = ConfigDict(extra="ignore")
-    type: Literal["die", "op", "number", "other"]
-    faces: StrictInt | None = None
-    number: StrictInt | StrictFloat | None = None
-    operator: str = ""
-    modifiers: list[str] = Field(default_factory=list, max_length=20)
-    results: list[NativeResult] = Field(default_factory=list, max_length=200)
-    expression: str = Field(default="", max_length=200)
-
-
-class NativeRoll(BaseModel):
-    """One of `ChatMessage#rolls` as the module sends it: `formula`, `total`, `terms`."""
-
-    model_config = ConfigDict(extra="ignore")
-    formula: str = Field(max_length=200)
-    total: StrictInt | StrictFloat | None = None
-    terms: list[NativeTerm] = Field(max_length=40)
-
-
-NATIVE_BAD = Text("Foundryのロール「{formula}」は使えません: {why_ja}",
-                  "the Foundry roll '{formula}' cannot be used: {why_en}")
-_WHY = {
-    "shape": ("＋と－でつないだダイスと数だけが読めます（{what}）",
-              "only dice and numbers joined by + and - are read ({what})"),
-    "modifier": ("ダイスの修飾子（{what}）の付いたロールは使いません。素のダイスで振ってください",
-                 "a roll with a dice modifier ({what}) is not used; roll plain dice"),
-    "count": ("ダイスの数と出目の数が合いません（{what}）", "the dice and their results differ ({what})"),
-    "total": ("出目の合計が合計（{what}）と合いません", "the dice do not add up to the total ({what})"),
-    "empty": ("ダイスがありません", "no dice in the roll"),
-}
-
-
-def _why(formula: str, key: str, what: object = "") -> Text:
-    ja, en = _WHY[key]
-    return NATIVE_BAD.format(formula=formula[:40], why_ja=ja.format(what=what),
-                             why_en=en.format(what=what))
-
-
-def native_line(roll: NativeRoll) -> str | Text:
-    """The line BCDice prints for the same dice (`(5D6) ＞ 17[…] ＞ 17`), or why not."""
-    head, mid, total, sign, dice = "", "", 0, "", 0
-    for i, term in enumerate(roll.terms):
-        if (term.type == "op") != (i % 2 == 1):
-            return _why(roll.formula, "shape", term.expression or term.operator or term.type)
-        if term.type == "op":
-            if term.operator not in ("+", "-"):
-                return _why(roll.formula, "shape", term.operator)
-            sign = term.operator
-            continue
-        part = _native_term(roll.formula, term)
-        if isinstance(part, Text):
-            return part
-        text, faces, value = part
-        dice += len(faces)
-        head += f"{sign if i else ''}{text}"
-        mid += f"{sign if i else ''}{value}" + (f"[{','.join(map(str, faces))}]" if faces else "")
-        total += -value if sign == "-" else value
-    if not dice:
-        return _why(roll.formula, "empty")
-    if roll.total is not None and roll.total != total:
-        return _why(roll.formula, "total", roll.total)
-    if _ONE_DIE.fullmatch(head):  # BCDice prints one die without its faces: `(1D6) ＞ 2`
-        return f"({head}) ＞ {total}"
-    return f"({head}) ＞ {mid} ＞ {total}"
-
-
-def _native_term(formula: str, term: NativeTerm) -> tuple[str, list[int], int] | Text:
-    """A die or number term: (its header text, its faces, its value), or why not."""
-    if term.type == "number" and isinstance(term.number, int):
-        return str(term.number), [], term.number
-    if term.type != "die" or term.faces is None or not isinstance(term.number, int):
-        return _why(formula, "shape", term.expression or term.type)
-    if term.modifiers or any(not r.active or r.discarded for r in term.results):
-        return _why(formula, "modifier", "".join(term.modifiers) or "kh/dl")
-    if len(term.results) != term.number:
-        return _why(formula, "count", f"{term.number}D{term.faces}")
-    faces = [r.result for r in term.results]
-    return f"{term.number}D{term.faces}", faces, sum(faces)
-
-
-def native_lines(rolls: Any) -> tuple[list[str], Text | None]:
-    """Every readable roll's line, and why the first unreadable one was not read."""
-    lines: list[str] = []
-    why: Text | None = None
-    for raw in rolls if isinstance(rolls, list) else []:
-        try:
-            line = native_line(NativeRoll.model_validate(raw))
-        except ValidationError:
-            line = _why(str(raw.get("formula", "?") if isinstance(raw, dict) else "?"), "shape", "?")
-        if isinstance(line, Text):
-            why = why or line
-        else:
-            lines.append(line)
-    return lines, why
-
-
-def _repeat(lines: list[str]) -> str:
-    """Several lines as BCDice prints a repeat (`#1`, line, `#2`, line…), one as itself."""
-    if len(lines) == 1:
-        return lines[0]
-    return "\n".join(f"#{i}\n{line}" for i, line in enumerate(lines, 1))
-
-
-def foundry_chat(event: Mapping[str, Any]) -> dict[str, Any] | EventResult:
-    """A Foundry chat event with its dice as BCDice lines (`roll`), or why it has none."""
-    out = dict(event)
-    for key in ("text", "roll"):
-        if isinstance(out.get(key), str):
-            out[key] = bcdice_text(out[key])
-    if out.get("roll") or "rolls" not in out:
-        return out
-    lines, why = native_lines(out.pop("rolls"))
-    if not lines:
-        return ignored(why or _why("?", "empty"))
-    out["roll"], out["native"] = _repeat(lines), True
-    return out
-
-
 class FoundryAdapter(TableAdapter):
     """Foundry: table projection → batched Token/Drawing/chat operations; events → actions."""
 
     platform = "foundry"
+    reads_rolls = True  # chat events carry module-wrapped BCDice text or `rolls` (rolls.py)
     settings: FoundrySettings
 
     def _settings(self, tree: Mapping[str, Any]) -> tuple[FoundrySettings, Geometry, list[str]]:
@@ -355,15 +214,6 @@ class FoundryAdapter(TableAdapter):
             "strokeAlpha": 0.9, "hidden": False, "flags": _flags(oid, o),
         }
         return PlatformObject("Drawing", data, {"kind": o["kind"], "id": o["ref"]})
-
-    def event(self, event: dict[str, Any], tree: dict[str, Any]) -> EventResult:
-        """A chat event's dice as BCDice lines first (module text or native rolls)."""
-        if event.get("kind") == "chat":
-            chat = foundry_chat(event)
-            if isinstance(chat, EventResult):
-                return chat
-            event = chat
-        return super().event(event, tree)
 
     # -- differences → batched operations -------------------------------------------------
     def _ops(self, change: Diff, reset: bool) -> list[dict[str, Any]]:

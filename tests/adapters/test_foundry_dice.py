@@ -1,4 +1,4 @@
-"""Dice from Foundry (adapters/foundry/adapter.py): genuine BCDice lines as the public
+"""Dice from Foundry (adapters/rolls.py, for adapters/foundry/adapter.py): genuine BCDice lines as the public
 BCDice modules post them, and Foundry's own rolls (`ChatMessage#rolls`), read to what the
 plain line gives — issue 29. The lines are BCDice's own (tests/data/bridges, and the full
 corpus tests/data/bcdice when it is there)."""
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from adapter_support import P1, cc, submit, td_room
 
-from komasync.adapters.foundry.adapter import bcdice_text, native_lines
+from komasync.adapters.rolls import bcdice_text, native_lines
 from komasync.adapters.subsystems.tower_defense import cc_line
 from komasync.engine.bcdice import coc_level, parse, parse_message
 

@@ -57,7 +57,7 @@ const TEAR = /<\/?[a-zA-Z][^<>]*>/g;
 const BREAK = /<br\s*\/?>|<\/?(?:p|div|li|h[1-6])(?:\s[^<>]*)?>/gi;
 const ENTITIES = { "&gt;": ">", "&lt;": "<", "&amp;": "&", "&quot;": '"', "&#39;": "'", "&nbsp;": " ", "&#8203;": "" };
 /** Zero-width characters; the BCDice modules write every `,` as `,\u200B`. */
-const ZERO_WIDTH = /[\u200B\u200C\u200D\u2060\uFEFF]/g;
+const ZERO_WIDTH = /\u200B|\u200C|\u200D|\u2060|\uFEFF/g;
 /** `…＞ 6#2(2D6) ＞ …`: a repeat's `#n` glued to the line before it and to its header. */
 const GLUED_REPEAT = /[ \t]*#(\d+)[ \t]*(?=\()/g;
 
