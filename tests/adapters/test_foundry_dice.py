@@ -6,6 +6,7 @@ corpus tests/data/bcdice when it is there)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from adapter_support import P1, cc, submit, td_room
 
 from komasync.adapters.rolls import bcdice_text, native_lines
 from komasync.adapters.subsystems.tower_defense import cc_line
-from komasync.engine.bcdice import coc_level, parse, parse_message
+from komasync.engine.bcdice import PlainRoll, coc_level, parse, parse_message
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -74,7 +75,7 @@ PLUS = {"type": "op", "operator": "+"}
 def _native_able(line: str) -> bool:
     """A plain sum of dice and numbers (Foundry's dice have no target to compare with)."""
     r = parse(line)
-    return r.kind == "sum" and not any(c in r.expr for c in "-*/<>=")
+    return isinstance(r, PlainRoll) and re.fullmatch(r"\d*D\d+(?:\+(?:\d*D\d+|\d+))*", r.expr) is not None
 
 
 @pytest.mark.parametrize("line", [ln for ln in LINES if _native_able(ln)])
