@@ -24,6 +24,7 @@ from .projection import grid_of
 from .render import render
 from .replies import refusal_line
 from .rolls import chat_roll
+from .dice_events import dice_chat
 
 __all__ = ["SETTINGS_BAD", "TableAdapter"]
 
@@ -43,6 +44,7 @@ class TableAdapter:
 
     platform = "?"
     patches = False  # True: `_object` and `_board_object` draw one object on their own
+    reads_rolls = False  # True: chat events may carry wrapped BCDice text or `rolls` (rolls.py)
     settings: AdapterSettings
     geometry: Geometry
     grid: tuple[int, int]
@@ -172,6 +174,11 @@ class TableAdapter:
 
     def event(self, event: dict[str, Any], tree: dict[str, Any]) -> EventResult:
         """A platform event as an engine action, or why it is ignored."""
+        if self.reads_rolls and event.get("kind") == "chat":
+            chat = dice_chat(event)
+            if isinstance(chat, EventResult):
+                return chat
+            event = chat
         objs, _new = self.draw(tree)
         result = translate_event(event, tree, objs, self.geometry, self.settings)
         if result.roll is None and event.get("kind") == "chat":  # the GM's roll ledger

@@ -26,9 +26,19 @@ ROLLERS = frozenset({"pc", "piece"})
 
 def chat_roll(event: Mapping[str, Any], tree: Mapping[str, Any], objs: Objects,
               settings: AdapterSettings) -> RollSeen:
-    """A chat event's roll: the dice line(s) the bridge picked out, else the whole text."""
+    """A chat event's roll: the dice line(s) the bridge picked out, else the whole text;
+    a VTT's own roll (`rolls`, adapters/dice_events.py) also with its formula and faces."""
     text = str(event.get("roll") or event.get("text") or "")
-    return seen_roll(event, tree, objs, settings, text=text)
+    native = [r for r in event.get("rolls") or () if isinstance(r, Mapping)][:1]
+    if not native:
+        return seen_roll(event, tree, objs, settings, text=text)
+    roll = native[0]
+    dice = [{"faces": t.get("faces"), "results": [r.get("result") for r in t.get("results") or ()
+                                                   if isinstance(r, Mapping)]}
+            for t in roll.get("terms") or () if isinstance(t, Mapping) and t.get("type") == "die"]
+    total = roll.get("total")
+    return seen_roll(event, tree, objs, settings, text=text, formula=str(roll.get("formula", ""))[:200],
+                     dice=dice[:40], total=total if isinstance(total, int | float) else None)
 
 
 def seen_roll(event: Mapping[str, Any], tree: Mapping[str, Any], objs: Objects,

@@ -11,6 +11,22 @@ default 0). Each change is batched: at most one `delete`, one `create` and one `
 operation per document type (Token, Drawing), then one `chat` operation with a message
 per public log line. Every document carries `flags.komasync.id`, its stable id.
 docs/adapters.md gives the exact shapes.
+
+Dice from Foundry come in a `chat` table.event in one of two shapes (docs/bridges.md,
+"Dice from Foundry"), read by adapters/dice_events.py before any rule sees them:
+
+    {"kind": "chat", "text": "<the message as lines>", "roll": "<BCDice's lines>",
+     "speaker": {"id"?: "<stable id>", "name": "<alias>"}, "user": {"id", "name", "gm"}}
+    {"kind": "chat", "text": "<flavor>", "rolls": [{"formula": "5d6", "total": 20,
+       "terms": [{"type": "die", "faces": 6, "number": 5, "modifiers": [],
+                  "results": [{"result": 6, "active": true, "discarded": false}, …]},
+                 {"type": "op", "operator": "+"}, {"type": "number", "number": 2}, …]}],
+     "speaker": …, "user": …}
+
+The first is BCDice text as a module posted it (zero-width spaces after commas, a repeat
+glued at its `#n`: `dice_events.bcdice_text` undoes both); the second Foundry's own dice from
+`ChatMessage#rolls` (`dice_events.NativeRoll`), written as the lines BCDice prints for the same
+dice (`dice_events.native_lines`), so every rule reads both alike; the event then says `native`.
 """
 
 from __future__ import annotations
@@ -86,6 +102,7 @@ class FoundryAdapter(TableAdapter):
     """Foundry: table projection → batched Token/Drawing/chat operations; events → actions."""
 
     platform = "foundry"
+    reads_rolls = True  # chat events carry module-wrapped BCDice text or `rolls` (dice_events.py)
     settings: FoundrySettings
 
     def _settings(self, tree: Mapping[str, Any]) -> tuple[FoundrySettings, Geometry, list[str]]:

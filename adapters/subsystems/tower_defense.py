@@ -19,7 +19,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel
 
-from ...engine.bcdice import BCDiceResult, CocCheck, NotUnderstood, parse_message
+from ...engine.bcdice import (
+    LEVEL_WORDS,
+    BCDiceResult,
+    CocCheck,
+    NotUnderstood,
+    PlainRoll,
+    coc_level,
+    parse_message,
+    reason_ja,
+)
 from ...engine.bounds import OnlyInt
 from ...engine.errors import Text
 from ..base import EventResult
@@ -97,6 +106,11 @@ IGN_DIFFICULTY = Text("難易度つきのCC判定（CC<=50H など）は成功/�
                       "a target that is not the skill, so tower defense cannot use it; roll it "
                       "without a difficulty: {line}")
 IGN_NO_PC = Text("発言者「{name}」は探索者の駒ではありません", "speaker '{name}' is not a PC piece")
+IGN_NATIVE_WEAPON = Text(
+    "Foundryの1D100には技能値がありません。武器名をフレーバーに書いてください（技能値は探索者のものを使います）",
+    "a Foundry 1D100 has no target; name the weapon in the roll's flavor (the PC's skill is used)")
+IGN_NATIVE_SKILL = Text("「{name}」には技能「{skill}」の値がありません",
+                        "{name} has no value for the skill {skill}")
 IGN_WEAPON = Text("どの武器の判定かわかりません（技能値{target}）。武器名を書いてください",
                   "which weapon? (target {target}); name the weapon in the message")
 IGN_TARGET = Text("攻撃対象の敵グループを書いてください（例: {example}）",
@@ -456,9 +470,11 @@ def chat(line: Chat) -> EventResult | None:
         return ignored(IGN_DIFFICULTY.format(line=hard.raw[:60]))
     lines = [r.raw for r in checks
              if r.kind == "check" and r.level is not None and r.target is not None]
-    if not lines:
+    native = [] if lines or event.get("native") is not True else [
+        r.value for r in results if isinstance(r, PlainRoll) and r.expr.upper() == "1D100"]
+    if not lines and not native:
         return unread_roll(results)
-    target = checks[0].target
+    target = checks[0].target if lines else None
     speaker = as_dict(event.get("speaker"))
     pc = _speaker_pc(objs, speaker)
     if pc is None:
@@ -469,13 +485,29 @@ def chat(line: Chat) -> EventResult | None:
     words = _words(text)
     weapon = _pick_weapon(pc, words, target)
     if weapon is None:
-        return ignored(IGN_WEAPON.format(target=target))
+        return ignored(IGN_NATIVE_WEAPON if native else IGN_WEAPON.format(target=target))
+    if native:
+        skill = pc["skills"].get(weapon["skill"])
+        if skill is None:
+            return ignored(IGN_NATIVE_SKILL.format(name=pc["name"], skill=weapon["skill"]))
+        lines = [cc_line(value, skill) for value in native]
     group = _pick_group(objs, pc, words)
     if group is None:
         example = next((o["ref"] for o in objs.values() if o["kind"] == "group"), "r1-north")
         return ignored(IGN_TARGET.format(example=f"CC<=50 {example}"))
     context = {"pc": pc["ref"], "weapon": weapon["id"], "group": group["ref"]}
     return accepted(_attack(pc, weapon, group, lines, words), line.by, context)
+
+
+#: The Cthulhu7th word BCDice prints for each level.
+_LEVEL_TEXT = {level: word for word, level in LEVEL_WORDS.items()}
+
+
+def cc_line(value: int, target: int) -> str:
+    """The line BCDice's `CC<=target` prints for a d100 of `value` (a native Foundry
+    1D100 whose target is the PC's skill, from the scenario)."""
+    word = _LEVEL_TEXT[coc_level(value, target)]
+    return f"(1D100<={target}) ボーナス・ペナルティダイス[0] ＞ {value} ＞ {value} ＞ {word}"
 
 
 def _attack(pc: TableObject, weapon: dict[str, Any], group: TableObject, lines: list[str],

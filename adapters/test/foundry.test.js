@@ -15,6 +15,7 @@ import { checkMove } from "../foundry/module/scripts/foundry/veto.js";
 import { indexScene } from "../foundry/module/scripts/foundry/apply.js";
 import { State } from "../foundry/module/scripts/core/client.js";
 import { startServer } from "./support/server.js";
+import { fvttBcdice, bcdiceAddon } from "./support/bcdice_modules.js";
 import { GM } from "./support/gm.js";
 import { waitFor, sleep } from "./support/wait.js";
 
@@ -99,6 +100,7 @@ for (const generation of [12, 13]) {
     let p2c;
     const bridges = [];
     let gmBridge;
+    let plainAttack; // the attack the plain BCDice line made
 
     function open(client) {
       const env = { ...client.globals, WebSocket };
@@ -279,8 +281,55 @@ for (const generation of [12, 13]) {
       const last = gm.frames.filter((f) => f.type === "change").at(-1);
       assert.equal(last.info.action.kind, "td.attack");
       assert.deepEqual(last.info.action.results, [BCDICE_HARD]);
+      plainAttack = last.info.action;
       await caughtUp();
       assert.match(sceneView(scene())["ks-group-r1-left_end"].name, new RegExp(`個体数 ${count - 1}`));
+    });
+
+    // Issue 29: the same CC line (d100 30 against 射撃（拳銃） 80) rolled with Foundry's own
+    // dice and through each BCDice module's wrapping makes the attack the plain line makes.
+    const attackBy = async (deliver, group = "r1-left_end") => {
+      const count = gm.get(["tower_defense", "groups", group, "count"]);
+      const before = gm.version;
+      await deliver();
+      await gm.until(() => gm.version > before, "the roll became an action", 15000);
+      const last = gm.frames.filter((f) => f.type === "change").at(-1);
+      return { action: last.info.action, killed: count - gm.get(["tower_defense", "groups", group, "count"]) };
+    };
+
+    test("Foundry's own 1D100 takes its target from the PC's skill and makes the same attack", async () => {
+      const speaker = p1c.ChatMessage.getSpeaker({ token: token(p1c, "ks-pc-pc1") });
+      const got = await attackBy(() => world.roll("userP1xxxxxxxxxx1", "1d100", [30], { flavor: "デザートイーグル r1-left_end", speaker }));
+      assert.deepEqual(got.action, plainAttack, "the attack the plain line made");
+      assert.equal(got.killed, 1, "a hard success kills one, as the plain line did");
+      const ev = gmBridge.reported.filter((e) => e.kind === "chat").at(-1);
+      assert.deepEqual(ev.rolls[0].terms[0], { type: "die", faces: 100, number: 1, modifiers: [], results: [{ result: 30, active: true, discarded: false }] });
+      assert.equal(ev.roll, undefined, "structured: no text to parse");
+    });
+
+    test("BCDice for Foundry VTT (addon): the alias names the PC; <p> lines and U+200B read back", async () => {
+      // 相沢ミナ (pc2, グロック17, 射撃（拳銃） 60) shoots twice: `x2 CC<=60`, the addon's way.
+      const roll = `#1\n${BCDICE_REGULAR_60}\n\n#2\n${BCDICE_REGULAR_60}`;
+      const html = bcdiceAddon("x2 CC<=60 グロック17 r1-center_left", roll.replace(/</g, "&lt;"));
+      const got = await attackBy(() => world.say("userP2xxxxxxxxxx2", html, { alias: "相沢ミナ" }), "r1-center_left");
+      assert.deepEqual(got.action.results, [BCDICE_REGULAR_60, BCDICE_REGULAR_60], "BCDice's lines exactly");
+      assert.deepEqual([got.action.pc, got.action.weapon, got.action.by], ["pc2", "glock17", "p2"]);
+      assert.equal(got.killed, 2, "each regular success kills one, as the plain line does");
+      assert.equal(gmBridge.reported.filter((e) => e.kind === "chat").at(-1).speaker.id, "ks-pc-pc2", "credited by the alias");
+    });
+
+    test("fvtt-bcdice speaks as the game system: the roll goes unbound and the GM is told", async () => {
+      const refusals = gm.notices.filter((n) => n.kind === "refusal").length;
+      const before = gm.version;
+      await world.say("userP1xxxxxxxxxx1", fvttBcdice(BCDICE_HARD.replace(/</g, "&lt;")), { alias: "Cthulhu7th" });
+      await gm.until(() => gm.notices.filter((n) => n.kind === "refusal").length > refusals, "the GM's refusal notice");
+      const notice = gm.notices.filter((n) => n.kind === "refusal").at(-1);
+      assert.match(notice.data.reason.ja, /Cthulhu7th/);
+      assert.equal(gm.version, before, "no attack");
+      const ev = gmBridge.reported.filter((e) => e.kind === "chat").at(-1);
+      assert.equal(ev.roll, BCDICE_HARD, "the line itself read back exactly");
+      assert.equal(ev.speaker.id, undefined);
+      await waitFor(() => /unbound roll: Cthulhu7th/.test(gmBridge.client.statusDetail), "bridge line");
     });
 
     test("a dropped connection and a server restart lose nothing", async () => {

@@ -16,7 +16,23 @@
  * game.modules, game.release.generation, game.i18n, game.scenes (active/viewed/get);
  * Scene with tokens/drawings/tiles/notes collections and create/update/delete
  * EmbeddedDocuments; documents with flags/getFlag/setFlag/unsetFlag/update/delete;
- * v13 TokenDocument#move; ChatMessage.create with whisper; ui.notifications.
+ * v13 TokenDocument#move; ChatMessage.create with whisper and rolls; ui.notifications.
+ *
+ * Dice (`FakeRoll`, `world.roll`), from Foundry's public API documentation only:
+ * - ChatMessage `rolls` — the message's Roll instances, rebuilt in every client from the
+ *   serialized data: https://foundryvtt.com/api/v10/classes/client.ChatMessage.html
+ *   (`rolls`, `isRoll`), https://foundryvtt.com/api/classes/foundry.dice.Roll.html
+ * - Roll `formula`, `terms` ([Die, OperatorTerm, NumericTerm…] for "2d20kh + @prof"),
+ *   `dice` (the DiceTerms), `total`, `result` ("16 + 2 + 4"):
+ *   https://foundryvtt.com/api/classes/foundry.dice.Roll.html
+ * - DiceTerm/Die `number`, `faces`, `modifiers` (string[]), `results` (DiceTermResult[]),
+ *   pre-cast results in termData: https://foundryvtt.com/api/v12/classes/foundry.dice.terms.DiceTerm.html
+ * - DiceTermResult `result`, `active` (contributes to the total), `discarded`:
+ *   https://foundryvtt.com/api/v14/interfaces/foundry.dice.DiceTermResult.html
+ * - OperatorTerm `operator`, NumericTerm `number`:
+ *   https://foundryvtt.com/api/v14/modules/foundry.dice.terms.html
+ * Not modelled (our choice): evaluation (results are always given), pools, parentheses,
+ * functions, roll data (`@…`), modifiers other than keep-highest/lowest (`kh`/`kl`).
  */
 
 import { readFileSync } from "node:fs";
@@ -149,6 +165,131 @@ class FakeCollection extends Map {
   }
 }
 
+/** A fair die (`NdF`, optionally `khN`/`klN`) with pre-cast results (Die termData). */
+class FakeDie {
+  constructor({ number, faces, modifiers = [], results }) {
+    this.number = number;
+    this.faces = faces;
+    this.modifiers = [...modifiers];
+    this.results = results.map((r) => ({ result: r, active: true }));
+    const keep = /^k([hl])(\d*)$/.exec(this.modifiers[0] || "");
+    if (keep) {
+      const n = Number(keep[2] || 1);
+      const order = [...this.results].sort((a, b) => (keep[1] === "h" ? b.result - a.result : a.result - b.result));
+      for (const r of order.slice(n)) Object.assign(r, { active: false, discarded: true });
+    }
+  }
+
+  get expression() {
+    return `${this.number}d${this.faces}${this.modifiers.join("")}`;
+  }
+
+  get total() {
+    return this.results.filter((r) => r.active).reduce((a, r) => a + r.result, 0);
+  }
+
+  toJSON() {
+    return { class: "Die", number: this.number, faces: this.faces, modifiers: this.modifiers, results: clone(this.results) };
+  }
+}
+
+class FakeOperator {
+  constructor(operator) {
+    this.operator = operator;
+  }
+
+  get expression() {
+    return ` ${this.operator} `;
+  }
+
+  toJSON() {
+    return { class: "OperatorTerm", operator: this.operator };
+  }
+}
+
+class FakeNumber {
+  constructor(number) {
+    this.number = number;
+  }
+
+  get expression() {
+    return String(this.number);
+  }
+
+  get total() {
+    return this.number;
+  }
+
+  toJSON() {
+    return { class: "NumericTerm", number: this.number };
+  }
+}
+
+/**
+ * An evaluated Roll: `formula` parsed into terms (dice, `+ - * /`, numbers), each die's
+ * faces taken in order from `faces` (pre-cast, so tests know the dice).
+ */
+export class FakeRoll {
+  constructor(formula, faces = []) {
+    this._formula = formula;
+    const left = [...faces];
+    this.terms = [];
+    for (const m of formula.matchAll(/(\d*)d(\d+)((?:k[hl]\d*)?)|(\d+)|([+\-*/])/gi)) {
+      if (m[2]) {
+        const number = Number(m[1] || 1);
+        this.terms.push(new FakeDie({ number, faces: Number(m[2]), modifiers: m[3] ? [m[3]] : [], results: left.splice(0, number) }));
+      } else if (m[4]) {
+        this.terms.push(new FakeNumber(Number(m[4])));
+      } else {
+        this.terms.push(new FakeOperator(m[5]));
+      }
+    }
+  }
+
+  static fromData(data) {
+    const roll = Object.create(FakeRoll.prototype);
+    roll._formula = data.formula;
+    roll.terms = data.terms.map((t) => {
+      if (t.class === "Die") {
+        const d = Object.create(FakeDie.prototype);
+        return Object.assign(d, { number: t.number, faces: t.faces, modifiers: [...t.modifiers], results: clone(t.results) });
+      }
+      return t.class === "OperatorTerm" ? new FakeOperator(t.operator) : new FakeNumber(t.number);
+    });
+    return roll;
+  }
+
+  get formula() {
+    return this.terms.map((t) => t.expression).join("");
+  }
+
+  get dice() {
+    return this.terms.filter((t) => t instanceof FakeDie);
+  }
+
+  get result() {
+    return this.terms.map((t) => (t instanceof FakeOperator ? t.expression : String(t.total))).join("");
+  }
+
+  get total() {
+    let total = 0;
+    let op = "+";
+    for (const t of this.terms) {
+      if (t instanceof FakeOperator) {
+        op = t.operator;
+        continue;
+      }
+      const v = t.total;
+      total = op === "+" ? total + v : op === "-" ? total - v : op === "*" ? total * v : total / v;
+    }
+    return total;
+  }
+
+  toJSON() {
+    return { class: "Roll", formula: this.formula, terms: this.terms.map((t) => t.toJSON()), total: this.total };
+  }
+}
+
 /** A document replica in one client. */
 class FakeDocument {
   constructor(client, documentName, source, parent) {
@@ -236,6 +377,10 @@ class FakeToken extends FakeDocument {
 
   get hidden() {
     return this._source.hidden;
+  }
+
+  get actorId() {
+    return this._source.actorId;
   }
 
   /** v13: move along waypoints (`method: "api"` for a teleport from code). */
@@ -756,7 +901,9 @@ export class FoundryWorld {
       whisper: clone(data.whisper) || [],
       flags: clone(data.flags) || {},
       author: client.userId,
-      rolls: clone(data.rolls) || [],
+      flavor: String(data.flavor ?? ""),
+      // Stored serialized; every client rebuilds its own Roll instances (ChatMessage#rolls).
+      rolls: (data.rolls || []).map((r) => (r instanceof FakeRoll ? r.toJSON() : clone(r))),
     };
     await this._tick();
     this.messages.push(msg);
@@ -764,10 +911,22 @@ export class FoundryWorld {
       const visible = !msg.whisper.length || msg.whisper.includes(c.userId) || c.user.isGM || msg.author === c.userId;
       if (!visible) continue;
       const doc = { ...clone(msg), id: msg._id, getFlag: (s, k) => (msg.flags[s] || {})[k] };
+      doc.rolls = msg.rolls.map((r) => FakeRoll.fromData(r));
+      doc.isRoll = doc.rolls.length > 0;
       c.game.messages.set(msg._id, doc);
       c.Hooks.callAll("createChatMessage", doc, {}, client.userId);
     }
     return msg;
+  }
+
+  /**
+   * A user rolls Foundry's own dice (`/roll <formula> # <flavor>`, a sheet's roll button):
+   * a message whose `rolls` hold the evaluated Roll and whose content is its total.
+   */
+  roll(userId, formula, faces, { flavor = "", speaker } = {}) {
+    const c = this.clients.find((x) => x.userId === userId);
+    const roll = new FakeRoll(formula, faces);
+    return this._chat(c, { content: String(roll.total), flavor, rolls: [roll], speaker: speaker || { alias: c.user.name } });
   }
 
   /** A user types a chat line in their own browser (as Foundry's chat box would). */

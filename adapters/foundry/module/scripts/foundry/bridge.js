@@ -53,19 +53,85 @@ export function registerSettings(env) {
 }
 
 const TEAR = /<\/?[a-zA-Z][^<>]*>/g;
-const ENTITIES = { "&gt;": ">", "&lt;": "<", "&amp;": "&", "&quot;": '"', "&#39;": "'", "&nbsp;": " " };
+/** Tags that end a line of text: the BCDice modules put each result line in its own `<p>`. */
+const BREAK = /<br\s*\/?>|<\/?(?:p|div|li|h[1-6])(?:\s[^<>]*)?>/gi;
+const ENTITIES = { "&gt;": ">", "&lt;": "<", "&amp;": "&", "&quot;": '"', "&#39;": "'", "&nbsp;": " ", "&#8203;": "" };
+/** Zero-width characters; the BCDice modules write every `,` as `,\u200B`. */
+const ZERO_WIDTH = /\u200B|\u200C|\u200D|\u2060|\uFEFF/g;
+/** `…＞ 6#2(2D6) ＞ …`: a repeat's `#n` glued to the line before it and to its header. */
+const GLUED_REPEAT = /[ \t]*#(\d+)[ \t]*(?=\()/g;
 
-/** Chat HTML as the plain text a BCDice line was (tags dropped, entities decoded). */
+/**
+ * Chat HTML as the plain lines BCDice printed: one line per paragraph (or `<br>`), tags
+ * dropped, entities decoded, zero-width spaces removed, each `#n` of a repeat on its own line.
+ */
 export function plainText(html) {
   return String(html || "")
-    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(BREAK, "\n")
     .replace(TEAR, "")
-    .replace(/&(gt|lt|amp|quot|#39|nbsp);/g, (m) => ENTITIES[m])
+    .replace(/&(gt|lt|amp|quot|#39|nbsp|#8203);/g, (m) => ENTITIES[m])
+    .replace(ZERO_WIDTH, "")
+    .replace(GLUED_REPEAT, "\n#$1\n")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join("\n")
     .trim();
 }
 
 /** A BCDice result line: `(2D6) ＞ 7`, `(1D100<=53) … ＞ レギュラー成功` (vtt.md). */
 export const DICE_LINE = /\(\s*[^()]*\d*[dD]\d+[^()]*\)[^\n]*[＞>]/;
+/** Cthulhu7th FAR prints no `(…D…)` header: its first line is the bonus dice, then volleys. */
+const FULL_AUTO = /^ボーナス・ペナルティダイス\[[+-]?\d+\]$/;
+const VOLLEY = /^\d+回目:\s*[＞>]/;
+const REPEAT = /^#\d+$/;
+
+/**
+ * The BCDice result in `text`: its dice lines, a repeat's `#n` lines, and a FAR burst
+ * whole (from its bonus-dice line to its `＞ …残弾…` summary); "" when there is none.
+ */
+export function diceText(text) {
+  const lines = String(text || "").split("\n");
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (FULL_AUTO.test(line) && VOLLEY.test(lines[i + 1] || "")) {
+      let j = i + 1;
+      while (j < lines.length && !/^[＞>]/.test(lines[j])) j++;
+      out.push(...lines.slice(i, j + 1));
+      i = j;
+    } else if (DICE_LINE.test(line) || (REPEAT.test(line) && DICE_LINE.test(lines[i + 1] || ""))) {
+      out.push(line);
+    }
+  }
+  return out.join("\n");
+}
+
+/**
+ * Foundry's own dice, structured (ChatMessage#rolls, Roll#terms): each roll's formula,
+ * total and terms — a die as {faces, number, modifiers, results:[{result, active,
+ * discarded}]}, an operator, a number, anything else by its expression. No text is parsed.
+ */
+export function nativeRolls(msg) {
+  const rolls = Array.isArray(msg && msg.rolls) ? msg.rolls : [];
+  return rolls.filter((r) => r && Array.isArray(r.terms)).slice(0, 10).map((r) => ({
+    formula: String(r.formula || ""),
+    total: typeof r.total === "number" ? r.total : null,
+    terms: r.terms.slice(0, 40).map(termOf),
+  }));
+}
+
+function termOf(t) {
+  if (t && Array.isArray(t.results) && typeof t.faces === "number") {
+    return {
+      type: "die", faces: t.faces, number: t.number, modifiers: [...(t.modifiers || [])],
+      results: t.results.map((x) => ({ result: x.result, active: x.active !== false, discarded: Boolean(x.discarded) })),
+    };
+  }
+  if (t && typeof t.operator === "string") return { type: "op", operator: t.operator };
+  if (t && typeof t.number === "number") return { type: "number", number: t.number };
+  return { type: "other", expression: String((t && (t.expression || t.formula)) || "?").slice(0, 200) };
+}
 
 export class FoundryBridge {
   /**
@@ -83,6 +149,7 @@ export class FoundryBridge {
     this.reported = [];
     this.vetoes = [];
     this.lastSummary = null;
+    this.lastUnbound = null;
     this.resyncAt = 0;
     const t = opts.timers || {};
     this.now = t.now || (() => Date.now());
@@ -263,8 +330,9 @@ export class FoundryBridge {
     const d = scene && scene.dimensions;
     const rect = d && d.sceneRect;
     const size = scene && scene.grid && scene.grid.size;
-    if (!rect || !size) return `foundry v${this.generation}`;
-    return `foundry v${this.generation} scene ${scene.name}: cell_size ${size}, origin_x ${rect.x}, origin_y ${rect.y}`;
+    const unbound = this.lastUnbound ? ` | 駒に紐付かないロール / unbound roll: ${this.lastUnbound.slice(0, 40)}` : "";
+    if (!rect || !size) return `foundry v${this.generation}${unbound}`;
+    return `foundry v${this.generation} scene ${scene.name}: cell_size ${size}, origin_x ${rect.x}, origin_y ${rect.y}${unbound}`;
   }
 
   /**
@@ -326,20 +394,54 @@ export class FoundryBridge {
     if (!this.isActiveGM || !this.client) return;
     if (msg.flags && msg.flags[MODULE_ID]) return; // our own lines
     const text = plainText(msg.content);
-    if (!DICE_LINE.test(text)) return; // only dice results can become actions
+    const roll = diceText(text);
+    const rolls = roll ? [] : nativeRolls(msg);
+    if (!roll && !rolls.length) return; // only dice results can become actions
     const speaker = msg.speaker || {};
-    const roll = text.split("\n").filter((line) => DICE_LINE.test(line)).join("\n");
-    const ev = { kind: "chat", text, roll, speaker: { name: speaker.alias || "" } };
+    const flavor = plainText(msg.flavor);
+    const ev = { kind: "chat", text: roll ? text : [flavor, text].filter(Boolean).join("\n"), speaker: { name: speaker.alias || "" } };
+    if (roll) ev.roll = roll;
+    else ev.rolls = rolls;
+    const sid = this._speakerId(speaker);
+    if (sid) ev.speaker.id = sid;
+    else this._unbound(ev.speaker.name);
+    const tok = sid && this._tokenOf(sid);
+    if (tok && !ev.speaker.name) ev.speaker.name = tok.name;
+    const u = this.game.users.get(userId || msg.author) || this.game.user;
+    ev.user = { id: u.id, name: u.name, gm: Boolean(u.isGM) };
+    this._report(ev);
+  }
+
+  /**
+   * The komasync piece a message speaks for: its speaker token, else the one komasync
+   * token named as the alias, else the one whose actor is the one actor of that name
+   * (the BCDice modules give only an alias: a token's or actor's name, or a system's).
+   */
+  _speakerId(speaker) {
     if (speaker.token) {
       const scene = (speaker.scene && this.game.scenes.get(speaker.scene)) || this.scene;
       const tok = scene && scene.tokens.get(speaker.token);
       const sid = tok && stableIdOf(tok);
-      if (sid) ev.speaker.id = sid;
-      if (tok && !ev.speaker.name) ev.speaker.name = tok.name;
+      if (sid) return sid;
     }
-    const u = this.game.users.get(userId || msg.author) || this.game.user;
-    ev.user = { id: u.id, name: u.name, gm: Boolean(u.isGM) };
-    this._report(ev);
+    const alias = speaker.alias;
+    const tokens = this.scene ? this.scene.tokens.contents.filter((t) => stableIdOf(t)) : [];
+    if (!alias || !tokens.length) return null;
+    const named = tokens.filter((t) => t.name === alias);
+    if (named.length === 1) return stableIdOf(named[0]);
+    const actors = this.game.actors && this.game.actors.filter ? this.game.actors.filter((a) => a.name === alias) : [];
+    const theirs = actors.length === 1 ? tokens.filter((t) => t.actorId === actors[0].id) : [];
+    return theirs.length === 1 ? stableIdOf(theirs[0]) : null;
+  }
+
+  _tokenOf(sid) {
+    return this.scene ? this.scene.tokens.contents.find((t) => stableIdOf(t) === sid) : null;
+  }
+
+  /** A roll credited to no piece: sent unbound, and the GM console's bridge line says so. */
+  _unbound(alias) {
+    this.lastUnbound = alias || "?";
+    if (this.client && this.scene) this.client.setStatusDetail(this.statusDetail(this.scene));
   }
 
   // -- what the GM sees ---------------------------------------------------------------------
