@@ -15,6 +15,7 @@ from typing import Any
 from ..engine.errors import Text
 from .base import EventResult
 from .board import BOARD_ID
+from .dice_events import dice_chat
 from .diff import Diff, PlatformObject, PObjects, changed_fields, diff
 from .events import translate_event, user_id
 from .geometry import AdapterSettings, Geometry
@@ -24,7 +25,6 @@ from .projection import grid_of
 from .render import render
 from .replies import refusal_line
 from .rolls import chat_roll
-from .dice_events import dice_chat
 
 __all__ = ["SETTINGS_BAD", "TableAdapter"]
 

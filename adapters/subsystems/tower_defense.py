@@ -27,7 +27,6 @@ from ...engine.bcdice import (
     PlainRoll,
     coc_level,
     parse_message,
-    reason_ja,
 )
 from ...engine.bounds import OnlyInt
 from ...engine.errors import Text

@@ -123,7 +123,18 @@ export interface TDCheck {
   dice?: number[];
   value?: number | null;
   target?: number | null;
-  level: "critical" | "extreme" | "hard" | "regular" | "success" | "partial" | "failure" | "fumble";
+  level:
+    | "critical"
+    | "extreme"
+    | "hard"
+    | "regular"
+    | "special"
+    | "superb"
+    | "success"
+    | "partial"
+    | "failure"
+    | "malfunction"
+    | "fumble";
   penalty_dice?: number;
   reported?: boolean;
   removed?: number;
@@ -3969,11 +3980,13 @@ export interface Stone {
   target: string;
 }
 /**
- * GM only: refusals and warnings as they happen, and connection presence.
+ * GM only: refusals and warnings as they happen, connection presence, a bridge's
+ * status, and each roll a bridge delivered with what became of it (`roll`,
+ * server/roll_ledger.py; a joining GM is sent the kept ones).
  */
 export interface Notice {
   type: "notice";
-  kind: "refusal" | "warning" | "presence" | "bridge";
+  kind: "refusal" | "warning" | "presence" | "bridge" | "roll";
   data: {
     [k: string]: unknown | undefined;
   };

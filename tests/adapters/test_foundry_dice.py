@@ -1,4 +1,5 @@
-"""Dice from Foundry (adapters/dice_events.py, for adapters/foundry/adapter.py): genuine BCDice lines as the public
+"""Dice from Foundry (adapters/dice_events.py, for adapters/foundry/adapter.py): genuine
+BCDice lines as the public
 BCDice modules post them, and Foundry's own rolls (`ChatMessage#rolls`), read to what the
 plain line gives — issue 29. The lines are BCDice's own (tests/data/bridges, and the full
 corpus tests/data/bcdice when it is there)."""
