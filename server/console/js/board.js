@@ -90,8 +90,8 @@ function viewOf(ui, width, height) {
 
 /**
  * Make `svg` (drawn in `unit`s per square, `width`×`height` squares) a board. `opts`:
- * ui (the panel's kept state), pieces ([{id, x, y, name, el, movable}]; `el` is the piece's
- * <g>), reach(id) → squares [{x,y,cost?}] or null (= anywhere) or a promise of them,
+ * ui (the panel's kept state), pieces ([{id, x, y, name, el, movable, size?}]; `el` is the
+ * piece's <g>, drawn around its centre), reach(id) → squares [{x,y,cost?}] or null (= anywhere) or a promise of them,
  * move(id, to) → promise of the server's reply (ack or reject), onSquare(x, y) (a click on
  * a square with nothing held), onPiece(id) (a click on a piece), key (for focus across
  * re-renders). Returns the wrapper to put in the page (tools, the map, the live region).
@@ -99,6 +99,8 @@ function viewOf(ui, width, height) {
 export function makeBoard(svg, opts) {
   const { unit: S, width, height, ui } = opts;
   const pieces = new Map(opts.pieces.map((p) => [p.id, p]));
+  // A piece's <g> is drawn around its centre; a piece `size` squares wide has its cell top-left.
+  const placeAt = (p, c) => `translate(${c.x * S + ((p.size || 1) * S) / 2},${c.y * S + ((p.size || 1) * S) / 2})`;
   const at = new Map(opts.pieces.map((p) => [`${p.x},${p.y}`, p]));
   const reachLayer = h("g.board-reach");
   const cursorLayer = h("g.board-cursor-layer");
@@ -184,7 +186,7 @@ export function makeBoard(svg, opts) {
       putBack(p);
       return;
     }
-    p.el.setAttribute("transform", `translate(${to.x * S + S / 2},${to.y * S + S / 2})`);
+    p.el.setAttribute("transform", placeAt(p, to));
     const reply = await opts.move(id, to);
     if (reply && reply.type !== "ack") {
       ui.refusal = { piece: id, reason: reply.reason, rule: reply.rule || "", code: reply.code || "" };
@@ -198,7 +200,7 @@ export function makeBoard(svg, opts) {
   const putBack = (p) => {
     if (!p) return;
     p.el.classList.remove("board-dragging", "board-held");
-    p.el.setAttribute("transform", `translate(${p.x * S + S / 2},${p.y * S + S / 2})`);
+    p.el.setAttribute("transform", placeAt(p, p));
   };
 
   // -- the refusal's words beside the piece (HTML over the map, readable at any zoom) ----
@@ -324,11 +326,11 @@ export function makeBoard(svg, opts) {
       return;
     }
     if (cancelled) return;
-    if (pr.piece && pr.piece.id !== ui.held) {
-      if (pr.piece.movable) hold(pr.piece.id);
+    if (ui.held && cell && pr.piece?.id !== ui.held) {
+      tryMove(ui.held, cell); // a second click puts the held piece there, even on another piece
+    } else if (pr.piece) {
+      if (pr.piece.movable) hold(pr.piece.id === ui.held ? null : pr.piece.id);
       opts.onPiece?.(pr.piece.id);
-    } else if (ui.held && cell) {
-      tryMove(ui.held, cell);
     } else if (cell) {
       opts.onSquare?.(cell.x, cell.y);
     }

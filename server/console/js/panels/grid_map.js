@@ -39,16 +39,27 @@ export function ask(ctx, key, query) {
   const answers = (ctx.ui.answers ||= {});
   if (key in answers) return answers[key];
   answers[key] = null;
-  ctx.app.conn.request({ type: "query", query }).then((reply) => {
+  request(ctx, query).then((reply) => {
     answers[key] = reply;
     ctx.refresh();
   });
   return null;
 }
 
+/** A query, asked again (a few times, after the wait it names) while the room says it is busy. */
+async function request(ctx, query) {
+  let reply = null;
+  for (let i = 0; i < 4; i++) {
+    reply = await ctx.app.conn.request({ type: "query", query });
+    if (reply.type !== "error" || reply.code !== "busy") break;
+    await new Promise((ok) => setTimeout(ok, 1000 * (reply.details?.retry_after ?? 0.1) + 10));
+  }
+  return reply;
+}
+
 /** Ask for a query whose answer goes straight to `draw` (hover overlays: no re-render). */
 export async function askNow(ctx, query) {
-  const reply = await ctx.app.conn.request({ type: "query", query });
+  const reply = await request(ctx, query);
   return reply.type === "query.result" ? reply.result : null;
 }
 
