@@ -23,7 +23,7 @@ import pytest
 from test_console import Console
 from test_player import GM
 
-from conftest import CHROMIUM, EXAMPLES, ROOT, Demo, serve_demo, stop
+from conftest import CHROMIUM, EXAMPLES, ROOT, SHOTS, Demo, serve_demo, stop
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -125,7 +125,7 @@ async def centre(page: Page, selector: str) -> tuple[float, float]:
         try:
             await loc.scroll_into_view_if_needed(timeout=2000)
             box = await loc.bounding_box(timeout=2000)
-        except Exception:  # noqa: BLE001 - detached by a re-render: read the new one
+        except Exception:  # detached by a re-render: read the new one
             continue
         if box is not None:
             return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -144,7 +144,8 @@ async def begin(gm: GM, page: Page, who: str) -> dict[Cell, int]:
     """Open `who`'s main process; wait until the page shows it; the squares it may reach."""
     await gm.act({"kind": "grid.process.start", "combatant": who})
     await pw_expect(page.locator(f".grid-map .grid-piece.active[data-combatant={who}]")).to_have_count(1)
-    await pw_expect(page.locator(f".grid-map .grid-piece.board-movable[data-combatant={who}]")).to_have_count(1)
+    movable = page.locator(f".grid-map .grid-piece.board-movable[data-combatant={who}]")
+    await pw_expect(movable).to_have_count(1)
     squares = await legal(gm, who)
     squares.pop(cell_of(gm, who), None)
     assert squares
@@ -159,9 +160,15 @@ async def click_click(page: Page, who: str, to: Cell, *, tap: bool = False) -> N
     await (page.touchscreen.tap(x, y) if tap else page.mouse.click(x, y))
 
 
+async def both(page: Page, a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The centres of two elements, read after both were scrolled into view (one may scroll the other)."""
+    await centre(page, b)
+    first = await centre(page, a)
+    return first, await centre(page, b)
+
+
 async def drag(page: Page, who: str, to: Cell) -> None:
-    x0, y0 = await centre(page, piece(who))
-    x1, y1 = await centre(page, square(to))
+    (x0, y0), (x1, y1) = await both(page, piece(who), square(to))
     await page.mouse.move(x0, y0)
     await page.mouse.down()
     await page.mouse.move(x0 + 8, y0 + 3, steps=2)
@@ -172,14 +179,13 @@ async def drag(page: Page, who: str, to: Cell) -> None:
 
 async def touch_drag(page: Page, who: str, to: Cell) -> None:
     """A finger drag through the browser's own touch input (CDP), as a tablet sends it."""
-    x0, y0 = await centre(page, piece(who))
-    x1, y1 = await centre(page, square(to))
+    (x0, y0), (x1, y1) = await both(page, piece(who), square(to))
     cdp = await page.context.new_cdp_session(page)
     await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
     for i in range(1, 9):
         f = i / 8
-        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
-                                                    "touchPoints": [{"x": x0 + (x1 - x0) * f, "y": y0 + (y1 - y0) * f}]})
+        point = {"x": x0 + (x1 - x0) * f, "y": y0 + (y1 - y0) * f}
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
     await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
@@ -202,8 +208,9 @@ async def keys(page: Page, to: Cell) -> None:
 async def refused_beside(gm: GM, page: Page, who: str, unreachable: Cell) -> None:
     """Drop `who` where it may not go: the server's words beside it, the piece back."""
     start = cell_of(gm, who)
-    await gm.c.send({"type": "action", "id": "probe", "action": {"kind": "grid.move", "combatant": who,
-                                                                  "to": {"x": unreachable[0], "y": unreachable[1]}}})
+    to = {"x": unreachable[0], "y": unreachable[1]}
+    action = {"kind": "grid.move", "combatant": who, "to": to}
+    await gm.c.send({"type": "action", "id": "probe", "action": action})
     probe = await gm.c.reply_to("probe")
     assert probe["type"] == "reject", probe
     await drag(page, who, unreachable)
@@ -233,12 +240,17 @@ def unreachable_for(gm: GM, squares: dict[Cell, int], who: str) -> Cell:
 
 @pytest.mark.parametrize("dsf", [1, 2])
 @pytest.mark.parametrize("width", [1024, 1440, 1920])
-async def test_click_drag_and_keys_land_on_the_square(browser: Browser, chapel: Demo, width: int, dsf: int) -> None:
+async def test_click_drag_and_keys_land_on_the_square(
+        browser: Browser, chapel: Demo, width: int, dsf: int) -> None:
     # GRID-MV-1: each way of moving reaches exactly the chosen legal square; a bad drop is refused
     rng = random.Random(width * 10 + dsf)
     gm = await GM.connect(chapel, ROOM)
     con = await open_gm(browser, chapel, width, dsf)
     page = con.page
+    leo = page.locator(".grid-map .grid-piece[data-combatant=fighter]")
+    await pw_expect(leo).to_have_attribute("aria-label", "(1,4) 剣士レオ")
+    await pw_expect(page.locator(square((1, 4)))).to_have_attribute("aria-label", "(1,4) 剣士レオ")
+    await pw_expect(page.locator(square((3, 3)))).to_have_attribute("aria-label", "(3,3)")
     await gm.act({"kind": "grid.start"})
     for who, how in (("fighter", "click"), ("mage", "drag"), ("archer", "keys")):
         squares = await begin(gm, page, who)
@@ -292,11 +304,16 @@ async def test_player_drags_own_piece_and_sees_the_refusal(browser: Browser, cha
     await gm.act({"kind": "grid.start"})
     squares = await begin(gm, page, "fighter")
     assert await page.locator(".grid-map .grid-piece.board-movable").count() == 1  # only her piece in process
-    to = rng.choice(sorted(c for c, cost in squares.items() if cost == min(squares.values())))  # steps left after
+    cheapest = min(squares.values())  # so that steps are left for the refused drop after it
+    to = rng.choice(sorted(c for c, cost in squares.items() if cost == cheapest))
     await drag(page, "fighter", to)
     await lands(gm, "fighter", to, page)
     squares = await legal(gm, "fighter")
     await refused_beside(gm, page, "fighter", unreachable_for(gm, squares, "fighter"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"board-player-refusal-dsf{dsf}.png"))
+    await page.click(".lang-toggle")  # the same refusal, in English: the server's own words
+    await pw_expect(page.locator(".board-refusal[data-piece=fighter]")).to_contain_text("squares")
     await gm.close()
     con.check()
 
@@ -311,7 +328,7 @@ async def test_large_map_zoomed_with_distinct_labels_and_timing(browser: Browser
     labels = await page.locator(".grid-map .grid-piece").evaluate_all("els => els.map(e => e.dataset.label)")
     assert len(labels) == 40 and len(set(labels)) == 40, labels
     box = await page.locator(piece("p1")).bounding_box()
-    assert box and box["width"] >= 18  # readable: a piece is drawn at least 18 px wide
+    assert box and box["width"] >= 24  # readable: a piece is drawn at least 24 px wide
     await gm.act({"kind": "grid.start"})
     squares = await begin(gm, page, "p1")
     x0, y0 = await centre(page, piece("p1"))
@@ -321,6 +338,8 @@ async def test_large_map_zoomed_with_distinct_labels_and_timing(browser: Browser
     svg = page.locator("svg.grid-map.board-svg")
     await pw_expect(svg).to_have_attribute("data-reach-ms", re.compile(r"\d"))
     ms = float(await svg.get_attribute("data-reach-ms") or "nan")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / "board-100x100-drag.png"))
     print(f"\n100x100 map, 40 pieces: drag start to lit squares {ms:.1f} ms (performance.now, first frame)")
     assert await page.locator(".board-reach-sq").count() == len(await legal(gm, "p1"))  # the engine's squares
     to = sorted(squares)[len(squares) // 2]
@@ -328,5 +347,36 @@ async def test_large_map_zoomed_with_distinct_labels_and_timing(browser: Browser
     await page.mouse.move(x1, y1, steps=5)
     await page.mouse.up()
     await lands(gm, "p1", to)
+    await gm.close()
+    con.check()
+
+
+async def test_table_pieces_drag_on_both_maps(browser: Browser, demo: Demo) -> None:
+    # TABLE-MV-1: alice drags her own knight on her grid and on the table map; names in both languages
+    rng = random.Random(3)
+    gm = await GM.connect(demo, "demo-table")
+    page = await context(browser, 1440, 2)
+    con = Console(page)
+    await page.goto(f"{demo.url}#room=demo-table&invite={await gm.invite('player', 'alice')}")
+    await page.wait_for_selector('.conn-status[data-status="open"]')
+    mine = page.locator(".pl-grid .pl-token.board-movable")
+    await pw_expect(mine).to_have_count(1)
+    await pw_expect(mine).to_have_attribute("aria-label", "(1,1) 騎士")
+    for where, token in ((".pl-grid", "pl-token"), (".table-map", "table-piece")):
+        to = (rng.randrange(3, 12), rng.randrange(2, 8))
+        (x0, y0), (x1, y1) = await both(page, f"{where} g.{token}[data-id=knight] circle",
+                                        f"{where} rect[data-x='{to[0]}'][data-y='{to[1]}']")
+        await page.mouse.move(x0, y0)
+        await page.mouse.down()
+        await page.mouse.move(x1, y1, steps=6)
+        await page.mouse.up()
+        want = {"x": to[0], "y": to[1]}
+        await gm.wait(lambda s, w=want: s["table"]["pieces"]["knight"]["cell"] == w, f"knight on {to}")
+        knight = page.locator(f"{where} g.{token}[data-id=knight]")
+        await pw_expect(knight).to_have_attribute("data-x", str(to[0]))
+    assert await page.locator(".table-map g.table-piece.board-movable").count() == 1  # not Bob's archer
+    await page.click(".lang-toggle")
+    await pw_expect(page.locator(".pl-grid .pl-token[data-id=knight]")).to_have_attribute(
+        "aria-label", re.compile(r"^\(\d+,\d+\) Knight$"))
     await gm.close()
     con.check()

@@ -7,11 +7,11 @@
 // here: the map's owner says what a piece may reach and the server answers every move.
 
 import { h, clear } from "./dom.js";
-import { addStrings, t, pick } from "./i18n.js";
+import { addStrings, lang, t, pick } from "./i18n.js";
 
 const DRAG_PX = 5; // a press that moves less than this is a click
 const FIT_SQUARES = 32; // maps up to this size start fitted; larger ones start zoomed in
-const VIEW_SQUARES = 24; // squares across when a large map opens
+const VIEW_SQUARES = 16; // squares down (at least) when a large map opens: pieces stay readable
 
 /** The square under a client point, through `svg`'s screen matrix (null off the board). */
 export function cellAt(svg, clientX, clientY, unit, width, height) {
@@ -53,8 +53,14 @@ export function pieceLabels(pieces) {
   return out;
 }
 
-/** The accessible name of a square or piece: 「(4,4) 剣士レオ」. */
-export const cellName = (x, y, name = "") => `(${x},${y})${name ? ` ${name}` : ""}`;
+/** A name written "日本語 / English" in the language shown; any other name as it is. */
+export function nameIn(name) {
+  const parts = String(name || "").split(" / ");
+  return parts.length === 2 ? parts[lang() === "en" ? 1 : 0] : String(name || "");
+}
+
+/** The accessible name of a square or piece: 「(4,4) 剣士レオ」 / "(4,4) Leo the swordsman". */
+export const cellName = (x, y, name = "") => `(${x},${y})${name ? ` ${nameIn(name)}` : ""}`;
 
 export const BOARD_STRINGS = {
   ja: {
@@ -172,7 +178,7 @@ export function makeBoard(svg, opts) {
     for (const p of pieces.values()) p.el.classList.toggle("board-held", p.id === id);
     if (id) {
       showReach(id, performance.now());
-      say(t("board.held", { name: pieces.get(id)?.name || id }));
+      say(t("board.held", { name: nameIn(pieces.get(id)?.name || id) }));
     } else {
       hideReach();
     }
@@ -268,7 +274,7 @@ export function makeBoard(svg, opts) {
     } else if (ev.key === "Escape") {
       const p = pieces.get(ui.held);
       hold(null);
-      if (p) say(t("board.put_back", { name: p.name }));
+      if (p) say(t("board.put_back", { name: nameIn(p.name) }));
     } else if (ev.key === "+" || ev.key === "=") zoom(1.5);
     else if (ev.key === "-") zoom(1 / 1.5);
     else return;
