@@ -197,6 +197,10 @@ async def keys(page: Page, to: Cell) -> None:
     cx, cy = (int(v) for v in cursor.split(","))
     await page.keyboard.press("Enter")
     await pw_expect(svg).to_have_attribute("data-reach", re.compile(r".+"))
+    await page.keyboard.press("Escape")  # cancels: nothing held, nothing lit
+    await pw_expect(svg).not_to_have_attribute("data-reach", re.compile(r".*"))
+    await page.keyboard.press("Enter")
+    await pw_expect(svg).to_have_attribute("data-reach", re.compile(r".+"))
     for _ in range(abs(to[0] - cx)):
         await page.keyboard.press("ArrowRight" if to[0] > cx else "ArrowLeft")
     for _ in range(abs(to[1] - cy)):
