@@ -76,7 +76,8 @@ PLUS = {"type": "op", "operator": "+"}
 def _native_able(line: str) -> bool:
     """A plain sum of dice and numbers (Foundry's dice have no target to compare with)."""
     r = parse(line)
-    return isinstance(r, PlainRoll) and re.fullmatch(r"\d*D\d+(?:\+(?:\d*D\d+|\d+))*", r.expr) is not None
+    return (isinstance(r, PlainRoll) and r.target is None
+            and re.fullmatch(r"\d*D\d+(?:\+(?:\d*D\d+|\d+))*", r.expr) is not None)
 
 
 @pytest.mark.parametrize("line", [ln for ln in LINES if _native_able(ln)])

@@ -10,7 +10,7 @@ import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
 import { feedback, send, setVal, val } from "../player/common.js";
 import { phaseName } from "../phases.js";
-import { GRID_STRINGS, ask, gridMap, hoverOverlay, isDown, placed, processChips, timingOf } from "./grid_map.js";
+import { GRID_STRINGS, ask, askNow, gridMap, hoverOverlay, isDown, placed, processChips, timingOf } from "./grid_map.js";
 
 const K = "grid";
 const STATUS_KINDS = ["poison", "paralysis", "bind", "flying", "incapacitated", "dead", "no_major_move", "effect"];
@@ -139,13 +139,38 @@ function legalSquares(ctx, state) {
   return reply?.type === "query.result" ? reply.result.squares : [];
 }
 
+/** Whether the board lets `c` be dragged: the character in process, or any piece before combat. */
+function movable(ctx, c) {
+  const g = ctx.data;
+  if (!mayMove(ctx, c) || isDown(c)) return false;
+  return g.active ? c.id === g.process?.combatant : true;
+}
+
+/** Where a held piece may go: the engine's legal squares (grid.legal), or anywhere before combat. */
+async function reach(ctx, c) {
+  const g = ctx.data;
+  if (!g.active) return null;
+  const cached = ctx.ui.answers?.[`legal.${c.id}@${ctx.app.store.version}`];
+  if (cached?.type === "query.result") return cached.result.squares;
+  return (await askNow(ctx, { kind: "grid.legal", combatant: c.id }))?.squares || [];
+}
+
+/** The move the server judges: grid.move in combat (spends steps), table.move before it. */
+function moveTo(ctx, c, to) {
+  const action = ctx.data.active ? { kind: "grid.move", combatant: c.id, to } : { kind: "table.move", piece: c.piece, to };
+  return ctx.act(action, { quiet: true });
+}
+
 function map(ctx) {
   const state = ctx.state;
   const p = ctx.data.process;
   const legal = legalSquares(ctx, state);
   const selected = val(ctx, "selected", p?.combatant);
-  const svg = gridMap(ctx, state, {
+  const board = gridMap(ctx, state, {
     selected, legal,
+    movable: (c) => movable(ctx, c),
+    reach: (c) => reach(ctx, c),
+    move: (c, to) => moveTo(ctx, c, to),
     onPiece: (c) => { setVal(ctx, "selected", c.id); ctx.refresh(); },
     onSquare: (x, y) => {
       if (!p || !legal.some((s) => s.cell.x === x && s.cell.y === y)) return;
@@ -158,7 +183,7 @@ function map(ctx) {
                    { range: val(ctx, "range", 1), nonAttack: !!val(ctx, "nonAttack", false) });
     },
   });
-  return h("div.grid-map-wrap", { dataset: { selected: selected || "" } }, svg);
+  return h("div.grid-map-wrap", { dataset: { selected: selected || "" } }, board);
 }
 
 function statusChip(ctx, c, s) {

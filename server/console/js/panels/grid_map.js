@@ -7,6 +7,7 @@
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { phaseName, phaseSpec, phases } from "../phases.js";
+import { cellAt, makeBoard, pieceLabels } from "../board.js";
 
 export const S = 28; // map units per square
 
@@ -38,16 +39,27 @@ export function ask(ctx, key, query) {
   const answers = (ctx.ui.answers ||= {});
   if (key in answers) return answers[key];
   answers[key] = null;
-  ctx.app.conn.request({ type: "query", query }).then((reply) => {
+  request(ctx, query).then((reply) => {
     answers[key] = reply;
     ctx.refresh();
   });
   return null;
 }
 
+/** A query, asked again (a few times, after the wait it names) while the room says it is busy. */
+async function request(ctx, query) {
+  let reply = null;
+  for (let i = 0; i < 4; i++) {
+    reply = await ctx.app.conn.request({ type: "query", query });
+    if (reply.type !== "error" || reply.code !== "busy") break;
+    await new Promise((ok) => setTimeout(ok, 1000 * (reply.details?.retry_after ?? 0.1) + 10));
+  }
+  return reply;
+}
+
 /** Ask for a query whose answer goes straight to `draw` (hover overlays: no re-render). */
 export async function askNow(ctx, query) {
-  const reply = await ctx.app.conn.request({ type: "query", query });
+  const reply = await request(ctx, query);
   return reply.type === "query.result" ? reply.result : null;
 }
 
@@ -56,9 +68,10 @@ function square(cls, x, y, extra = {}) {
 }
 
 /**
- * The map. `opts`: selected (combatant id), legal ({cell:{x,y},cost,steps}[] highlighted, clickable),
- * onSquare(x, y) (click on a square), onPiece(c) (click on a character), onHover(x, y,
- * overlay) (the pointer entered a square; `overlay` is the <g> to draw into).
+ * The map (a board: board.js). `opts`: selected (combatant id), legal ({cell:{x,y},cost,steps}[]
+ * highlighted, clickable), onSquare(x, y) (click on a square, nothing held), onPiece(c) (click
+ * on a character), onHover(x, y, overlay) (the pointer entered a square; `overlay` is the
+ * <g> to draw into), movable(c), reach(c) and move(c, to) (drag, click-click, keys: board.js).
  */
 export function gridMap(ctx, state, opts = {}) {
   const g = state.grid;
@@ -68,7 +81,7 @@ export function gridMap(ctx, state, opts = {}) {
   const cells = h("g.grid-cells");
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      cells.appendChild(square("grid-cell", x, y, { dataset: { x, y } }));
+      cells.appendChild(square("grid-cell", x, y, { dataset: { x, y, boardCell: "" } }));
     }
   }
   svg.appendChild(cells);
@@ -92,44 +105,46 @@ export function gridMap(ctx, state, opts = {}) {
       points: `${cx},${cy - 11} ${cx + 11},${cy} ${cx},${cy + 11} ${cx - 11},${cy}` }, h("title", `${s.ja} / ${s.en}`)));
   }
   const active = g.process?.combatant;
-  for (const c of placed(state)) {
-    if (!c.cell) continue;
+  const shown = placed(state).filter((c) => c.cell);
+  const labels = pieceLabels(shown);
+  const pieces = [];
+  const layer = h("g.grid-pieces");
+  for (const c of shown) {
     const mine = !!ctx.player && (c.owner === ctx.player || c.movers.includes(ctx.player));
     const cls = ["grid-piece", `side-${c.side}`, isDown(c) ? "down" : "", c.id === active ? "active" : "",
       c.id === opts.selected ? "selected" : "", mine ? "mine" : "", c.hidden ? "hidden-item" : ""].filter(Boolean).join(" ");
     const marks = Object.values(c.statuses || {}).map((s) => STATUS_SHORT[s.kind] || "?").join("");
-    svg.appendChild(h("g", { class: cls, dataset: { combatant: c.id },
-                             transform: `translate(${c.cell.x * S + S / 2},${c.cell.y * S + S / 2})`,
-                             on: opts.onPiece ? { click: (ev) => { ev.stopPropagation(); opts.onPiece(c); } } : null },
+    const label = labels.get(c.id);
+    const el = h("g", { class: cls, dataset: { combatant: c.id, label },
+                        transform: `translate(${c.cell.x * S + S / 2},${c.cell.y * S + S / 2})` },
       h("circle", { r: S / 2 - 3, style: { fill: SIDE_COLORS[c.side] || "#888" } }),
-      h("text", { y: 4, "text-anchor": "middle" }, c.name.slice(0, 1)),
+      h("text", { y: 4, "text-anchor": "middle", class: label.length > 2 ? "long" : null }, label),
       marks ? h("text.grid-marks", { y: S / 2 - 1, "text-anchor": "middle" }, marks) : null,
-      h("title", `${c.name}${marks ? ` [${marks}]` : ""}`)));
+      h("title", `${c.name}${marks ? ` [${marks}]` : ""}`));
+    layer.appendChild(el);
+    pieces.push({ id: c.id, x: c.cell.x, y: c.cell.y, name: c.name, el, movable: !!opts.movable?.(c), c });
   }
+  svg.appendChild(layer);
   const overlay = h("g.grid-overlay");
   svg.appendChild(overlay);
-  svg.addEventListener("click", (ev) => {
-    const at = cellAt(svg, ev, width, height);
-    if (at && opts.onSquare) opts.onSquare(at.x, at.y);
+  const byId = new Map(pieces.map((p) => [p.id, p.c]));
+  const ui = (ctx.ui.board ||= {});
+  const wrap = makeBoard(svg, {
+    unit: S, width, height, ui, pieces, key: "grid", refresh: ctx.refresh,
+    reach: (id) => (opts.reach ? opts.reach(byId.get(id)) : null),
+    move: (id, to) => opts.move(byId.get(id), to),
+    onSquare: opts.onSquare, onPiece: (id) => opts.onPiece?.(byId.get(id)),
   });
   let last = "";
-  svg.addEventListener("mousemove", (ev) => {
-    const at = cellAt(svg, ev, width, height);
+  svg.addEventListener("pointermove", (ev) => {
+    const at = cellAt(svg, ev.clientX, ev.clientY, S, width, height);
     const key = at ? `${at.x},${at.y}` : "";
     if (key === last || !opts.onHover) return;
     last = key;
     if (at) opts.onHover(at.x, at.y, overlay);
   });
-  svg.addEventListener("mouseleave", () => { last = ""; clear(overlay); });
-  return svg;
-}
-
-function cellAt(svg, ev, width, height) {
-  const box = svg.getBoundingClientRect();
-  if (!box.width || !box.height) return null;
-  const x = Math.floor(((ev.clientX - box.left) / box.width) * width);
-  const y = Math.floor(((ev.clientY - box.top) / box.height) * height);
-  return x >= 0 && y >= 0 && x < width && y < height ? { x, y } : null;
+  svg.addEventListener("pointerleave", () => { last = ""; clear(overlay); });
+  return wrap;
 }
 
 /** Draw squares (and an optional sight line) into the overlay group. */

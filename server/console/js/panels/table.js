@@ -5,6 +5,7 @@ import { h, fmtValue } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
 import { askReason } from "../ui.js";
+import { makeBoard, pieceLabels } from "../board.js";
 
 const K = "table";
 const CELL = 26;
@@ -70,17 +71,30 @@ function miniMap(ctx, tbl) {
       h("rect", { x: m.cell.x * CELL, y: m.cell.y * CELL, width: m.width * CELL, height: m.height * CELL }),
       h("text", { x: m.cell.x * CELL + 3, y: m.cell.y * CELL + 16 }, m.text)));
   }
-  for (const p of Object.values(tbl.pieces)) {
-    if (!p.cell) continue;
+  const shown = Object.values(tbl.pieces).filter((p) => p.cell);
+  const labels = pieceLabels(shown);
+  const pieces = shown.map((p) => {
     const r = (p.size * CELL) / 2;
-    const mine = !!ctx.player && p.owner === ctx.player;
-    svg.appendChild(h("g", { class: `table-piece${p.hidden ? " hidden-item" : ""}${mine ? " mine" : ""}`, dataset: { id: p.id },
-                             transform: `translate(${p.cell.x * CELL + r},${p.cell.y * CELL + r})` },
+    const mine = !!ctx.player && (p.owner === ctx.player || (p.movers || []).includes(ctx.player));
+    const el = h("g", { class: `table-piece${p.hidden ? " hidden-item" : ""}${mine ? " mine" : ""}`, dataset: { id: p.id, label: labels.get(p.id) },
+                        transform: `translate(${p.cell.x * CELL + r},${p.cell.y * CELL + r})` },
       h("circle", { r: r - 2, style: p.color ? { fill: p.color } : null }),
-      h("text", { y: 5, "text-anchor": "middle" }, (p.name || p.id).slice(0, 1)),
-      h("title", p.name)));
+      h("text", { y: 5, "text-anchor": "middle" }, labels.get(p.id)),
+      h("title", p.name));
+    svg.appendChild(el);
+    return { id: p.id, x: p.cell.x, y: p.cell.y, name: p.name || p.id, el, movable: ctx.isGM || mine, size: p.size };
+  });
+  // Cells under the pieces give each square its accessible name and data-x/data-y.
+  const cells = h("g.table-cells");
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) cells.appendChild(h("rect.table-cell", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, dataset: { x, y, boardCell: "" } }));
   }
-  return svg;
+  svg.insertBefore(cells, svg.firstChild);
+  return makeBoard(svg, {
+    unit: CELL, width, height, ui: (ctx.ui.board ||= {}), pieces, key: "table", refresh: ctx.refresh,
+    reach: () => null, // anywhere on the grid (TABLE-MV-2); the server refuses the rest
+    move: (id, to) => ctx.act({ kind: "table.move", piece: id, to }, { quiet: true }),
+  });
 }
 
 function render(ctx) {

@@ -6,6 +6,7 @@
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
+import { makeBoard, pieceLabels } from "../board.js";
 import { actButton, feedback, field, follow, input, send, setVal, val } from "./common.js";
 
 const CELL = 24;
@@ -61,28 +62,36 @@ function grid(ctx, tbl, selected) {
   const { width, height } = tbl.grid;
   if (width * height > MAX_CELLS) return null;
   const svg = h("svg.pl-grid", { viewBox: `0 0 ${width * CELL} ${height * CELL}`, role: "img", "aria-label": t("pt.grid") });
-  const piece = selected ? tbl.pieces[selected] : null;
+  const cells = h("g.pl-cells");
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      svg.appendChild(h("rect.pl-cell", {
-        x: x * CELL, y: y * CELL, width: CELL, height: CELL, dataset: { x, y },
-        on: { click: () => { if (piece) move(ctx, piece, { x, y }, null); } },
-      }));
+      cells.appendChild(h("rect.pl-cell", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, dataset: { x, y, boardCell: "" } }));
     }
   }
+  svg.appendChild(cells);
   for (const m of Object.values(tbl.markers || {})) {
     svg.appendChild(h("rect.pl-marker", { x: m.cell.x * CELL, y: m.cell.y * CELL, width: m.width * CELL,
                                           height: m.height * CELL }, h("title", m.text)));
   }
-  for (const p of Object.values(tbl.pieces || {})) {
-    if (!p.cell) continue;
+  const shown = Object.values(tbl.pieces || {}).filter((p) => p.cell);
+  const labels = pieceLabels(shown);
+  const pieces = shown.map((p) => {
     const r = (p.size * CELL) / 2;
-    svg.appendChild(h("g", { class: `pl-token${mine(ctx, p) ? " mine" : ""}${p.id === selected ? " selected" : ""}`,
-                             dataset: { id: p.id }, transform: `translate(${p.cell.x * CELL + r},${p.cell.y * CELL + r})` },
-      h("circle", { r: r - 2 }), h("text", { y: 4, "text-anchor": "middle" }, (p.name || p.id).slice(0, 1)),
-      h("title", p.name)));
-  }
-  return h("div.pl-grid-wrap", svg);
+    const el = h("g", { class: `pl-token${mine(ctx, p) ? " mine" : ""}${p.id === selected ? " selected" : ""}`,
+                        dataset: { id: p.id, label: labels.get(p.id) }, transform: `translate(${p.cell.x * CELL + r},${p.cell.y * CELL + r})` },
+      h("circle", { r: r - 2 }), h("text", { y: 4, "text-anchor": "middle" }, labels.get(p.id)),
+      h("title", p.name));
+    svg.appendChild(el);
+    return { id: p.id, x: p.cell.x, y: p.cell.y, name: p.name || p.id, el, movable: mine(ctx, p), size: p.size };
+  });
+  const board = makeBoard(svg, {
+    unit: CELL, width, height, ui: (ctx.ui.board ||= {}), pieces, key: "player_table", refresh: ctx.refresh,
+    reach: () => null, // the table lets a piece go anywhere on the grid (TABLE-MV-2): the server says no otherwise
+    move: (id, to) => move(ctx, tbl.pieces[id], to, null),
+    onPiece: (id) => { if (mine(ctx, tbl.pieces[id])) { setVal(ctx, "selected", id); ctx.refresh(); } },
+    onSquare: (x, y) => { const piece = selected ? tbl.pieces[selected] : null; if (piece) move(ctx, piece, { x, y }, null); },
+  });
+  return h("div.pl-grid-wrap", board);
 }
 
 function counterRow(ctx, c) {
