@@ -23,6 +23,7 @@ from .codes import (
     UNKNOWN_PROMPT,
 )
 from .errors import Refusal, Text
+from .prompts import Prompt
 from .registry_types import Subsystem
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase
 from .tx import Role, Tx, Uncredited
@@ -141,7 +142,21 @@ class Answer(ActionBase):
             raise BAD_CHOICE.refuse(choice=self.choice)
         tx.delete(("prompts", prompt.id))
         tx.emit("prompt.answered", prompt=prompt.id, choice=self.choice)
+        # The question and the chosen label in words: the prompt leaves the state, and the
+        # history must still say what was answered. GM-only: the question may be secret.
+        tx.say(answered_line(prompt, self.choice), chat=False)
         tx.resumers[prompt.resume](tx, prompt, self.choice)
+
+
+def answered_line(prompt: Prompt, choice: str) -> Text:
+    """「question」に「label」と回答 (a free answer as typed)."""
+    label = next((c for c in prompt.choices if c.id == choice), None)
+    ja, en = (label.ja, label.en) if label is not None else (choice, choice)
+    return Text(f"「{_cut(prompt.ja)}」に「{ja}」と回答", f"answered “{_cut(prompt.en)}” with “{en}”")
+
+
+def _cut(text: str, size: int = 80) -> str:
+    return text if len(text) <= size else f"{text[:size - 1]}…"
 
 
 class AddPlayer(ActionBase):
