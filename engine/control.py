@@ -149,10 +149,10 @@ class Answer(ActionBase):
 
 
 def answered_line(prompt: Prompt, choice: str) -> Text:
-    """「question」に「label」と回答 (a free answer as typed)."""
+    """問い『question』に「label」と回答 (a free answer as typed)."""
     label = next((c for c in prompt.choices if c.id == choice), None)
     ja, en = (label.ja, label.en) if label is not None else (choice, choice)
-    return Text(f"「{_cut(prompt.ja)}」に「{ja}」と回答", f"answered “{_cut(prompt.en)}” with “{en}”")
+    return Text(f"問い『{_cut(prompt.ja)}』に「{ja}」と回答", f"answered “{_cut(prompt.en)}” with “{en}”")
 
 
 def _cut(text: str, size: int = 80) -> str:
