@@ -56,9 +56,20 @@ class Override(ActionBase):
             tx.set(path, _validated(tx.state, path, self.value))
         tx.emit("gm.override", path=list(path), reason=self.reason)
         # GM-only timeline line: the path and reason may name hidden things (BASE-OPT-2).
-        tx.say(Text(f"GM修正: {'/'.join(map(str, path))}（理由: {self.reason}）",
-                    f"GM override: {'/'.join(map(str, path))} (reason: {self.reason})"),
+        where = named_path(tx.state, path)
+        tx.say(Text(f"GM修正: {where}（理由: {self.reason}）",
+                    f"GM override: {where} (reason: {self.reason})"),
                chat=False)
+
+
+def named_path(state: RoomBase, path: tuple[str | int, ...]) -> str:
+    """`a/b/c` with each entry that has a name shown by it (a fort's id → 左端砦)."""
+    words = []
+    for i, seg in enumerate(path):
+        node = paths.get(state, path[:i + 1]) if paths.has(state, path[:i + 1]) else None
+        name = getattr(node, "name", None)
+        words.append(name if isinstance(name, str) and name and isinstance(seg, str) else str(seg))
+    return "/".join(words)
 
 
 def _validated(state: RoomBase, path: tuple[str | int, ...], value: Any) -> Any:

@@ -43,6 +43,8 @@ SCRIPTS: dict[str, tuple[str, list[Act]]] = {
             "pc1": "f_left", "pc2": "f_center_left", "pc3": "f_center_right", "pc4": "f_right",
             "pc5": "m_left", "pc6": "m_right", "npc1": "final"}.items()],
         ("player", {"kind": "td.pc.place", "pc": "pc2", "fort": "f_left"}),
+        ("gm", {"kind": "override", "path": ["tower_defense", "forts", "f_left", "durability"],
+                "value": 7, "reason": "補修材が届かなかった"}),
         ("gm", {"kind": "td.next_phase"}),
     ]),
     "demo-bases": ("p1", [
