@@ -23,7 +23,8 @@ const STRINGS = {
     "bases.do.count": "人数を更新: {side}",
     "bases.do.summary": "{base}の概要を更新",
     "bases.do.end": "戦闘を終える",
-    "bases.do.element": "{base}の{kind}{cond}",
+    "bases.do.element": "{base}の{kind}",
+    "bases.do.element.cond": "{base}の{kind}（{cond}）",
     "bases.title": "拠点戦闘",
     "bases.round": "第{n}ラウンド",
     "bases.battle": "戦闘種別",
@@ -60,7 +61,8 @@ const STRINGS = {
     "bases.do.count": "updated the head count: {side}",
     "bases.do.summary": "updated the summary of {base}",
     "bases.do.end": "ended the battle",
-    "bases.do.element": "{kind} of {base}{cond}",
+    "bases.do.element": "{kind} of {base}",
+    "bases.do.element.cond": "{kind} of {base} ({cond})",
     "bases.title": "Base battle",
     "bases.round": "Round {n}",
     "bases.battle": "battle type",
@@ -269,8 +271,9 @@ function elementName(b, id) {
     for (const field of ELEMENT_FIELDS) {
       const el = (base[field] || []).find((e) => e.id === id);
       if (el) {
-        return el.name || t("bases.do.element", { base: base.name, kind: t(`bases.el.${field}`),
-                                                  cond: condText(el) ? ` 「${condText(el)}」` : "" });
+        const cond = condText(el);
+        return el.name || t(cond ? "bases.do.element.cond" : "bases.do.element",
+          { base: base.name, kind: t(`bases.el.${field}`), cond });
       }
     }
   }
