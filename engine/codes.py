@@ -28,14 +28,18 @@ __all__ = [
 CORE = Codes("core")
 
 # -- Engine.apply's guards ------------------------------------------------------------
-FORBIDDEN_ROLE = CORE("forbidden_role", "役割「{role}」ではこの操作（{kind}）はできません。",
-                      "Your role '{role}' may not do this ({kind}).")
+FORBIDDEN_ROLE = CORE("forbidden_role", "{who}にはこの操作はできません。",
+                      "{who_en} may not do this.")
+#: A role in words, for FORBIDDEN_ROLE (its code name is never shown to a person).
+ROLE_WORDS = {"gm": ("GM", "The GM"), "player": ("プレイヤー", "A player"),
+              "bridge": ("ブリッジ", "A bridge"), "observer": ("観戦者", "An observer"),
+              "table": ("卓", "The table")}
 UNCREDITED = CORE(
     "uncredited",
-    "VTT上の誰の操作か分からないため、この操作（{kind}）はできません。VTTで誰の操作か分からない"
+    "VTT上の誰の操作か分からないため、この操作はできません。VTTで誰の操作か分からない"
     "ときは、誰の持ち物でもないコマを動かすことだけができます。GMコンソールで行うか、VTTのユーザーを"
     "プレイヤーに対応づけてください。",
-    "Nobody on the VTT can be credited with this ({kind}), so it is not done: a move nobody "
+    "Nobody on the VTT can be credited with this, so it is not done: a move nobody "
     "is credited with may only move a piece no player owns. Do it in the GM console, or map "
     "the VTT's users to players.")
 CASCADE_TOO_DEEP = CORE("cascade_too_deep",

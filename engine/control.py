@@ -23,6 +23,7 @@ from .codes import (
     UNKNOWN_PROMPT,
 )
 from .errors import Refusal, Text
+from .prompts import Prompt
 from .registry_types import Subsystem
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase
 from .tx import Role, Tx, Uncredited
@@ -55,9 +56,20 @@ class Override(ActionBase):
             tx.set(path, _validated(tx.state, path, self.value))
         tx.emit("gm.override", path=list(path), reason=self.reason)
         # GM-only timeline line: the path and reason may name hidden things (BASE-OPT-2).
-        tx.say(Text(f"GM修正: {'/'.join(map(str, path))}（理由: {self.reason}）",
-                    f"GM override: {'/'.join(map(str, path))} (reason: {self.reason})"),
+        where = named_path(tx.state, path)
+        tx.say(Text(f"GM修正: {where}（理由: {self.reason}）",
+                    f"GM override: {where} (reason: {self.reason})"),
                chat=False)
+
+
+def named_path(state: RoomBase, path: tuple[str | int, ...]) -> str:
+    """`a/b/c` with each entry that has a name shown by it (a fort's id → 左端砦)."""
+    words = []
+    for i, seg in enumerate(path):
+        node = paths.get(state, path[:i + 1]) if paths.has(state, path[:i + 1]) else None
+        name = getattr(node, "name", None)
+        words.append(name if isinstance(name, str) and name and isinstance(seg, str) else str(seg))
+    return "/".join(words)
 
 
 def _validated(state: RoomBase, path: tuple[str | int, ...], value: Any) -> Any:
@@ -141,7 +153,21 @@ class Answer(ActionBase):
             raise BAD_CHOICE.refuse(choice=self.choice)
         tx.delete(("prompts", prompt.id))
         tx.emit("prompt.answered", prompt=prompt.id, choice=self.choice)
+        # The question and the chosen label in words: the prompt leaves the state, and the
+        # history must still say what was answered. GM-only: the question may be secret.
+        tx.say(answered_line(prompt, self.choice), chat=False)
         tx.resumers[prompt.resume](tx, prompt, self.choice)
+
+
+def answered_line(prompt: Prompt, choice: str) -> Text:
+    """問い『question』に「label」と回答 (a free answer as typed)."""
+    label = next((c for c in prompt.choices if c.id == choice), None)
+    ja, en = (label.ja, label.en) if label is not None else (choice, choice)
+    return Text(f"問い『{_cut(prompt.ja)}』に「{ja}」と回答", f"answered “{_cut(prompt.en)}” with “{en}”")
+
+
+def _cut(text: str, size: int = 80) -> str:
+    return text if len(text) <= size else f"{text[:size - 1]}…"
 
 
 class AddPlayer(ActionBase):

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic_core import to_jsonable_python
 
 from .actions import ActionBase
-from .codes import CASCADE_TOO_DEEP, FORBIDDEN_ROLE, UNCREDITED
+from .codes import CASCADE_TOO_DEEP, FORBIDDEN_ROLE, ROLE_WORDS, UNCREDITED
 from .errors import CascadeTooDeep
 from .paths import MISSING, Path
 from .registry import RESUMERS, SETTLERS, TRIGGERS
@@ -82,7 +82,7 @@ class Engine:
         meta = self.state.meta
         actor = actor.bind(getattr(action, "by", None), meta.players, meta.uncredited)
         if not actor.decides() and not action.only_moves():
-            raise UNCREDITED.refuse(kind=getattr(action, "kind", "?"))
+            raise UNCREDITED.refuse()
         tx = Tx(self.state, actor, RESUMERS)
         draws = self.state.rng.draws
         try:
@@ -99,8 +99,8 @@ class Engine:
     def guard(action: ActionBase, actor: Actor) -> None:
         """Refuse an action its sender's role may not send (checked before anything else)."""
         if actor.role not in action.roles:
-            kind = getattr(action, "kind", "?")
-            raise FORBIDDEN_ROLE.refuse(role=actor.role, kind=kind)
+            who, who_en = ROLE_WORDS.get(actor.role, (actor.role, actor.role))
+            raise FORBIDDEN_ROLE.refuse(who=who, who_en=who_en)
 
     def revert(self, outcome: Outcome) -> None:
         """Take back the action just applied (something after `apply` failed): its writes,

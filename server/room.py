@@ -443,10 +443,14 @@ class Room:
         who = sub.conn.label if sub.conn else "server"
         log.info("refused", extra={"room": self.id, "code": r.code, "rule": r.rule,
                                    "client": who, "kind": getattr(sub.action, "kind", None)})
+        # Only GMs get notices: the refused action and its player let the console name
+        # what was tried and by whom instead of showing ids and codes.
         self.audiences.notify_gm("refusal", {
             "client": who, "role": sub.conn.role if sub.conn else "server",
+            "player": sub.conn.player if sub.conn else None,
             "kind": getattr(sub.action, "kind", "?"), "code": r.code, "rule": r.rule,
-            "reason": {"ja": r.ja, "en": r.en}})
+            "reason": {"ja": r.ja, "en": r.en},
+            "action": sub.action.model_dump(mode="json") if sub.action is not None else None})
 
     def leave(self, conn: Connection) -> None:
         self.audiences.leave(conn)

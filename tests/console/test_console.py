@@ -261,7 +261,8 @@ async def test_phases_move_groups_prompt_and_refusal(browser: Browser, demo: Dem
     await con.tab("notices")
     notice = page.locator(".notice[data-rule='TD-REIN-1']")
     await pw_expect(notice).to_contain_text("SANチェックの確認が済んでいません。")
-    await pw_expect(notice.locator(".notice-client")).to_have_text("komasync console")
+    await pw_expect(notice.locator(".notice-client")).to_have_text("GM")  # the client's name: a tooltip
+    await pw_expect(notice.locator(".notice-client")).to_have_attribute("title", "komasync console")
     await pw_expect(notice).to_have_attribute("data-code", "san_pending")
 
     # Answer the prompt, then `n`: the advance phase walks every group to its first fort.
@@ -287,8 +288,9 @@ async def test_phases_move_groups_prompt_and_refusal(browser: Browser, demo: Dem
     # The timeline shows who did what, with the log lines.
     await con.tab("timeline")
     top = page.locator(".tl-entry").first
-    await pw_expect(top.locator(".tl-kind")).to_have_text("td.next_phase")
-    await pw_expect(top.locator(".tl-actor")).to_contain_text("komasync console")
+    await pw_expect(top).to_have_attribute("data-kind", "td.next_phase")
+    await pw_expect(top.locator(".tl-actor")).to_have_text("GM")
+    await pw_expect(top.locator(".tl-actor")).to_have_attribute("title", "komasync console")
     await pw_expect(top.locator(".tl-log")).to_contain_text("左端砦に5ダメージ")
     con.check()
 
@@ -346,9 +348,9 @@ async def test_override_reaches_a_player_and_undo_restores(browser: Browser, dem
     # The timeline has it: who, what, why.
     await con.tab("timeline")
     entry = page.locator(f".tl-entry[data-version='{override_v}']")
-    await pw_expect(entry.locator(".tl-kind")).to_have_text("override")
+    await pw_expect(entry).to_have_attribute("data-kind", "override")
     await pw_expect(entry.locator(".tl-sentence")).to_have_text(
-        "tower_defense/forts/f_left/durability を 7 に修正")
+        "tower_defense/forts/左端砦/durability を 7 に修正")
     await pw_expect(entry.locator(".tl-why")).to_contain_text("補修材が届かなかった")
 
     # Undo to the point before it (timeline "back to here"), with a reason.
@@ -359,7 +361,7 @@ async def test_override_reaches_a_player_and_undo_restores(browser: Browser, dem
     await until(lambda: player.td()["forts"]["f_left"]["durability"] == 15, "the player to see 15 again")
     undo_v = override_v + 1
     entry = page.locator(f".tl-entry[data-version='{undo_v}']")
-    await pw_expect(entry.locator(".tl-kind")).to_have_text("restore")
+    await pw_expect(entry).to_have_attribute("data-kind", "restore")
     await pw_expect(entry.locator(".tl-sentence")).to_have_text(f"v{override_v - 1} の状態に戻す")
     await pw_expect(entry.locator(".tl-why")).to_contain_text("修正を取り消す")
     assert player.client.version == undo_v
@@ -406,7 +408,7 @@ async def test_timeline_rolls_and_keyboard_undo(browser: Browser, demo: Demo) ->
     await wait_version(con, gm.c.version)
 
     engine = page.locator(f".tl-entry[data-version='{gm.c.version - 1}']")
-    await pw_expect(engine.locator(".tl-actor")).to_contain_text("setup script")
+    await pw_expect(engine.locator(".tl-actor")).to_have_attribute("title", "setup script")
     await pw_expect(engine.locator(".tl-roll[data-source=engine]")).to_have_count(2)
     await pw_expect(engine.locator(".tl-roll").first).to_contain_text("1D100")
     await pw_expect(engine.locator(".tl-roll").first).to_contain_text("サーバーの乱数")
@@ -442,7 +444,7 @@ async def test_timeline_rolls_and_keyboard_undo(browser: Browser, demo: Demo) ->
     await page.wait_for_selector(".td-map")
     await pw_expect(page.locator(f".tl-entry[data-version='{last - 1}'] .tl-roll[data-source=engine]")
                     ).to_have_count(2)
-    await pw_expect(page.locator(".tl-entry[data-version='1'] .tl-kind")).to_have_text("td.pc.place")
+    await pw_expect(page.locator(".tl-entry[data-version='1']")).to_have_attribute("data-kind", "td.pc.place")
     await gm.close()
     con.check()
 
@@ -758,7 +760,7 @@ async def test_bases_panel_against_the_engine(browser: Browser, bases_demo: Demo
     await until(lambda: player.state["bases"]["bases"]["battery"].get("gp") == 4, "the revealed GP")
     assert "結界杭のGPを1減らす" not in player.raw
     await con.tab("timeline")
-    await pw_expect(page.locator(".tl-entry").first.locator(".tl-kind")).to_have_text("bases.reveal")
+    await pw_expect(page.locator(".tl-entry").first).to_have_attribute("data-kind", "bases.reveal")
     await player.close()
     await gm.close()
     con.check()

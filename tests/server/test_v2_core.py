@@ -94,7 +94,7 @@ async def test_reject_codes_carry_the_registrys_rule_and_texts(running: Running)
                                "reason": "r"})
     code = declared("forbidden_role")
     assert code.group == "core" and reply["code"] == code.code
-    assert reason(reply) == tuple(code.text.format(role="player", kind="override"))
+    assert reason(reply) == tuple(code.text.format(who="プレイヤー", who_en="A player"))
     await g.close()
     await alice.close()
 

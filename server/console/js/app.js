@@ -14,7 +14,8 @@ import { Connection } from "./connection.js";
 import { activePanels, activeCommands } from "./registry.js";
 import { editable } from "./overrides.js";
 import { askReason, closePopover, focusKept, popoverOpen, toast, gmBadge, showPopover } from "./ui.js";
-import { Timeline } from "./side/timeline.js";
+import { Timeline, sentence } from "./side/timeline.js";
+import { fmtDateTime } from "./words.js";
 import { Notices } from "./side/notices.js";
 import { Connections } from "./side/connections.js";
 import { Invites } from "./side/invites.js";
@@ -122,7 +123,7 @@ async function showRooms(rooms) {
         h("button", { type: "button", on: { click: signOut } }, t("signout"))),
       h("ul.room-list", rooms.map((r) => h("li", { dataset: { room: r.id } },
         h("div", h("b.room-name", r.name || r.id), " ", h("code.small", r.id)),
-        h("div.muted.small", `${t("rooms.version")} ${r.version ?? "—"} · ${t("rooms.created")} ${new Date(r.created_at * 1000).toLocaleString()}`),
+        h("div.muted.small", `${t("rooms.version")} ${r.version ?? "—"} · ${t("rooms.created")} ${fmtDateTime(r.created_at)}`),
         h("button.primary", { type: "button", on: { click: () => openRoom(r.id, { secret }) } }, t("rooms.open"))))))));
   rerender = () => showRooms(rooms);
 }
@@ -414,11 +415,13 @@ class RoomView {
   async undoTo(version, anchor, baseVersion) {
     const undone = [...this.timeline.entries.values()].filter((e) => e.version > version)
       .sort((a, b) => b.version - a.version);
-    const list = undone.slice(0, 6).map((e) => `v${e.version} ${e.action?.kind ?? "?"}`).join(", ")
-      + (undone.length > 6 ? ` …(+${undone.length - 6})` : "");
+    // The same sentences as the timeline's, with names, one per line.
+    const list = h("ul.undo-list", undone.slice(0, 6).map((e) => h("li", { dataset: { version: e.version } },
+      `v${e.version} ${sentence(e, this.store.state)}`)),
+    undone.length > 6 ? h("li.muted", `…(+${undone.length - 6})`) : null);
     const reason = await askReason(anchor, {
       title: t("undo.confirm", { v: version }), defaultReason: t("undo.default_reason"),
-      detail: undone.length ? t("undo.undoes", { list }) : null,
+      detail: undone.length ? h("div", t("undo.undoes", { list: "" }).trim(), list) : null,
       confirm: t("undo.confirm", { v: version }),
     });
     if (!reason) return null;

@@ -74,10 +74,12 @@ export function fmtValue(v) {
   return String(v);
 }
 
+/** A time of day in the UI's language (Intl with the page's lang, not the browser's locale). */
 export function fmtClock(epochSeconds) {
   if (!epochSeconds) return "";
-  const d = new Date(epochSeconds * 1000);
-  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const lang = document.documentElement.lang || undefined;
+  return new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    .format(new Date(epochSeconds * 1000));
 }
 
 /** A short random id for client message ids. */

@@ -69,7 +69,7 @@ const STRINGS = {
     "do.override": "{path} を {value} に修正",
     "do.override.delete": "{path} を削除",
     "do.undo": "v{v} の状態に戻す",
-    "do.answer": "問い「{prompt}」に「{choice}」と回答",
+    "do.answer": "問い『{prompt}』に「{choice}」と回答",
     "do.room.player.add": "プレイヤー「{name}」を追加",
     "do.room.enforcement": "規則の適用を「{mode}」に変更",
     "do.room.player_rolls": "プレイヤーが入力したダイス結果を「{mode}」に変更",

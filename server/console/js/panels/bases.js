@@ -23,6 +23,8 @@ const STRINGS = {
     "bases.do.count": "人数を更新: {side}",
     "bases.do.summary": "{base}の概要を更新",
     "bases.do.end": "戦闘を終える",
+    "bases.do.element": "{base}の{kind}",
+    "bases.do.element.cond": "{base}の{kind}（{cond}）",
     "bases.title": "拠点戦闘",
     "bases.round": "第{n}ラウンド",
     "bases.battle": "戦闘種別",
@@ -59,6 +61,8 @@ const STRINGS = {
     "bases.do.count": "updated the head count: {side}",
     "bases.do.summary": "updated the summary of {base}",
     "bases.do.end": "ended the battle",
+    "bases.do.element": "{kind} of {base}",
+    "bases.do.element.cond": "{kind} of {base} ({cond})",
     "bases.title": "Base battle",
     "bases.round": "Round {n}",
     "bases.battle": "battle type",
@@ -247,15 +251,33 @@ function describe(a, state) {
   const b = state[K];
   if (!b || !String(a.kind || "").startsWith("bases.")) return null;
   const name = (table, id) => (table && table[id] && table[id].name) || id || "";
+  const happening = a.happening ? t(`pb.h.${a.happening}`) : "";
   const p = {
     character: name(b.characters, a.character) || t(`bases.side.${a.side || "pc"}`),
-    happening: a.happening || "", element: a.element || "", event: a.event || "",
+    happening: happening.startsWith("pb.h.") ? a.happening : happening,
+    element: elementName(b, a.element), event: elementName(b, a.event),
     effect: typeof a.effect === "string" ? a.effect : JSON.stringify(a.effect ?? ""),
     base: name(b.bases, a.base), side: t(`bases.side.${a.side || "pc"}`),
   };
   const key = `bases.do.${a.kind.slice(6)}`;
   const text = t(key, p);
   return text === key ? null : text;
+}
+
+/** An element by its name, else its base's name and kind with its condition (never its id). */
+function elementName(b, id) {
+  if (!id) return "";
+  for (const base of Object.values(b.bases || {})) {
+    for (const field of ELEMENT_FIELDS) {
+      const el = (base[field] || []).find((e) => e.id === id);
+      if (el) {
+        const cond = condText(el);
+        return el.name || t(cond ? "bases.do.element.cond" : "bases.do.element",
+          { base: base.name, kind: t(`bases.el.${field}`), cond });
+      }
+    }
+  }
+  return id;
 }
 
 registerPanel({

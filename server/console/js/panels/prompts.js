@@ -6,6 +6,7 @@ import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick } from "../i18n.js";
 import { toast } from "../ui.js";
+import { audienceWords, promptKindWords } from "../words.js";
 
 async function answer(ctx, prompt, choice, button) {
   if (button) button.disabled = true;
@@ -26,7 +27,7 @@ function refusal(ctx, prompt) {
   const e = ctx.ui.refused?.[prompt.id];
   if (!e) return null;
   return h("div.pl-refusal", { role: "alert", dataset: { rule: e.rule || "", code: e.code || "" } },
-    e.rule ? [h("code.pl-rule", e.rule), " "] : null, pick(e.reason), e.code ? h("span.muted.small", ` (${e.code})`) : null);
+    e.rule ? [h("code.pl-rule", e.rule), " "] : null, pick(e.reason));
 }
 
 function render(ctx) {
@@ -41,7 +42,9 @@ function render(ctx) {
         input, h("button.primary", { type: "submit" }, t("prompt.answer")));
     }
     return h("div.prompt", { dataset: { prompt: p.id } },
-      h("div.prompt-head", h("span.muted.small", t("prompt.to", { to: p.to }), ` · ${p.id}`),
+      h("div.prompt-head", { dataset: { to: p.to, kind: p.kind || "choice" } },
+        h("span.muted.small", t("prompt.to", { to: audienceWords(p.to, ctx.state) }),
+          " · ", h("span.prompt-kind", promptKindWords(p.kind))),
         p.to === "gm" ? [" ", ctx.gmBadge(p.id)] : null),
       h("div.prompt-text", pick(p)),
       mine ? h("div.prompt-choices", p.choices.map((c) => h("button.primary", {

@@ -1,9 +1,10 @@
 // Refusals and warnings as they happen (`notice` kind refusal / warning: which client,
 // which rule, the reason), plus errors sent to this console.
 
-import { h, clear, fmtClock } from "../dom.js";
+import { h, clear } from "../dom.js";
 import { t, pick } from "../i18n.js";
 import { toast } from "../ui.js";
+import { actionSentence, actorWords, fmtTime, subsystemWords } from "../words.js";
 
 const KEEP = 300;
 
@@ -22,7 +23,7 @@ export class Notices {
     this.unseen += 1;
     const rule = data.rule ? `${data.rule} ` : "";
     const reason = kind === "warning" ? pick(data) : pick(data.reason);
-    toast(`${t(`notice.${kind}`)} · ${data.client ?? ""} · ${rule}${reason}`, kind === "warning" ? "warn" : "error");
+    toast(`${t(`notice.${kind}`)} · ${this.who(data)} · ${rule}${reason}`, kind === "warning" ? "warn" : "error");
     this.render();
     this.app.onNoticesChanged();
   }
@@ -31,22 +32,36 @@ export class Notices {
     this.unseen = 0;
   }
 
+  /** Who the notice is about: the player's name, the GM, or the client's label. */
+  who(data) {
+    const state = this.app.store.state;
+    if (data.player) return actorWords({ role: "player", player: data.player }, state);
+    if (data.role === "gm") return t("role.gm");
+    return data.client || t(`role.${data.role || "gm"}`);
+  }
+
+  /** What was attempted, in words (the refused action with names, else its subsystem). */
+  what(data) {
+    if (data.action) return actionSentence(data.action, this.app.store.state, null);
+    return data.kind ? t("words.action", { what: subsystemWords(data.kind) }) : null;
+  }
+
   render() {
     if (!this.items.length) {
       clear(this.el).appendChild(h("p.muted", t("notices.empty")));
       return;
     }
+    // Codes and kinds stay in data attributes and tooltips: the text is the rule and the reason.
     clear(this.el).appendChild(h("ul.notice-list", this.items.map(({ kind, data, at }) => h("li", {
-      class: `notice notice-${kind}`, dataset: { kind, rule: data.rule || "", code: data.code || "" } },
+      class: `notice notice-${kind}`, dataset: { kind, rule: data.rule || "", code: data.code || "", action: data.kind || "" } },
       h("div.notice-head",
         h(`span.badge.${kind === "warning" ? "warn" : "bad"}`, t(`notice.${kind}`)), " ",
-        h("span.muted.small", fmtClock(at)), " ",
-        data.client ? h("span.notice-client", data.client) : null,
-        data.role ? h("span.muted.small", ` [${t(`role.${data.role}`)}]`) : null, " ",
-        data.kind ? h("code.small", data.kind) : null),
-      h("div.notice-body",
+        h("span.muted.small", fmtTime(at)), " ",
+        h("span.notice-client", { title: data.client || "" }, this.who(data)),
+        data.role && data.role !== "gm" ? h("span.muted.small", ` [${t(`role.${data.role}`)}]`) : null, " ",
+        data.kind ? h("span.notice-what.small", { title: data.kind }, this.what(data)) : null),
+      h("div.notice-body", { title: data.code || "" },
         data.rule ? h("b.notice-rule", data.rule) : null, data.rule ? " " : null,
-        data.code ? h("code.small", data.code) : null, " ",
         kind === "warning" ? pick(data) : pick(data.reason))))));
   }
 }

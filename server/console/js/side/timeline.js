@@ -2,9 +2,9 @@
 // warnings and the log lines — from the `history` message (on join) and each GM
 // `change.info` (live). Any entry can be the point to go back to (`undo` to_version).
 
-import { h, clear, fmtClock, fmtValue, pathText } from "../dom.js";
+import { h, clear, fmtValue } from "../dom.js";
 import { t, pick } from "../i18n.js";
-import { describeAction } from "../registry.js";
+import { actionSentence, actorWords, fmtTime } from "../words.js";
 
 const PAGE = 1000;
 const SHOWN = 200;
@@ -81,24 +81,30 @@ export class Timeline {
 
   entry(e, current) {
     const a = e.action || {};
-    const actor = e.actor || {};
-    const who = [actor.label || actor.role, actor.player && actor.player !== actor.label ? `(${actor.player})` : null,
-                 actor.role ? `[${t(`role.${actor.role}`)}]` : null].filter(Boolean).join(" ");
+    const state = this.app.store.state;
     const reason = a.reason || a.note || null;
+    const said = sentence(e, state);
+    // The engine's lines tell what happened; the first is not repeated when it is the sentence.
+    const lines = (e.log || []).map((l) => pick(l)).filter((l, i) => !(i === 0 && l === said));
     return h("li", { class: `tl-entry kind-${String(a.kind || "").replace(/\W/g, "_")}`, dataset: { version: e.version, kind: a.kind } },
       h("div.tl-head",
         h("span.tl-v", `v${e.version}`), " ",
-        h("span.tl-time.muted.small", fmtClock(e.at)), " ",
-        h("span.tl-actor", who), " ",
+        h("span.tl-time.muted.small", fmtTime(e.at)), " ",
+        h("span.tl-actor", { title: e.actor?.label || "" }, actorWords(e.actor, state),
+          e.actor?.role && e.actor.role !== "gm" ? h("span.muted.small", ` [${t(`role.${e.actor.role}`)}]`) : null), " ",
         e.version < current ? this.undoButton(e.version) : null),
-      h("div.tl-what", h("span.tl-sentence", sentence(a, this.app.store.state)), " ",
-        h("code.tl-kind.muted.small", a.kind || "?")),
+      h("div.tl-what", { title: a.kind || "" }, h("span.tl-sentence", said)),
       reason ? h("div.tl-why", h("span.muted", `${t("timeline.reason")}: `), reason) : null,
-      e.log && e.log.length ? h("ul.tl-log", e.log.map((l) => h("li", pick(l)))) : null,
+      lines.length ? h("ul.tl-log", lines.map((l) => h("li", l))) : null,
       e.rolls && e.rolls.length ? h("ul.tl-rolls", e.rolls.map(rollLine)) : null,
       e.warnings && e.warnings.length ? h("ul.tl-warnings", e.warnings.map((w) =>
-        h("li", h("b", w.rule || w.code), " ", pick(w)))) : null);
+        h("li", { dataset: { code: w.code || "" } }, w.rule ? h("b", w.rule) : null, " ", pick(w)))) : null);
   }
+}
+
+/** A history entry as one sentence, with names (the timeline and the undo dialog). */
+export function sentence(e, state) {
+  return actionSentence(e.action || {}, state, e.log);
 }
 
 /** One line per roll: dice, faces, total, target/level, and where it came from. */
@@ -115,40 +121,3 @@ export function rollLine(r) {
   return h("li.tl-roll", { dataset: { source: src } }, parts);
 }
 
-/** The action as a sentence: the room's own kinds here, a subsystem's from its panel. */
-function sentence(a, state) {
-  switch (a.kind) {
-    case "override":
-      return a.delete ? t("do.override.delete", { path: pathText(a.path || []) })
-        : t("do.override", { path: pathText(a.path || []), value: short(a.value) });
-    case "restore":
-    case "undo":
-      return t("do.undo", { v: a.to_version });
-    case "answer": {
-      const prompt = state?.prompts?.[a.prompt];
-      const choice = prompt?.choices?.find((c) => c.id === a.choice);
-      return t("do.answer", { prompt: prompt ? pick(prompt) : a.prompt, choice: choice ? pick(choice) : a.choice });
-    }
-    case "room.player.add":
-      return t("do.room.player.add", { name: a.name || a.id });
-    case "room.enforcement":
-      return t("do.room.enforcement", { mode: a.mode });
-    case "room.player_rolls":
-      return t("do.room.player_rolls", { mode: a.mode });
-    case "room.uncredited":
-      return t(`do.room.uncredited.${a.mode}`);
-    default:
-      return describeAction(a, state) || fallback(a);
-  }
-}
-
-function fallback(a) {
-  const rest = Object.fromEntries(Object.entries(a).filter(([k, v]) =>
-    k !== "kind" && k !== "target" && v !== null && v !== undefined));
-  return Object.keys(rest).length ? short(rest) : "";
-}
-
-function short(v) {
-  const s = typeof v === "string" ? v : JSON.stringify(v);
-  return s.length > 160 ? `${s.slice(0, 157)}…` : s;
-}
