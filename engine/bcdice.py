@@ -138,7 +138,7 @@ KINDS: frozenset[str] = frozenset({"keep_roll", "automatic", "repeat", "bcdice_e
                                    "power_fixed"})
 
 BONUS_TAG = "ボーナス・ペナルティダイス"
-_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\ufeff]")
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")  # U+2060: word joiner
 _SEP = re.compile(r"\s*[＞>]\s*")
 _BONUS = re.compile(rf"^{BONUS_TAG}\[([+-]?\d+)\]$")
 _MALFUNCTION_TAG = re.compile(r"^故障ナンバー\[(\d+)\]$")

@@ -1397,6 +1397,23 @@ const BRIDGE_VERSION = "0.1.0";
 
 /** BCDice output lines (vtt.md): `(2D6) ＞ 7`, `(1D100<=53) … ＞ レギュラー成功`. */
 const CCF_DICE_LINE = /\(\s*[^()]*\d*[dD]\d+[^()]*\)[^\n]*[＞>]/;
+/**
+ * A Cthulhu7th full-auto (FAR) burst: no `(…D…)` header — the bonus dice on a line of
+ * their own, then one `n回目: ＞ …` line per volley (issue 29; corpus entries FAR).
+ */
+const CCF_FAR_BURST = /^ボーナス・ペナルティダイス\[[+-]?\d+\][ \t]*\r?\n[ \t]*\d+回目:/m;
+
+/** The dice output in a message's text: a FAR burst from its first line on, else its BCDice lines. */
+function diceLinesOf(text) {
+  const far = CCF_FAR_BURST.exec(text);
+  if (far) return text.slice(far.index);
+  return text.split("\n").filter((l) => CCF_DICE_LINE.test(l)).join("\n");
+}
+
+/** Whether a roll text is BCDice output komasync reads (a `#n` repeat's rolls, a FAR burst too). */
+function isDiceOutput(roll) {
+  return CCF_DICE_LINE.test(roll.replace(/^#\d+\s*/gm, "")) || CCF_FAR_BURST.test(roll);
+}
 /** Kinds of komasync characters whose dice results in chat are reported. */
 const ROLLERS = new Set(["pc", "piece"]);
 
@@ -1652,8 +1669,8 @@ class CcfoliaBridge {
       const name = String(message.name || "");
       if (this.chatNames.has(name)) continue; // our own lines
       const text = String(message.text || "");
-      const roll = this.page.rollOf(message) || text.split("\n").filter((l) => CCF_DICE_LINE.test(l)).join("\n");
-      if (!roll || !CCF_DICE_LINE.test(roll.replace(/^#\d+\s*/gm, ""))) continue;
+      const roll = this.page.rollOf(message) || diceLinesOf(text);
+      if (!roll || !isDiceOutput(roll)) continue;
       const pc = this._pcNamed(name);
       if (!pc) continue; // only a komasync character's roll can be a check (docs/adapters.md)
       this._report({
@@ -1940,7 +1957,7 @@ class CcfoliaBridge {
     this._changed();
   }
 }
-return { State, BRIDGE_VERSION, CCF_DICE_LINE, CcfoliaBridge };
+return { State, BRIDGE_VERSION, CCF_DICE_LINE, CCF_FAR_BURST, diceLinesOf, isDiceOutput, CcfoliaBridge };
 })();
 // ---- ccfolia/src/panel.js ----
 const __ccfolia_src_panel_js = (() => {

@@ -10,7 +10,7 @@ import WebSocket from "ws";
 import { FakeCcfoliaPage, BREAKS } from "./fakes/ccfolia.js";
 import { FakeFirestore, installWebpack, sdkModules } from "./fakes/firestore.js";
 import * as page from "../ccfolia/src/page.js";
-import { CcfoliaBridge } from "../ccfolia/src/bridge.js";
+import { CcfoliaBridge, CCF_DICE_LINE } from "../ccfolia/src/bridge.js";
 import { defaultServerUrl } from "../ccfolia/src/main.js";
 import { calibrateFromDrop, calibrateFromCellSize, calibrationAction } from "../foundry/module/scripts/core/calibrate.js";
 import { State } from "../foundry/module/scripts/core/client.js";
@@ -162,6 +162,58 @@ describe("page.js: the versioned page-assumption module and its self-test", () =
     assert.equal(found.found.firestore_db, undefined);
     assert.match(found.problems.firestore_db, /^2 exported Firestore instances match \(ambiguous\)$/);
     assert.ok(found.found.setDoc, "the other hooks are unaffected");
+  });
+});
+
+describe("dice output forwarded from chat (issue 29, the real-BCDice corpus)", () => {
+  const CORPUS = JSON.parse(readFileSync(new URL("../../tests/data/bcdice/corpus.json", import.meta.url), "utf-8"));
+  const FAR = CORPUS.filter((e) => e.command.startsWith("FAR"));
+
+  /** A bridge (no server) on a fake page, knowing pc1 as カルロス・ベガ. */
+  function watching() {
+    const p = new FakeCcfoliaPage();
+    const b = new CcfoliaBridge({ win: p.window, settings: {} });
+    b.start();
+    b.known.set("ks-pc-pc1", { type: "character", ref: { kind: "pc", id: "pc1" }, name: "カルロス・ベガ" });
+    const sent = []; // every event, not only the last 100 `reported` keeps
+    b._report = (ev) => sent.push(ev);
+    return { p, b, sent };
+  }
+
+  let n = 0;
+  /** A message as Ccfolia's dice bot stores it: the typed text, BCDice's output in extend.roll. */
+  function post(p, text, roll) {
+    const message = { text, name: "カルロス・ベガ", from: "uidP1", type: "text", createdAt: Date.now(),
+      extend: roll === undefined ? {} : { roll: { result: roll, dices: [] } } };
+    p.store.dispatch({ type: "roomMessages/add", id: `m-dice-${++n}`, message });
+  }
+
+  test("a Cthulhu7th FAR burst (no (…D…) header) in extend.roll is forwarded as a chat event", () => {
+    assert.ok(FAR.length >= 50);
+    const { p, b, sent } = watching();
+    for (const e of FAR) post(p, e.command, e.line);
+    assert.deepEqual(sent.map((ev) => ev.roll), FAR.map((e) => e.line));
+    assert.ok(sent.every((ev) => ev.kind === "chat" && ev.speaker.id === "ks-pc-pc1" && ev.user.id === "uidP1"));
+    b.stop();
+  });
+
+  test("a FAR burst typed into the text (no extend.roll) is forwarded from its first line on", () => {
+    const { p, b, sent } = watching();
+    const line = FAR[0].line;
+    post(p, `${FAR[0].command}\n${line}`);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].roll, line);
+    b.stop();
+  });
+
+  test("every other corpus line is still forwarded, and plain talk is not", () => {
+    const { p, b, sent } = watching();
+    const rolls = CORPUS.filter((e) => !e.command.startsWith("FAR") && CCF_DICE_LINE.test(e.line.replace(/^#\d+\s*/gm, "")));
+    assert.ok(rolls.length >= 700);
+    for (const e of rolls) post(p, e.command, e.line);
+    post(p, "ボーナス・ペナルティダイス[0]の話です\n1回目: の次は？");
+    assert.deepEqual(sent.map((ev) => ev.roll), rolls.map((e) => e.line));
+    b.stop();
   });
 });
 

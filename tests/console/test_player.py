@@ -145,7 +145,9 @@ async def test_player_places_attacks_and_sees_refusals(browser: Browser, demo: D
     await trap.locator("select[name=passage]").select_option("in_left")
     await trap.locator("select[name=kind]").select_option("snare")
     await trap.locator("input[type=radio][value=paste]").check()
-    await trap.locator("textarea.pl-lines").fill(TRAP_LINE)
+    # Copied out of a Foundry chat (issue 29): zero-width characters the page drops.
+    await trap.locator("textarea.pl-lines").fill(
+        "\ufeff" + TRAP_LINE.replace(" ", " \u200b").replace("＞", "＞\u2060") + "\u200c\n\u200d")
     await trap.locator("button[data-act=trap]").click()
     await pw_expect(trap.locator(".pl-done")).to_contain_text("足止めトラップを仕掛けた")
     await pw_expect(trap).to_contain_text("設置済みの罠 1/2")

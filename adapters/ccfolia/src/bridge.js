@@ -37,6 +37,23 @@ export const BRIDGE_VERSION = "0.1.0";
 
 /** BCDice output lines (vtt.md): `(2D6) ＞ 7`, `(1D100<=53) … ＞ レギュラー成功`. */
 export const CCF_DICE_LINE = /\(\s*[^()]*\d*[dD]\d+[^()]*\)[^\n]*[＞>]/;
+/**
+ * A Cthulhu7th full-auto (FAR) burst: no `(…D…)` header — the bonus dice on a line of
+ * their own, then one `n回目: ＞ …` line per volley (issue 29; corpus entries FAR).
+ */
+export const CCF_FAR_BURST = /^ボーナス・ペナルティダイス\[[+-]?\d+\][ \t]*\r?\n[ \t]*\d+回目:/m;
+
+/** The dice output in a message's text: a FAR burst from its first line on, else its BCDice lines. */
+export function diceLinesOf(text) {
+  const far = CCF_FAR_BURST.exec(text);
+  if (far) return text.slice(far.index);
+  return text.split("\n").filter((l) => CCF_DICE_LINE.test(l)).join("\n");
+}
+
+/** Whether a roll text is BCDice output komasync reads (a `#n` repeat's rolls, a FAR burst too). */
+export function isDiceOutput(roll) {
+  return CCF_DICE_LINE.test(roll.replace(/^#\d+\s*/gm, "")) || CCF_FAR_BURST.test(roll);
+}
 /** Kinds of komasync characters whose dice results in chat are reported. */
 const ROLLERS = new Set(["pc", "piece"]);
 
@@ -292,8 +309,8 @@ export class CcfoliaBridge {
       const name = String(message.name || "");
       if (this.chatNames.has(name)) continue; // our own lines
       const text = String(message.text || "");
-      const roll = this.page.rollOf(message) || text.split("\n").filter((l) => CCF_DICE_LINE.test(l)).join("\n");
-      if (!roll || !CCF_DICE_LINE.test(roll.replace(/^#\d+\s*/gm, ""))) continue;
+      const roll = this.page.rollOf(message) || diceLinesOf(text);
+      if (!roll || !isDiceOutput(roll)) continue;
       const pc = this._pcNamed(name);
       if (!pc) continue; // only a komasync character's roll can be a check (docs/adapters.md)
       this._report({

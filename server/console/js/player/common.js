@@ -140,10 +140,18 @@ export function rollChoice(ctx, key, { many = false } = {}) {
     area ? field(t(many ? "pl.paste.many" : "pl.paste.one"), area, "wide") : null);
 }
 
+/** Zero-width characters copied text carries (the Foundry BCDice modules put U+200B after every comma). */
+const ZERO_WIDTH = /\u200b|\u200c|\u200d|\u2060|\ufeff/g; // alternatives: U+200D in a class trips no-misleading-character-class
+
+/** The pasted text's result lines, zero-width characters dropped, blank lines skipped. */
+export function rollLines(text) {
+  return String(text).replace(ZERO_WIDTH, "").split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+}
+
 /** null = let the server roll; [] = pasting but nothing pasted; else the lines. */
 export function readRoll(ctx, key) {
   if (!pasteAllowed(ctx) || val(ctx, `${key}.mode`, "engine") !== "paste") return null;
-  return String(val(ctx, `${key}.lines`, "")).split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return rollLines(val(ctx, `${key}.lines`, ""));
 }
 
 /** Show a problem found before sending (no rule: the client's own check). */
