@@ -48,13 +48,15 @@ function pcPieces(ctx, td, S, layer) {
     const cell = td.forts[pc.fort].cell;
     const i = (seen[pc.fort] = (seen[pc.fort] ?? -1) + 1);
     const mine = !!ctx.player && pc.player === ctx.player;
-    const el = h("g", { class: `td-pc${mine ? " mine" : ""}`, dataset: { pc: pc.id, fort: pc.fort, label: labels.get(pc.id) } },
+    const dx = -(S * 1.05 + i * S * 0.74);
+    const el = h("g", { class: `td-pc${mine ? " mine" : ""}`, dataset: { pc: pc.id, fort: pc.fort, label: labels.get(pc.id) },
+                        transform: `translate(${(cell.x + 0.5) * S + dx},${(cell.y + 0.5) * S})` },
       h("circle", { cx: 0, cy: 0, r: S * 0.34 }),
       h("text", { x: 0, y: 4, "text-anchor": "middle" }, labels.get(pc.id)),
       h("title", pc.name));
     layer.appendChild(el);
     return { id: pc.id, x: cell.x, y: cell.y, name: pc.name, el, movable: mayMove(ctx, td, pc),
-             dx: -(S * 1.05 + i * S * 0.74), dy: 0 };
+             dx, dy: 0 };
   });
 }
 
