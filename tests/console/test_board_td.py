@@ -142,16 +142,19 @@ async def open_gm(browser: Browser, demo: Demo, width: int, dsf: int) -> Console
 
 @pytest.mark.parametrize("dsf", [1, 2])
 @pytest.mark.parametrize("width", [1024, 1920])
-async def test_gm_drags_and_clicks_pcs_fort_to_fort(browser: Browser, demo: Demo, width: int, dsf: int) -> None:
+async def test_gm_drags_and_clicks_pcs_fort_to_fort(
+        browser: Browser, demo: Demo, width: int, dsf: int) -> None:
     # TD-PRE-1 (setup: any fort), TD-ATK-1 (one passage away), its refusal beside the piece
     gm = await GM.connect(demo, TD_ROOM)
     con = await open_gm(browser, demo, width, dsf)
     page = con.page
     await place_all(gm, "final")
-    await pw_expect(page.locator(".td-map g.td-fort[data-id=f_left]")).to_have_attribute("aria-label", "(2,4) 左端砦")
-    await pw_expect(page.locator(".td-map rect.td-cell[data-x='3'][data-y='3']")).to_have_attribute("aria-label", "(3,3)")
+    fort = page.locator(".td-map g.td-fort[data-id=f_left]")
+    await pw_expect(fort).to_have_attribute("aria-label", "(2,4) 左端砦")
+    square = page.locator(".td-map rect.td-cell[data-x='3'][data-y='3']")
+    await pw_expect(square).to_have_attribute("aria-label", "(3,3)")
     await at_fort(gm, page, "pc1", "final")
-    assert await page.locator(".td-map g.td-pc.board-movable").count() == 7  # the GM moves every PC
+    assert await page.locator(".td-map g.td-pc.board-movable").count() == 7  # the GM: every PC
     assert await page.locator(".td-map g.td-group.board-movable, .td-map g.td-group[data-piece]").count() == 0
 
     await drag(page, "pc1", "f_left")  # setup: any fort (td.pc.place)
