@@ -19,7 +19,7 @@ from test_board import centre, context
 from test_console import Console
 from test_player import GM, OTHER_FORTS, TD_ROOM
 
-from conftest import CHROMIUM, Demo
+from conftest import CHROMIUM, SHOTS, Demo
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -167,6 +167,8 @@ async def test_gm_drags_and_clicks_pcs_fort_to_fort(
     want = {cell(gm, f) for f in ("f_left", "f_center_right", "m_left")}  # f_center_left's passages
     await pw_expect(page.locator(".td-map .board-reach-sq")).to_have_count(len(want))
     assert await lit(page) == want
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"board-td-lit-{width}-dsf{dsf}.png"))
     x, y = await centre(page, fort_box("m_left"))
     await page.mouse.click(x, y)
     await at_fort(gm, page, "pc2", "m_left")
@@ -201,5 +203,7 @@ async def test_player_moves_only_their_own_pc(browser: Browser, demo: Demo, widt
     # Moved this phase: nothing is lit, and the server's TD-ATK-3 words come back beside it.
     await refused_beside(gm, page, "pc1", "f_left")
     assert re.search("TD-ATK-3", await page.locator(".board-refusal[data-piece=pc1]").inner_text())
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"board-td-player-refusal-{width}-dsf{dsf}.png"))
     await gm.close()
     con.check()
