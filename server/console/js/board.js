@@ -96,7 +96,7 @@ function viewOf(ui, width, height) {
 
 /**
  * Make `svg` (drawn in `unit`s per square, `width`×`height` squares) a board. `opts`:
- * ui (the panel's kept state), pieces ([{id, x, y, name, el, movable, size?}]; `el` is the
+ * ui (the panel's kept state), pad (margin in units), pieces ([{id, x, y, name, el, movable, size?, dx?, dy?}]; `el` is the
  * piece's <g>, drawn around its centre), reach(id) → squares [{x,y,cost?}] or null (= anywhere) or a promise of them,
  * move(id, to) → promise of the server's reply (ack or reject), onSquare(x, y) (a click on
  * a square with nothing held), onPiece(id) (a click on a piece), key (for focus across
@@ -105,8 +105,10 @@ function viewOf(ui, width, height) {
 export function makeBoard(svg, opts) {
   const { unit: S, width, height, ui } = opts;
   const pieces = new Map(opts.pieces.map((p) => [p.id, p]));
-  // A piece's <g> is drawn around its centre; a piece `size` squares wide has its cell top-left.
-  const placeAt = (p, c) => `translate(${c.x * S + ((p.size || 1) * S) / 2},${c.y * S + ((p.size || 1) * S) / 2})`;
+  // A piece's <g> is drawn around its centre; a piece `size` squares wide has its cell top-left;
+  // `dx`/`dy` (units) set pieces sharing a square side by side (the forts' PCs).
+  const placeAt = (p, c) => `translate(${c.x * S + ((p.size || 1) * S) / 2 + (p.dx || 0)},${c.y * S + ((p.size || 1) * S) / 2 + (p.dy || 0)})`;
+  const pad = opts.pad || 0; // units of margin around the squares (labels drawn past the edge)
   const at = new Map(opts.pieces.map((p) => [`${p.x},${p.y}`, p]));
   const reachLayer = h("g.board-reach");
   const cursorLayer = h("g.board-cursor-layer");
@@ -137,7 +139,7 @@ export function makeBoard(svg, opts) {
   // -- view: zoom and pan keep the drawing's own matrix, so cellAt stays exact ----------
   const applyView = () => {
     const v = viewOf(ui, width, height);
-    svg.setAttribute("viewBox", `${v.x * S} ${v.y * S} ${v.w * S} ${v.h * S}`);
+    svg.setAttribute("viewBox", `${v.x * S - pad} ${v.y * S - pad} ${v.w * S + 2 * pad} ${v.h * S + 2 * pad}`);
     wrap.dataset.zoom = ui.view.z.toFixed(2);
     placeNote();
   };
@@ -222,7 +224,7 @@ export function makeBoard(svg, opts) {
       if (!box.isConnected) return;
       const m = svg.getScreenCTM();
       if (!m) return;
-      const a = new DOMPoint((p.x + 1) * S, p.y * S).matrixTransform(m);
+      const a = new DOMPoint((p.x + 1) * S + (p.dx || 0), p.y * S + (p.dy || 0)).matrixTransform(m);
       const base = note.parentNode.getBoundingClientRect();
       box.style.left = `${Math.round(a.x - base.left + 4)}px`;
       box.style.top = `${Math.round(a.y - base.top)}px`;

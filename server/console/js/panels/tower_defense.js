@@ -1,11 +1,13 @@
 // Tower defense (rules.md TD-*): the fortress map — forts with durability, passages,
 // groups with counts walking inward, special individuals, PCs, traps — round and phase,
-// and the GM-only future waves. Command: next phase (`td.next_phase`, key `n`).
+// and the GM-only future waves. Command: next phase (`td.next_phase`, key `n`). The map is
+// the shared board (./td_board.js): PCs are dragged from fort to fort.
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick, lang } from "../i18n.js";
 import { nextPhase as phaseAfter, phaseName as tablePhaseName, phases } from "../phases.js";
+import { tdBoard } from "./td_board.js";
 
 const K = "tower_defense";
 const S = 32; // map units per grid square
@@ -174,13 +176,21 @@ function nodeCell(td, id) {
 function mapSvg(ctx, td) {
   const { w, h: hh } = bounds(td, ctx.state.table?.grid);
   const pad = S * 0.8;
-  const svg = h("svg.td-map", { viewBox: `${-pad} ${-pad} ${w * S + 2 * pad} ${hh * S + 2 * pad}`, role: "img",
+  const svg = h("svg.td-map", { viewBox: `${-pad} ${-pad} ${w * S + 2 * pad} ${hh * S + 2 * pad}`,
                                 "aria-label": t("td.map"), preserveAspectRatio: "xMidYMid meet" });
+  // The board's lit squares go right after the first child: above the forts, below the pieces.
+  const under = h("g.td-under");
   const layers = {
-    passages: h("g.td-passages"), traps: h("g.td-traps"), dirs: h("g.td-directions"),
-    forts: h("g.td-forts"), walkers: h("g.td-walkers"),
+    cells: h("g.td-cells"), passages: h("g.td-passages"), traps: h("g.td-traps"), dirs: h("g.td-directions"),
+    forts: h("g.td-forts"), walkers: h("g.td-walkers"), pcs: h("g.td-pc-pieces"),
   };
-  Object.values(layers).forEach((l) => svg.appendChild(l));
+  svg.appendChild(under);
+  for (const [k, l] of Object.entries(layers)) (["walkers", "pcs"].includes(k) ? svg : under).appendChild(l);
+  for (let y = 0; y < hh; y++) {
+    for (let x = 0; x < w; x++) {
+      layers.cells.appendChild(h("rect.td-cell", { x: x * S, y: y * S, width: S, height: S, dataset: { boardCell: "", x, y } }));
+    }
+  }
 
   for (const p of Object.values(td.passages)) {
     const pts = [nodeCell(td, p.outer), ...p.cells, nodeCell(td, p.inner)].filter(Boolean);
@@ -255,7 +265,7 @@ function mapSvg(ctx, td) {
         h("title", `${w.name} ${it.kind === "group" ? `${t("td.count")} ${w.count}` : ""} — ${whereText(td, w)}`)));
     });
   }
-  return svg;
+  return tdBoard(ctx, td, svg, { S, w, hh, pad, layer: layers.pcs });
 }
 
 // -- lists -------------------------------------------------------------------------------
