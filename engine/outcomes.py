@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from .bounds import Id, Name
+from .errors import Text
 from .paths import Path
 from .views import Audience, shows
 
@@ -27,6 +28,11 @@ class Result(BaseModel):
 
     kind: str
     _about: tuple[Path, ...] = PrivateAttr(default=())
+
+    def roll_check(self, action: Any) -> tuple[str, Text] | None:
+        """The rule and the check a reported dice line in `action` was used for, when this
+        result reports that check (else None: the action's own `check` says it)."""
+        return None
 
 
 class Created(BaseModel):

@@ -18,7 +18,6 @@ from typing import Any
 
 from ..adapters.base import RollSeen
 from ..engine.actions import ActionBase
-from ..engine.engagement.checks import PURPOSES, RULES
 from ..engine.errors import Refusal, Text
 from ..engine.outcomes import Result
 from .connection import Connection
@@ -28,30 +27,19 @@ __all__ = ["KEEP", "RollLedger", "used_for"]
 KEEP = 20
 """Rolls kept per bridge."""
 
-#: Action kind → the rule and the check a roll used by it is for.
-CHECKS: dict[str, tuple[str, Text]] = {
-    "td.attack": ("TD-ATK-2", Text("命中判定", "hit check")),
-    "td.melee": ("TD-ATK-2", Text("近接攻撃の命中判定", "melee hit check")),
-    "td.special": ("TD-DATA", Text("魔眼の〈目星〉判定", "evil eye Spot Hidden check")),
-}
 USED = Text("{rule} の{what}に使いました", "used for the {rule} {what}")
 USED_BY = Text("{kind} に使いました", "used by {kind}")
 
 
 def used_for(action: ActionBase, results: Sequence[Result]) -> tuple[str | None, Text]:
-    """The rule and the sentence of what a roll was used for by `action`."""
-    kind = str(getattr(action, "kind", "?"))
-    if kind == "engagement.roll":  # the check it read: the first one its ack reports
-        who = getattr(action, "combatant", None)
-        pool = next((r for r in results if r.kind == "engagement.check"
-                     and getattr(r, "who", None) == who), None)
-        if pool is not None:
-            purpose = str(getattr(pool, "purpose", ""))
-            ja, en = PURPOSES.get(purpose, (purpose, purpose))
-            return RULES.get(purpose), _used(RULES.get(purpose, kind), Text(ja, en))
-    if kind in CHECKS:
-        rule, what = CHECKS[kind]
+    """The rule and the sentence of what a roll was used for by `action`: the check one of
+    its results reports (`Result.roll_check`), else the action's own (`ActionBase.roll_check`)."""
+    check = next((c for r in results if (c := r.roll_check(action)) is not None),
+                 action.roll_check)
+    if check is not None:
+        rule, what = check
         return rule, _used(rule, what)
+    kind = str(getattr(action, "kind", "?"))
     return None, Text(USED_BY.ja.format(kind=kind), USED_BY.en.format(kind=kind))
 
 

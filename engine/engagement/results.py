@@ -8,13 +8,15 @@ Each result is named by the characters it is about, so a sender not shown one of
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
 from ..bounds import Count, Id, Number
+from ..errors import Text
 from ..outcomes import Result
 from ..tx import Tx
+from .checks import PURPOSES, RULES
 from .model import AttackKind, Awaiting, Check, Exchange, How, Phase, Purpose, Stage
 from .rules import PATH, profile
 
@@ -40,6 +42,13 @@ class CheckPool(Result):
     dice: StrictInt = Field(ge=0, le=100)
     sides: StrictInt = Field(ge=2, le=100)
     total: Number | None = None
+
+    def roll_check(self, action: Any) -> tuple[str, Text] | None:
+        """A reported line the roller sent (`engagement.roll`) was for this check."""
+        if getattr(action, "kind", None) != "engagement.roll" or action.combatant != self.who:
+            return None
+        ja, en = PURPOSES[self.purpose]
+        return RULES[self.purpose], Text(ja, en)
 
 
 class ExchangeStep(Result):

@@ -262,6 +262,7 @@ class Attack(_PCAction):
     `ammo: special` fires the weapon's special rounds (SDASS grenades)."""
 
     kind: Literal["td.attack"] = "td.attack"
+    roll_check = ("TD-ATK-2", Text("命中判定", "hit check"))
     weapon: Id
     group: Id
     shots: StrictInt | None = Field(default=None, ge=1, le=20)
@@ -395,6 +396,7 @@ class Melee(_PCAction):
     phase; `result` is a reported BCDice line, else the engine rolls."""
 
     kind: Literal["td.melee"] = "td.melee"
+    roll_check = ("TD-ATK-2", Text("近接攻撃の命中判定", "melee hit check"))
     weapon: Id
     group: Id
     to: Id | None = None
@@ -426,6 +428,7 @@ class Special(_PCAction):
     for the rest of this round; `result` is a reported BCDice line, else rolled."""
 
     kind: Literal["td.special"] = "td.special"
+    roll_check = ("TD-DATA", Text("魔眼の〈目星〉判定", "evil eye Spot Hidden check"))
     group: Id
     weapon: Id | None = None
     result: str | None = Field(default=None, max_length=2000)

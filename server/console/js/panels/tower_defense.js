@@ -1,13 +1,13 @@
 // Tower defense (rules.md TD-*): the fortress map — forts with durability, passages,
 // groups with counts walking inward, special individuals, PCs, traps — round and phase,
 // and the GM-only future waves. Command: next phase (`td.next_phase`, key `n`). The map is
-// the shared board (./td_board.js): PCs are dragged from fort to fort.
+// the shared board (./tower_defense_board.js): PCs are dragged from fort to fort.
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick, lang } from "../i18n.js";
 import { nextPhase as phaseAfter, phaseName as tablePhaseName, phases } from "../phases.js";
-import { tdBoard } from "./td_board.js";
+import { tdBoard } from "./tower_defense_board.js";
 
 const K = "tower_defense";
 const S = 32; // map units per grid square
