@@ -50,10 +50,14 @@ class Code:
     alts: Mapping[str, Text] = field(default_factory=dict)
 
     def refuse(self, *, alt: str | None = None, about: Sequence[Sequence[str | int]] = (),
-               details: Mapping[str, Any] | None = None, **fmt: Any) -> Refusal:
-        """The refusal this code gives, its reason filled from `fmt`."""
+               details: Mapping[str, Any] | None = None, under: str | None = None,
+               **fmt: Any) -> Refusal:
+        """The refusal this code gives, its reason filled from `fmt`; `under`: the rule that
+        applies this time where one code serves several (its reason may name it `{rule}`)."""
         text = self.alts[alt] if alt is not None else self.text
-        return Refusal(self, text.format(**fmt) if fmt else text, about=about,
+        if under is not None:
+            fmt = {"rule": under, **fmt}
+        return Refusal(self, text.format(**fmt) if fmt else text, under, about=about,
                        **dict(details or {}))
 
     def missing(self, ident: str) -> Refusal:

@@ -55,7 +55,7 @@ def find_base(tx: Tx, ref: str) -> Base:
     bs = battle(tx)
     base = bs.bases.get(ref) or next((b for b in bs.bases.values() if b.name == ref), None)
     if base is None or not base.visible_to(tx.audience):
-        raise no.UNKNOWN_BASE.refuse(id=ref[:64])
+        raise no.UNKNOWN_BASE.missing(ref)
     return base
 
 
@@ -109,7 +109,7 @@ def find_element(tx: Tx, element_id: str) -> Located:
     """An element by id; hidden ones (or of hidden bases) do not exist for non-GM senders."""
     loc, who = element_by_id(battle(tx), element_id), tx.audience
     if loc is None or not (loc.base.visible_to(who) and loc.element.visible_to(who)):
-        raise no.UNKNOWN_ELEMENT.refuse(id=element_id[:64])
+        raise no.UNKNOWN_ELEMENT.missing(element_id)
     return loc
 
 

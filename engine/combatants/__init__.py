@@ -36,7 +36,6 @@ from .ops import (
     remove_status,
     status_of,
     sync_hidden,
-    unknown_character,
 )
 from .spec import CombatantSpec, repeated_ids
 
@@ -64,5 +63,4 @@ __all__ = [
     "repeated_ids",
     "status_of",
     "sync_hidden",
-    "unknown_character",
 ]

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..codes import UNKNOWN_CHARACTER
-from ..errors import Refusal
 from ..paths import Path
 from ..table import TableState
 from .model import Combatant, Status, StatusKind
@@ -19,13 +17,7 @@ if TYPE_CHECKING:
     from ..tx import Tx
 
 __all__ = ["add_status", "adjust_counter", "cell_of", "controlled_by", "expire_statuses",
-           "has_status", "is_down", "piece_name", "remove_status", "status_of", "sync_hidden",
-           "unknown_character"]
-
-
-def unknown_character(cid: str) -> Refusal:
-    """No character `cid`, or none the sender may know of (a hidden one, to a non-GM)."""
-    return UNKNOWN_CHARACTER.missing(cid)
+           "has_status", "is_down", "piece_name", "remove_status", "status_of", "sync_hidden"]
 
 
 def has_status(c: Combatant, kind: StatusKind) -> bool:

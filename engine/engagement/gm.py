@@ -115,7 +115,7 @@ class AddCombatant(ActionBase):
         spec = self.combatant
         pieces = table(tx).pieces
         if (spec.piece or spec.id) not in pieces:
-            raise UNKNOWN_PIECE.refuse(id=(spec.piece or spec.id)[:64])
+            raise UNKNOWN_PIECE.missing(spec.piece or spec.id)
         if spec.id in s.combatants:
             raise EXISTS.refuse(id=spec.id)
         c = spec.build(pieces, published=spec.side == "pc")

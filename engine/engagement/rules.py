@@ -37,7 +37,7 @@ def combatant(tx: Tx, cid: str) -> Combatant:
     """A combatant the sender may know of (hidden ones are unknown to all but the GM)."""
     c = eng(tx).combatants.get(cid)
     if c is None or (c.hidden and tx.actor.role != "gm"):
-        raise UNKNOWN_CHARACTER.refuse(id=cid[:64])
+        raise UNKNOWN_CHARACTER.missing(cid)
     return c
 
 

@@ -33,7 +33,6 @@ from .refusals import (
     SETUP_NEEDS_MOVE,
     STATUS_STUCK,
     WRONG_TIMING,
-    refuse_under,
 )
 from .results import report_acted
 from .rules import BASE, acting, as_cell, board_for, name_of, on_map, table
@@ -105,7 +104,7 @@ class Act(ActionBase):
         if self.what in FIXED and FIXED[self.what][0] != self.timing:
             want, rule = FIXED[self.what]
             w_ja, w_en = STEP_NAMES[want]
-            raise refuse_under(WRONG_TIMING, rule, step=w_ja, step_en=w_en)
+            raise WRONG_TIMING.refuse(under=rule, step=w_ja, step_en=w_en)
         may_spend(tx, g, c, p, self.timing, sharing_ok=self.what in ("teleport", "tow"))
         if self.what == "setup_skill":
             extra_on(tx, g, "timeless_skills")
@@ -154,9 +153,9 @@ class Act(ActionBase):
         s = status_of(c, kind)
         label = {"paralysis": ("[麻痺]", "paralysed"), "bind": ("[束縛]", "bound")}[kind]
         if s is None:
-            raise refuse_under(NO_STATUS, rule, n=name_of(table(tx), c), s=label[0],
+            raise NO_STATUS.refuse(under=rule, n=name_of(table(tx), c), s=label[0],
                                s_en=label[1])
-        tx.check(s.removable, refuse_under(STATUS_STUCK, rule, s=label[0], s_en=kind))
+        tx.check(s.removable, STATUS_STUCK.refuse(under=rule, s=label[0], s_en=kind))
         remove_status(tx, BASE, c, s.id)
 
     def _move_skill(self, tx: Tx, g: GridState, c: Combatant, q: Process, here: Sq) -> Process:

@@ -128,7 +128,7 @@ class AddCombatant(ActionBase):
         t = table(tx)
         piece = t.pieces.get(self.piece)
         if piece is None:
-            raise UNKNOWN_PIECE.refuse(id=self.piece[:64])
+            raise UNKNOWN_PIECE.missing(self.piece)
         if self.id in g.combatants:
             raise EXISTS.refuse(id=self.id)
         taken = next((c for c in g.combatants.values() if c.piece == self.piece), None)

@@ -23,8 +23,16 @@ from .geometry import Sq, area, flash_lines, flash_squares, range_rows, sight_cl
 from .model import GridState, Process, Spent, Step
 from .movement import reach
 from .process import bins
-from .refusals import BAD_QUERY, NO_GRID, NOT_ACTIVE, NOT_IN_PROCESS, NOT_ON_MAP, WAITING_HINDRANCE
-from .rules import as_cell, board_for, cell, in_scene, unknown_character
+from .refusals import (
+    BAD_QUERY,
+    NO_GRID,
+    NOT_ACTIVE,
+    NOT_IN_PROCESS,
+    NOT_ON_MAP,
+    UNKNOWN_CHARACTER,
+    WAITING_HINDRANCE,
+)
+from .rules import as_cell, board_for, cell, in_scene
 
 __all__ = ["GRID_QUERIES", "AreaAnswer", "FlashAnswer", "Legal", "LegalAnswer",
            "RangeAnswer", "SightAnswer", "legal_destinations", "legal_why_not"]
@@ -101,7 +109,7 @@ def _grid(state: Any) -> tuple[GridState, TableState]:
 def _visible(g: GridState, cid: str, audience: Audience) -> Combatant:
     c = g.combatants.get(cid)
     if c is None or not c.visible_to(audience):
-        raise unknown_character(cid)
+        raise UNKNOWN_CHARACTER.missing(cid)
     return c
 
 

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from ..codes import UNKNOWN_CHARACTER
-from ..errors import Code, Codes, Refusal, Text
+from ..errors import Codes, Text
 from ..table.refusals import UNKNOWN_PIECE
 
 #: Grid's part of the registry; `UNKNOWN_CHARACTER` (the core's) and `UNKNOWN_PIECE` (the
 #: table's) are shared declarations, named here so grid raises every code from one module.
-__all__ = ["CODES", "UNKNOWN_CHARACTER", "UNKNOWN_PIECE", "refuse_under"]
+__all__ = ["CODES", "UNKNOWN_CHARACTER", "UNKNOWN_PIECE"]
 
 CODES = Codes("grid")
 
@@ -234,10 +234,3 @@ TOW_SQUARE = CODES(
 # -- the GM's data -----------------------------------------------------------------------
 EXISTS = CODES("exists", "「{id}」はもういます。", "'{id}' already exists.")
 PIECE_TAKEN = CODES("piece_taken", "駒「{id}」はもう「{c}」です。", "Piece '{id}' already is '{c}'.")
-
-
-def refuse_under(code: Code, rule: str, **fmt: object) -> Refusal:
-    """`code`'s refusal under the rule that applies this time (one code, several rules:
-    the timing of a fixed action, the range of an attack or a non-attack skill); the
-    text's `{rule}` names it."""
-    return Refusal(code, code.text.format(rule=rule, **fmt), rule=rule)

@@ -8,7 +8,6 @@ block nor count), so no refusal a player gets can depend on something hidden.
 from __future__ import annotations
 
 from ..combatants import Combatant, cell_of, is_down
-from ..errors import Refusal
 from ..table import Cell, TableState
 from ..table import table_of as table
 from ..tx import Tx
@@ -25,7 +24,7 @@ from .refusals import (
 
 __all__ = ["BASE", "acting", "board_for", "cell", "combatant",
            "down_squares", "grid", "in_scene", "may_act", "need_active", "opponents", "owner_of",
-           "sharing_ally", "table", "unknown_character"]
+           "sharing_ally", "table"]
 
 #: Where grid combat keeps its combatants (the path the combatants helpers write under).
 BASE = ("grid", "combatants")
@@ -34,11 +33,6 @@ BASE = ("grid", "combatants")
 def grid(tx: Tx) -> GridState:
     """The room's seamless combat, or a refusal if it has none."""
     return tx.require("grid", GridState, NO_GRID.refuse())
-
-
-def unknown_character(cid: str) -> Refusal:
-    """There is no character `cid` the sender may know of (the id echoed cut to 64)."""
-    return UNKNOWN_CHARACTER.refuse(id=cid[:64])
 
 
 def need_active(g: GridState) -> None:
@@ -50,7 +44,7 @@ def combatant(tx: Tx, cid: str) -> Combatant:
     """A combatant the sender may know of (hidden ones are unknown to all but the GM)."""
     c = grid(tx).combatants.get(cid)
     if c is None or (c.hidden and tx.actor.role != "gm"):
-        raise unknown_character(cid)
+        raise UNKNOWN_CHARACTER.missing(cid)
     return c
 
 

@@ -34,7 +34,6 @@ from .refusals import (
     TOW_SQUARE,
     TOW_TOO_FAR,
     UNKNOWN_PIECE,
-    refuse_under,
 )
 from .rules import (
     as_cell,
@@ -67,7 +66,7 @@ def extra_on(tx: Tx, g: GridState, switch: Literal["geocentric", "towing", "time
     """An extra rule (GRID-X-*) applies only when the scenario turns it on."""
     what, rule = EXTRA[switch]
     tx.check(bool(getattr(g.settings, switch)),
-             refuse_under(RULE_OFF, rule, what=what))
+             RULE_OFF.refuse(under=rule, what=what))
 
 
 def _land(tx: Tx, g: GridState, who: Combatant, sq: Sq) -> None:
@@ -256,7 +255,7 @@ def tow(tx: Tx, g: GridState, c: Combatant, p: Process, obj: str, to: Cell | Non
             raise TOW_SELF_MOVING.refuse()
     piece = t.pieces.get(piece_id)
     if piece is None or piece.cell is None or (piece.hidden and tx.actor.role != "gm"):
-        raise UNKNOWN_PIECE.refuse(id=obj[:64])
+        raise UNKNOWN_PIECE.missing(obj)
     at = (piece.cell.x, piece.cell.y)
     start, now = (p.start.x, p.start.y), on_map(tx, c)
     tx.check(manhattan(start, at) <= 1 or manhattan(now, at) <= 1,

@@ -20,7 +20,6 @@ from .refusals import (
     OUT_OF_RANGE,
     OWN_SQUARE_ORIGIN,
     TARGET_OFF_MAP,
-    refuse_under,
 )
 from .rules import cell, combatant, in_scene, name_of, opponents, table
 
@@ -51,7 +50,7 @@ def aim(tx: Tx, g: GridState, user: Sq, target: Sq, reach: int | Literal["sight"
     if isinstance(reach, int):
         n = reach + 1 if non_attack else reach  # GRID-RNG-2
         rule = "GRID-RNG-2" if non_attack else "GRID-RNG-1"
-        tx.check(in_range(user, target, n), refuse_under(OUT_OF_RANGE, rule, x=target[0],
+        tx.check(in_range(user, target, n), OUT_OF_RANGE.refuse(under=rule, x=target[0],
                                                          y=target[1], r=n))
     if kind != "single":
         tx.check(target != user, OWN_SQUARE_ORIGIN.refuse())

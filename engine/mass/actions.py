@@ -143,7 +143,7 @@ class Attack(_TurnAction):
         reporter = None
         if self.result is not None:
             if not bonus_applies(unit, target):
-                raise R.refuse_by(R.UNUSED_RESULT, "MASS-DMG-1", alt="no_bonus")
+                raise R.UNUSED_RESULT.refuse(under="MASS-DMG-1", alt="no_bonus")
             dice = Dice(tx, m.settings, [self.result])
             dice.check(m.settings.bonus_dice)
             reporter = dice.who()
@@ -240,7 +240,7 @@ class Declare(ActionBase):
     def apply(self, tx: Tx) -> None:
         m = mass_of(tx)
         if self.winner is not None and self.winner not in m.sides:
-            raise R.UNKNOWN_SIDE.refuse(id=self.winner[:64])
+            raise R.UNKNOWN_SIDE.missing(self.winner)
         set_outcome(tx, self.winner, "gm", self.note)
 
 

@@ -107,5 +107,5 @@ class Dice:
               and (modifier is None or terms[2] == modifier) and len(result.dice) == count
               and all(1 <= d <= sides for d in result.dice))
         if not ok:
-            raise R.refuse_by(R.RESULT_MISMATCH, rule, line=line[:80], want=want)
+            raise R.RESULT_MISMATCH.refuse(under=rule, line=line[:80], want=want)
         return result

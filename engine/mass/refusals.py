@@ -2,16 +2,14 @@
 and both reasons; docs/protocol.md's code table is generated from these.
 
 A code whose reason depends on which rule refused it (a step-bound action, ownership)
-declares its most common rule; `refuse_by` names the rule of the check that refused.
+declares its most common rule; `CODE.refuse(under=…)` names the rule of the check that refused.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from ..errors import Codes, Text
 
-from ..errors import Code, Codes, Refusal, Text
-
-__all__ = ["CODES", "refuse_by"]
+__all__ = ["CODES"]
 
 CODES = Codes("mass")
 C = CODES
@@ -156,11 +154,3 @@ BAD_RESULT = C("bad_result", "ダイス結果「{line}」を読めません（{r
                             "'{line}' is not a sum of dice."))
 RESULT_MISMATCH = C("result_mismatch", "「{line}」は{want}の結果ではありません。",
                     "'{line}' is not a {want} roll.", rule="MASS-DATA")
-
-
-def refuse_by(code: Code, rule: str, **kw: Any) -> Refusal:
-    """`code`'s refusal naming `rule`, the rule of the check that refused (a step, an
-    ownership), where the code is shared by several rules."""
-    refusal = code.refuse(**kw)
-    refusal.rule = rule
-    return refusal

@@ -47,19 +47,19 @@ def mass_of(tx: Tx) -> MassState:
 
 def unit_of(m: MassState, uid: str) -> Unit:
     if uid not in m.units:
-        raise R.UNKNOWN_UNIT.refuse(id=uid[:64])
+        raise R.UNKNOWN_UNIT.missing(uid)
     return m.units[uid]
 
 
 def formation_of(m: MassState, fid: str) -> FormationSpec:
     if fid not in m.formations:
-        raise R.UNKNOWN_FORMATION.refuse(id=fid[:64])
+        raise R.UNKNOWN_FORMATION.missing(fid)
     return m.formations[fid]
 
 
 def strategy_of(m: MassState, sid: str) -> StrategySpec:
     if sid not in m.strategies:
-        raise R.UNKNOWN_STRATEGY.refuse(id=sid[:64])
+        raise R.UNKNOWN_STRATEGY.missing(sid)
     return m.strategies[sid]
 
 
@@ -80,8 +80,8 @@ def need_step(tx: Tx, steps: Iterable[Step], rule: str) -> None:
     wanted = list(steps)
     now = step_text(m.step)
     need = [step_text(s) for s in wanted]
-    tx.check(m.step in wanted, R.refuse_by(
-        R.WRONG_STEP, rule, now=now[0], now_en=now[1], need="・".join(n[0] for n in need),
+    tx.check(m.step in wanted, R.WRONG_STEP.refuse(
+        under=rule, now=now[0], now_en=now[1], need="・".join(n[0] for n in need),
         need_en="/".join(n[1] for n in need), details={"step": m.step}))
 
 
@@ -125,12 +125,12 @@ def may_act_for(tx: Tx, unit: Unit, rule: str = "MASS-T-3") -> None:
     leads."""
     alt = None if tx.actor.player is not None else "for_nobody"
     tx.check(tx.actor.acts_for(unit.player),
-             R.refuse_by(R.NOT_YOUR_UNIT, rule, alt=alt, name=unit.name))
+             R.NOT_YOUR_UNIT.refuse(under=rule, alt=alt, name=unit.name))
 
 
 def not_routed(unit: Unit, rule: str = "MASS-PREP-2") -> None:
     if unit.routed:
-        raise R.refuse_by(R.UNIT_ROUTED, rule, name=unit.name)
+        raise R.UNIT_ROUTED.refuse(under=rule, name=unit.name)
 
 
 def owner_key(unit: Unit) -> str:

@@ -103,8 +103,8 @@ class Use:
         if self.target is None:
             raise R.NEED_TARGET.refuse(strategy=self.spec.id, what=what[0], what_en=what[1])
         ok = any(u.id == self.target.id for u in pool)
-        self.tx.check(ok, R.refuse_by(
-            R.BAD_TARGET, "MASS-DATA", alt="strategy", target=self.target.name,
+        self.tx.check(ok, R.BAD_TARGET.refuse(
+            under="MASS-DATA", alt="strategy", target=self.target.name,
             strategy=self.spec.id, what=what[0], what_en=what[1]))
         return self.target
 
@@ -217,8 +217,8 @@ def _formation_change(u: Use, penalty: bool) -> None:
     fid = u.formation
     if fid is None:
         raise R.NEED_FORMATION.refuse()
-    u.tx.check(fid in u.unit.formations, R.refuse_by(
-        R.NOT_OWNED, "MASS-PREP-3", name=u.unit.name, formation=fid))
+    u.tx.check(fid in u.unit.formations, R.NOT_OWNED.refuse(
+        under="MASS-PREP-3", name=u.unit.name, formation=fid))
     set_formation(u.tx, u.m, u.unit, fid)
     u.tx.emit("mass.formation", unit=u.unit.id, formation=fid)
     heal(u.tx, u.unit, 1, u.spec.id)
@@ -291,7 +291,7 @@ class UseStrategy(ActionBase):
         if spec.effect in REACTIONS:
             raise R.REACTION_ONLY.refuse(strategy=spec.id)
         if spec.effect == "stones":
-            tx.check(m.step == "tactics", R.refuse_by(R.WRONG_STEP, "MASS-T-2", alt="stones"))
+            tx.check(m.step == "tactics", R.WRONG_STEP.refuse(under="MASS-T-2", alt="stones"))
         dice = Dice(tx, m.settings, list(self.results or []))
         tx.emit("mass.strategy", unit=unit.id, strategy=spec.id, target=self.target)
         tx.say(USED.format(name=unit.name, strategy=spec.id))

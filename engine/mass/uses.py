@@ -28,8 +28,8 @@ def owns_usable(unit: Unit, sid: str) -> bool:
 def check_usable(tx: Tx, m: MassState, unit: Unit, sid: str) -> StrategySpec:
     """MASS-PREP-3 owned; MASS-DATA a use left."""
     spec = strategy_of(m, sid)
-    tx.check(sid in unit.strategies, R.refuse_by(
-        R.NOT_OWNED, "MASS-PREP-3", alt="strategy", name=unit.name, strategy=sid))
+    tx.check(sid in unit.strategies, R.NOT_OWNED.refuse(
+        under="MASS-PREP-3", alt="strategy", name=unit.name, strategy=sid))
     left = unit.uses.get(sid, spec.uses)
     tx.check(left is None or left > 0, R.NO_USES_LEFT.refuse(strategy=sid))
     return spec

@@ -115,4 +115,4 @@ PENALTY_DIE_MISSING = CODES("penalty_die_missing",
 
 def unknown(what: str, ident: str) -> Refusal:
     """`unknown_<what>`: there is no such thing; the id is echoed cut to 64 characters."""
-    return UNKNOWN[what].refuse(id=ident[:64])
+    return UNKNOWN[what].missing(ident)
