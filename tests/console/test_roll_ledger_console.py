@@ -83,7 +83,7 @@ async def test_roll_ledger_in_japanese_and_english_at_two_widths(browser: Browse
     ledger = await page.locator(".roll-ledger").inner_text()
     assert "{" not in ledger and "outcome" not in ledger  # plain words, no raw JSON
     SHOTS.mkdir(parents=True, exist_ok=True)
-    await page.locator(".roll-ledger").screenshot(path=str(SHOTS / "roll-ledger-ja.png"))
+    await shot(page.locator(".roll-ledger"), "roll-ledger-ja.png")
 
     # a console opened later, in English on a phone's width, is sent the kept rolls
     en = await open_console(browser, demo, locale="en-US")
@@ -101,8 +101,22 @@ async def test_roll_ledger_in_japanese_and_english_at_two_widths(browser: Browse
     await pw_expect(en.page.locator(".roll-ledger h4")).to_have_text("Rolls the bridges received")
     fits = await en.page.locator(".roll-ledger").evaluate("el => el.scrollWidth <= el.clientWidth + 1")
     assert fits, "the roll ledger overflows a phone's width"
-    await en.page.locator(".roll-ledger").screenshot(path=str(SHOTS / "roll-ledger-en-390.png"))
+    await shot(en.page.locator(".roll-ledger"), "roll-ledger-en-390.png")
     await bridge.close()
     await gm.close()
     con.check()
     en.check()
+
+
+async def shot(locator: Any, name: str) -> None:
+    """A screenshot of a panel the console may redraw meanwhile (a presence notice
+    re-renders it): taken again from a fresh lookup when the element was replaced."""
+    from playwright.async_api import Error as PlaywrightError
+
+    for attempt in range(3):
+        try:
+            await locator.screenshot(path=str(SHOTS / name))
+            return
+        except PlaywrightError:
+            if attempt == 2:
+                raise
