@@ -1,50 +1,28 @@
-"""Scenario files (YAML): one document describing a room, validated with line numbers."""
+"""Scenario files (YAML): one document describing a room, validated with line numbers
+(scenario_file.py reads them), and the room state they build."""
 
 from __future__ import annotations
 
-import inspect
-import re
-from dataclasses import dataclass
 from pathlib import Path as FsPath
-from typing import Any
-
-import yaml
-from pydantic import BaseModel, Field, ValidationError
 
 from .bases import BasesScenario
-from .bounds import Id, Json, Name
 from .engagement import EngagementScenario
 from .grid import GridScenario
 from .mass import MassScenario
 from .rng import RngState
-from .state import Enforcement, PlayerInfo, PlayerRolls, RoomMeta, RoomState
-from .table import TableScenario
+from .room import RoomMeta
+from .scenario_file import PARTS, RoomSettings, ScenarioError, ScenarioRoom, build_part, read_document
+from .state import RoomState
 from .tower_defense import TowerDefenseScenario
 
-__all__ = ["RoomSettings", "Scenario", "ScenarioError", "build_room", "load_scenario"]
+__all__ = ["RoomSettings", "Scenario", "ScenarioError", "build_room", "load_scenario",
+           "load_scenario_file"]
 
 
-class RoomSettings(BaseModel):
-    """The `room:` part: name, enforcement, typed dice results, dice seed, and per-VTT
-    settings (calibration)."""
+class Scenario(ScenarioRoom):
+    """A whole scenario: room settings, players, the table and each subsystem's part
+    (one field per entry of scenario_file.PARTS)."""
 
-    model_config = {"extra": "forbid"}
-
-    name: Name = "komasync"
-    enforcement: Enforcement = "enforce"
-    player_rolls: PlayerRolls = "refuse"
-    seed: Name | None = None
-    platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)
-
-
-class Scenario(BaseModel):
-    """A whole scenario: room settings, players and each subsystem's part."""
-
-    model_config = {"extra": "forbid"}
-
-    room: RoomSettings = Field(default_factory=RoomSettings)
-    players: list[PlayerInfo] = Field(default_factory=list)
-    table: TableScenario = Field(default_factory=TableScenario)
     tower_defense: TowerDefenseScenario | None = None
     bases: BasesScenario | None = None
     grid: GridScenario | None = None
@@ -52,195 +30,9 @@ class Scenario(BaseModel):
     engagement: EngagementScenario | None = None
 
 
-@dataclass
-class Problem:
-    """One thing wrong in a scenario file, at a line; `message` is Japanese / English."""
-
-    file: str
-    line: int | None
-    where: str
-    message: str
-
-    def __str__(self) -> str:
-        at = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{at}: {self.where}: {self.message}"
-
-
-class ScenarioError(Exception):
-    """A scenario file is not valid; `problems` say where and what."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        super().__init__("\n".join(map(str, problems)))
-        self.problems = problems
-
-
-Loc = tuple[Any, ...]
-
-
-@dataclass
-class _Source:
-    """Where each key, item and scalar of the YAML document sits (1-based lines)."""
-
-    lines: dict[Loc, int]
-    scalars: dict[Loc, str]
-    ids: dict[Loc, str]
-
-    @classmethod
-    def of(cls, node: yaml.Node | None) -> _Source:
-        src = cls({}, {}, {})
-        if node is not None:
-            src._walk(node, ())
-        return src
-
-    def _walk(self, node: yaml.Node, path: Loc) -> None:
-        self.lines[path] = node.start_mark.line + 1
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                self.lines[(*path, key.value)] = key.start_mark.line + 1
-                if key.value == "id" and isinstance(value, yaml.ScalarNode):
-                    self.ids[path] = str(value.value)
-                self._walk(value, (*path, key.value))
-        elif isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                self._walk(item, (*path, i))
-        elif isinstance(node, yaml.ScalarNode):
-            self.scalars[path] = str(node.value)
-
-    def line_of(self, loc: Loc) -> int | None:
-        for n in range(len(loc), -1, -1):
-            if loc[:n] in self.lines:
-                return self.lines[loc[:n]]
-        return None
-
-    def where(self, loc: Loc) -> str:
-        """`forts[f_left].durability`: list items by their id, or by number from 1."""
-        out = ""
-        for n, seg in enumerate(loc):
-            if isinstance(seg, int):
-                ident = self.ids.get(loc[: n + 1])
-                out += f"[{ident}]" if ident else f"[#{seg + 1}]"
-            else:
-                out += f".{seg}" if out else str(seg)
-        return out or "(top)"
-
-    def mention(self, loc: Loc, text: str) -> Loc:
-        """Inside `loc`, the place of the last id that `text` names (the offending one)."""
-        words = set(re.split(r"[\s:;,()「」]+", text))
-        best: tuple[int, Loc] | None = None
-        for path, value in self.scalars.items():
-            if path[: len(loc)] == loc and value in words:
-                pos = text.rfind(value)
-                if best is None or pos > best[0]:
-                    best = (pos, path)
-        return best[1] if best else loc
-
-
-# libyaml's safe loader where PyYAML was built with it (most of `scenario check`'s time
-# otherwise goes to the pure-Python parser); the same nodes, marks and data.
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def load_scenario(text: str, filename: str = "<scenario>") -> Scenario:
     """Parse and validate; raises ScenarioError naming file, line and what is wrong."""
-    loader = _LOADER(text)
-    try:  # parsed once: the node tree gives the lines, the same tree the data
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as e:
-        raise ScenarioError([yaml_problem(e, filename)]) from None
-    finally:
-        loader.dispose()
-    src = _Source.of(node)
-    try:
-        return Scenario.model_validate(data or {})
-    except ValidationError as e:
-        raise ScenarioError([p for err in e.errors() for p in _problems(err, src, filename)]) from None
-
-
-def _problems(err: Any, src: _Source, filename: str) -> list[Problem]:
-    loc = tuple(err["loc"])
-    if err["type"] != "value_error":
-        return [Problem(filename, src.line_of(loc), src.where(loc), explain(err))]
-    parts = str(err["msg"]).removeprefix("Value error, ").split("; ")
-    out = []
-    for part in parts:
-        at = src.mention(loc, part.split(" / ")[0])
-        out.append(Problem(filename, src.line_of(at), src.where(loc), _bilingual(part)))
-    return out
-
-
-def _bilingual(message: str) -> str:
-    return message if " / " in message else f"{message} / {message}"
-
-
-#: pydantic's error types a scenario author meets, said in Japanese and English.
-EXPLAIN: dict[str, tuple[str, str]] = {
-    "missing": ("必須の項目がありません", "this field is required"),
-    "extra_forbidden": ("この名前の項目はありません（綴りを確認してください）",
-                        "no field of this name (check the spelling)"),
-    "int_parsing": ("整数を書いてください", "write a whole number"),
-    "int_type": ("整数を書いてください", "write a whole number"),
-    "int_from_float": ("小数ではなく整数を書いてください", "write a whole number, not a fraction"),
-    "float_parsing": ("数を書いてください", "write a number"),
-    "bool_parsing": ("true か false を書いてください", "write true or false"),
-    "string_type": ("文字列を書いてください", "write a text"),
-    "list_type": ("リスト（- で始まる行）を書いてください", "write a list (lines starting with -)"),
-    "dict_type": ("「キー: 値」の組を書いてください", "write key: value pairs"),
-    "model_type": ("「キー: 値」の組を書いてください", "write key: value pairs"),
-    "greater_than_equal": ("{ge} 以上にしてください", "must be at least {ge}"),
-    "greater_than": ("{gt} より大きくしてください", "must be more than {gt}"),
-    "less_than_equal": ("{le} 以下にしてください", "must be at most {le}"),
-    "less_than": ("{lt} より小さくしてください", "must be less than {lt}"),
-    "literal_error": ("次のどれかを書いてください: {expected}", "write one of: {expected}"),
-    "enum": ("次のどれかを書いてください: {expected}", "write one of: {expected}"),
-    "too_short": ("{min_length} 個以上必要です", "needs at least {min_length} item(s)"),
-    "too_long": ("{max_length} 個までです", "at most {max_length} item(s)"),
-    "string_too_long": ("{max_length} 文字までです", "at most {max_length} characters"),
-    "string_too_short": ("{min_length} 文字以上必要です", "needs at least {min_length} characters"),
-}
-
-
-def explain(err: Any) -> str:
-    """A pydantic error as one `ja / en` sentence (its own English when not in the table)."""
-    pair = EXPLAIN.get(err["type"])
-    if pair is None:
-        return _bilingual(str(err["msg"]))
-    ctx = {k: v for k, v in (err.get("ctx") or {}).items()}
-    try:
-        return f"{pair[0].format(**ctx)} / {pair[1].format(**ctx)}"
-    except (KeyError, IndexError):
-        return f"{pair[0]} / {pair[1]}"
-
-
-#: What PyYAML's problems mean for a person editing a file by hand.
-YAML_HINTS: tuple[tuple[str, str, str], ...] = (
-    ("mapping values are not allowed", "ここに「キー: 値」は書けません。字下げが前の行と揃っているか、"
-     "値の中の「: 」を引用符で囲んだか確認してください",
-     "a 'key: value' cannot start here; check that the indentation matches the lines above, "
-     "or quote a value that contains ': '"),
-    ("expected <block end>", "字下げがずれています。この行は前の項目と同じ深さで始まるはずです",
-     "the indentation is off: this line should start at the same depth as the item before it"),
-    ("cannot start any token", "タブ文字や使えない記号があります。字下げは空白で行ってください",
-     "a tab or a character that cannot start a value; indent with spaces"),
-    ("could not find expected ':'", "「:」が見つかりません。「キー: 値」の形で書いてください",
-     "no ':' found; write 'key: value'"),
-    ("found duplicate anchor", "同じアンカー名が二度使われています", "an anchor name is used twice"),
-    ("found undefined alias", "定義されていないエイリアス（*名前）です",
-     "an alias (*name) that is not defined"),
-    ("while scanning a quoted scalar", "引用符が閉じていません", "a quote is not closed"),
-)
-
-
-def yaml_problem(e: yaml.YAMLError, filename: str) -> Problem:
-    """A YAML syntax error as a Problem: the line, and what YAML expected there."""
-    mark = getattr(e, "problem_mark", None)
-    line = mark.line + 1 if mark else None
-    raw = " ".join(str(x) for x in (getattr(e, "context", None), getattr(e, "problem", None)) if x)
-    raw = raw or str(e).splitlines()[0]
-    for needle, ja, en in YAML_HINTS:
-        if needle in raw:
-            return Problem(filename, line, "yaml", f"{ja} / {en}（YAML: {raw}）")
-    return Problem(filename, line, "yaml", f"YAMLとして読めません / not valid YAML（{raw}）")
+    return read_document(text, lambda _: Scenario, filename)
 
 
 def load_scenario_file(path: str | FsPath) -> Scenario:
@@ -248,30 +40,14 @@ def load_scenario_file(path: str | FsPath) -> Scenario:
     return load_scenario(p.read_text(encoding="utf-8"), str(p))
 
 
-#: The parts of a scenario that are the room's own; every other field is a subsystem's.
-ROOM_PARTS = frozenset({"room", "players"})
-
-
-def _built(part: Any, table: TableScenario) -> Any:
-    """A scenario part as state. A part whose characters are table pieces (its `build`
-    takes `table`) is built with the table's pieces, so hidden pieces hide them from the
-    very first snapshot."""
-    if part is None:
-        return None
-    if "table" in inspect.signature(part.build).parameters:
-        return part.build(table=table)
-    return part.build()
-
-
 def build_room(scenario: Scenario, seed: str) -> RoomState:
     """The initial room state a scenario describes, with the room's dice seed."""
-    parts = {name: getattr(scenario, name) for name in Scenario.model_fields
-             if name not in ROOM_PARTS}
+    parts = {name: getattr(scenario, name) for name in ("table", *PARTS)}
     return RoomState(
         meta=RoomMeta(name=scenario.room.name, enforcement=scenario.room.enforcement,
                       player_rolls=scenario.room.player_rolls,
                       players={p.id: p for p in scenario.players},
                       platforms=scenario.room.platforms, gm_seq=0),
         rng=RngState(seed=scenario.room.seed or seed),
-        **{name: _built(part, scenario.table) for name, part in parts.items()},
+        **{name: build_part(part, scenario.table) for name, part in parts.items()},
     )

@@ -18,7 +18,7 @@ from ..engine.errors import Text
 from .cli_common import MIN_SECRET, CliError, say_error
 
 if TYPE_CHECKING:
-    from ..engine.scenario import ScenarioError
+    from ..engine.scenario_file import ScenarioError
     from .cli_serve import DEMO_ROOM, DEMO_ROOMS, example_path  # at run time: __getattr__
 
 __all__ = ["DEMO_ROOM", "DEMO_ROOMS", "example_path", "main"]
@@ -227,7 +227,7 @@ def _said(e: Exception) -> int | None:
     Each module is looked up only once an error is in hand (importing them costs startup)."""
     from pydantic import ValidationError
 
-    from ..engine.scenario import ScenarioError
+    from ..engine.scenario_file import ScenarioError
     from .storage import StorageError
 
     if isinstance(e, StorageError):
@@ -252,10 +252,9 @@ def _say_problems(e: ScenarioError) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..engine.scenario import build_room
-    from .cli_common import read_scenario
+    from .cli_common import check_scenario
 
-    build_room(read_scenario(args.file), "check")
+    check_scenario(args.file)
     print(f"OK: {args.file}")
     return 0
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +19,8 @@ if TYPE_CHECKING:
     from ..engine.scenario import Scenario
     from .storage import Backend
 
-__all__ = ["MIN_SECRET", "CliError", "open_db", "open_room", "read_scenario", "say_error"]
+__all__ = ["MIN_SECRET", "CliError", "check_scenario", "open_db", "open_room", "read_scenario",
+           "say_error"]
 
 #: Shortest GM secret `room create --secret` accepts.
 MIN_SECRET = 16
@@ -77,8 +80,24 @@ def read_scenario(path: str | Path) -> Scenario:
     """A scenario file, or a one-line error for a file that is missing or unreadable."""
     from ..engine.scenario import load_scenario_file
 
+    with _readable(path):
+        scenario = load_scenario_file(path)
+    return scenario
+
+
+def check_scenario(path: str | Path) -> None:
+    """Check a scenario file as `room create` would, importing only the subsystems it has."""
+    from ..engine.scenario_file import check_scenario_file
+
+    with _readable(path):
+        check_scenario_file(path)
+
+
+@contextmanager
+def _readable(path: str | Path) -> Iterator[None]:
+    """A missing or unreadable file as a one-line error."""
     try:
-        return load_scenario_file(path)
+        yield
     except FileNotFoundError:
         raise CliError(NO_FILE.format(path=path)) from None
     except (OSError, UnicodeDecodeError) as e:

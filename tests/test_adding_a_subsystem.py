@@ -20,6 +20,7 @@ from komasync.adapters.subsystems import SUBSYSTEMS as TABLE_SUBSYSTEMS
 from komasync.engine.registry import SUBSYSTEMS
 from komasync.engine.registry_types import Subsystem
 from komasync.engine.scenario import Scenario, build_room, load_scenario_file
+from komasync.engine.scenario_file import part_model
 from komasync.engine.state import RoomState
 from komasync.examples import DEMOS
 
@@ -60,6 +61,9 @@ def test_each_subsystem_has_its_place_in_every_layer(name: str) -> None:
     assert package.is_file(), f"engine/{name}/__init__.py"
     assert "SUBSYSTEM" in package.read_text(encoding="utf-8")
     assert name in RoomState.model_fields and name in Scenario.model_fields
+    if name != "table":  # `scenario check` finds the part's model by PARTS alone
+        assert (part_model(frozenset({name})).model_fields[name].annotation
+                == Scenario.model_fields[name].annotation)
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     assert f"komasync.engine.{name}" in packages
     assert list((ROOT / "tests/engine" / name).glob("test_*.py")), f"tests/engine/{name}/"

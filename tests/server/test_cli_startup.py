@@ -48,7 +48,15 @@ def test_help_imports_no_server_no_subsystem_no_pydantic() -> None:
 
 def test_scenario_check_imports_the_engine_but_no_server() -> None:
     modules = imported("scenario", "check", str(EXAMPLES / "tower_defense.yaml"))
-    assert "komasync.engine.scenario" in modules  # it did check
+    assert "komasync.engine.scenario_file" in modules  # it did check
     assert not heavy(modules, ("aiohttp", "redis", "websockets", "komasync.server.app",
                                "komasync.server.room", "komasync.server.storage",
                                "komasync.server.settings", "komasync.engine.registry"))
+
+
+def test_scenario_check_imports_only_the_subsystems_the_file_has() -> None:
+    modules = imported("scenario", "check", str(EXAMPLES / "tower_defense.yaml"))
+    assert "komasync.engine.tower_defense.model" in modules
+    others = [s for s in SUBSYSTEMS if s not in ("table", "tower_defense")]
+    assert not heavy(modules, tuple(f"komasync.engine.{s}" for s in others)), others
+    assert "komasync.engine.state" not in modules  # no room state: every part is built alone
