@@ -42,8 +42,8 @@ class RollSeen:
     (`[{"faces": 6, "results": [2, 5]}]`) and `total` instead or as well. `speaker` is
     the name or alias the VTT gave; `pc`/`pc_name` the rules' id (the table object's
     `ref`, e.g. `pc1`) and name of the character the roll was credited to,
-    `player`/`player_name` the komasync player (None: nobody); `note` why it was left
-    unbound (an alias naming two PCs, say).
+    `player`/`player_name` the komasync player (None: nobody); `note` how it was credited
+    when the speaker named no piece (rolls.credit_alias), or why it was left unbound.
     """
 
     text: str = ""

@@ -24,7 +24,7 @@ from .patch import Patch, Rendered
 from .projection import grid_of
 from .render import render
 from .replies import refusal_line
-from .rolls import chat_roll
+from .rolls import chat_roll, credit_alias
 
 __all__ = ["SETTINGS_BAD", "TableAdapter"]
 
@@ -180,6 +180,8 @@ class TableAdapter:
                 return chat
             event = chat
         objs, _new = self.draw(tree)
+        if event.get("kind") == "chat":
+            event = credit_alias(event, tree, objs, self.settings)
         result = translate_event(event, tree, objs, self.geometry, self.settings)
         if result.roll is None and event.get("kind") == "chat":  # the GM's roll ledger
             result.roll = chat_roll(event, tree, objs, self.settings)

@@ -17,11 +17,34 @@ from .events import resolve_user
 from .geometry import AdapterSettings
 from .objects import Objects, TableObject
 from .projection import as_dict
+from .render import OWNER_FIELD
 
-__all__ = ["ROLLERS", "chat_roll", "seen_roll"]
+__all__ = ["ALIAS_CREDITED", "ROLLERS", "chat_roll", "credit_alias", "seen_roll"]
 
 #: Object kinds whose speaker can roll a check (as the Ccfolia bridge's `ROLLERS`).
 ROLLERS = frozenset({"pc", "piece"})
+
+ALIAS_CREDITED = Text("発言者「{alias}」はどの駒でもないため、{player}の唯一の駒「{pc}」のロールとしました",
+                      "speaker '{alias}' is no piece, so the roll is credited to {player}'s only "
+                      "piece '{pc}'")
+
+
+def credit_alias(event: dict[str, Any], tree: Mapping[str, Any], objs: Objects,
+                 settings: AdapterSettings) -> dict[str, Any]:
+    """A chat event whose speaker is only an alias naming no piece (`speaker.alias_only`: a
+    Foundry BCDice module speaking as the game system, a roll with no token), spoken by the
+    one rolling piece its player owns; any other event as it came."""
+    speaker = as_dict(event.get("speaker"))
+    if speaker.get("alias_only") is not True or speaker.get("id") or speaker_piece(objs, speaker):
+        return event
+    _known, by, _label = resolve_user(event.get("user"), tree, settings.users)
+    owned = [(oid, o) for oid, o in objs.items() if by is not None and o["kind"] in ROLLERS
+             and o.get(OWNER_FIELD.get(o["kind"], "owner")) == by]
+    if len(owned) != 1:
+        return event
+    oid, piece = owned[0]
+    alias = str(speaker.get("name") or "?")
+    return {**event, "speaker": {"id": oid, "name": piece["name"], "alias": alias}}
 
 
 def chat_roll(event: Mapping[str, Any], tree: Mapping[str, Any], objs: Objects,
@@ -48,11 +71,13 @@ def seen_roll(event: Mapping[str, Any], tree: Mapping[str, Any], objs: Objects,
     """A `RollSeen` with the speaker, credited PC (`pc`, else the speaker's own piece)
     and player filled in from the event."""
     speaker = as_dict(event.get("speaker"))
-    name = str(speaker.get("name") or speaker.get("alias") or "")
+    name = str(speaker.get("alias") or speaker.get("name") or "")
     credited = pc if pc is not None else speaker_piece(objs, speaker)
     _known, by, _label = resolve_user(event.get("user"), tree, settings.users)
     players = as_dict(as_dict(tree.get("meta")).get("players"))
     player_name = str(as_dict(players.get(by)).get("name") or by) if by else None
+    if note is None and credited is not None and speaker.get("alias") and player_name:
+        note = ALIAS_CREDITED.format(alias=speaker["alias"], player=player_name, pc=credited["name"])
     return RollSeen(text=text[:2000], speaker=name[:100],
                     pc=credited["ref"] if credited else None,
                     pc_name=str(credited["name"]) if credited else None,

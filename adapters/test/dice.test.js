@@ -121,7 +121,7 @@ const WAYS = {
   "fvtt-bcdice (speaker: the game system)": async (ctx) => {
     const { world, bridge } = await foundry(ctx);
     await world.say("userAlicexxxxxx1", fvttBcdice(PLAIN), { alias: "DiceBot" });
-    await waitFor(() => /unbound roll: DiceBot/.test(bridge.client.statusDetail), "the GM's bridge line says the roll is unbound");
+    await waitFor(() => /roll naming no piece: DiceBot/.test(bridge.client.statusDetail), "the GM's bridge line says the roll names no piece");
   },
 };
 

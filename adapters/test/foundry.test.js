@@ -318,18 +318,17 @@ for (const generation of [12, 13]) {
       assert.equal(gmBridge.reported.filter((e) => e.kind === "chat").at(-1).speaker.id, "ks-pc-pc2", "credited by the alias");
     });
 
-    test("fvtt-bcdice speaks as the game system: the roll goes unbound and the GM is told", async () => {
-      const refusals = gm.notices.filter((n) => n.kind === "refusal").length;
-      const before = gm.version;
-      await world.say("userP1xxxxxxxxxx1", fvttBcdice(BCDICE_HARD.replace(/</g, "&lt;")), { alias: "Cthulhu7th" });
-      await gm.until(() => gm.notices.filter((n) => n.kind === "refusal").length > refusals, "the GM's refusal notice");
-      const notice = gm.notices.filter((n) => n.kind === "refusal").at(-1);
-      assert.match(notice.data.reason.ja, /Cthulhu7th/);
-      assert.equal(gm.version, before, "no attack");
+    test("fvtt-bcdice speaks as the game system: credited to the rolling user's only PC, the same attack", async () => {
+      // No token, no command text: only the system's name and BCDice's line. プレイヤー1 owns
+      // one PC (カルロス・ベガ, pc1), so the server credits the roll to it (rolls.credit_alias).
+      const got = await attackBy(() => world.say("userP1xxxxxxxxxx1", fvttBcdice(BCDICE_HARD.replace(/</g, "&lt;")), { alias: "Cthulhu7th" }));
+      assert.deepEqual(got.action, plainAttack, "the attack the plain line made");
+      assert.equal(got.killed, 1, "a hard success kills one, as the plain line did");
       const ev = gmBridge.reported.filter((e) => e.kind === "chat").at(-1);
       assert.equal(ev.roll, BCDICE_HARD, "the line itself read back exactly");
-      assert.equal(ev.speaker.id, undefined);
-      await waitFor(() => /unbound roll: Cthulhu7th/.test(gmBridge.client.statusDetail), "bridge line");
+      assert.equal(ev.speaker.id, undefined, "the bridge binds no piece");
+      assert.equal(ev.speaker.alias_only, true);
+      await waitFor(() => /roll naming no piece: Cthulhu7th/.test(gmBridge.client.statusDetail), "bridge line");
     });
 
     test("a dropped connection and a server restart lose nothing", async () => {

@@ -262,3 +262,41 @@ def test_an_unreadable_roll_says_why_in_japanese_first(roll: str, ja: str) -> No
     assert result.action is None and result.ignored is not None
     assert result.ignored.startswith(f"ダイスの結果を読めませんでした（{ja}）")
     assert " / the dice result could not be read (" in result.ignored
+
+
+# -- an alias naming no piece (issue 29: fvtt-bcdice speaks as the game system) ---------------
+
+
+def system_chat(roll: str, user: dict[str, Any] = P1) -> dict[str, Any]:
+    """A Foundry message as fvtt-bcdice posts it: the system's name, no token, no command."""
+    return {"kind": "chat", "text": roll, "roll": roll, "user": user,
+            "speaker": {"name": "Cthulhu7th", "alias_only": True}}
+
+
+def test_an_alias_naming_no_piece_is_the_rolling_players_only_pc() -> None:
+    room = td_room()
+    line = cc(80, 52, "レギュラー成功")
+    result, outcome = submit(room, "foundry", system_chat(line))
+    assert result.action == {"kind": "td.attack", "pc": "pc1", "weapon": "desert_eagle",
+                             "group": "r1-left_end", "results": [line], "by": "p1"}
+    assert isinstance(outcome, Outcome)
+    assert result.roll is not None and result.roll.pc == "pc1" and result.roll.speaker == "Cthulhu7th"
+    assert result.roll.note is not None and "Cthulhu7th" in result.roll.note.ja
+    assert "カルロス・ベガ" in result.roll.note.en
+
+
+def test_an_alias_naming_no_piece_stays_unbound_when_the_player_has_two_pcs() -> None:
+    room = td_room()
+    room.act({"kind": "override", "path": ["tower_defense", "pcs", "pc2", "player"], "value": "p1",
+              "reason": "p1 plays two"})
+    result = room.adapters["foundry"].event(system_chat(cc(80, 52, "レギュラー成功")), room.tree)
+    assert result.action is None and "Cthulhu7th" in (result.ignored or "")
+    assert result.roll is not None and result.roll.pc is None
+
+
+def test_a_named_speaker_is_never_credited_by_its_player() -> None:
+    # a Ccfolia speaker is the character the player chose: a name that is no PC stays refused
+    room = td_room()
+    event = {**system_chat(cc(80, 52, "レギュラー成功")), "speaker": {"name": "通りすがり"}}
+    result = room.adapters["foundry"].event(event, room.tree)
+    assert result.action is None and "通りすがり" in (result.ignored or "")

@@ -330,7 +330,7 @@ export class FoundryBridge {
     const d = scene && scene.dimensions;
     const rect = d && d.sceneRect;
     const size = scene && scene.grid && scene.grid.size;
-    const unbound = this.lastUnbound ? ` | 駒に紐付かないロール / unbound roll: ${this.lastUnbound.slice(0, 40)}` : "";
+    const unbound = this.lastUnbound ? ` | 駒を名指ししないロール / roll naming no piece: ${this.lastUnbound.slice(0, 40)}` : "";
     if (!rect || !size) return `foundry v${this.generation}${unbound}`;
     return `foundry v${this.generation} scene ${scene.name}: cell_size ${size}, origin_x ${rect.x}, origin_y ${rect.y}${unbound}`;
   }
@@ -404,7 +404,12 @@ export class FoundryBridge {
     else ev.rolls = rolls;
     const sid = this._speakerId(speaker);
     if (sid) ev.speaker.id = sid;
-    else this._unbound(ev.speaker.name);
+    else {
+      // Only an alias (a BCDice module's game system, a roll with no token): the server
+      // credits it to the one piece the rolling player owns, if there is exactly one.
+      ev.speaker.alias_only = true;
+      this._unbound(ev.speaker.name);
+    }
     const tok = sid && this._tokenOf(sid);
     if (tok && !ev.speaker.name) ev.speaker.name = tok.name;
     const u = this.game.users.get(userId || msg.author) || this.game.user;
