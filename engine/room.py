@@ -7,28 +7,15 @@ nothing below the registry needs to know which subsystems a room can hold.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from .bounds import Id, Json, Name, Serial
+from .players import Enforcement, PlayerInfo, PlayerRolls, Uncredited
 from .prompts import Prompt
 from .rng import RngState
-from .tx import Uncredited
 from .views import Entity
 
 __all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomBase", "RoomMeta", "Uncredited"]
-
-Enforcement = Literal["enforce", "warn", "off"]
-#: Dice results a player types on the player page: refused (default) or allowed by the GM.
-#: Results a bridge reads from the VTT's own dice output are always taken.
-PlayerRolls = Literal["refuse", "allow"]
-
-
-class PlayerInfo(Entity):
-    id: Id
-    name: Name
-
 
 class RoomMeta(Entity):
     """Room-wide settings: name, enforcement mode, typed dice results, what an uncredited

@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from .bounds import Id, Json, Name
-from .room import Enforcement, PlayerInfo, PlayerRolls
+from .players import Enforcement, PlayerInfo, PlayerRolls
 from .table import TableScenario
 
 __all__ = ["EXPLAIN", "PARTS", "Problem", "RoomSettings", "ScenarioError", "ScenarioRoom",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, ValidationError
 
@@ -17,6 +17,7 @@ from . import paths
 from .codes import OUT_OF_RANGE, PLAYER_ROLLS_REFUSED, UNKNOWN_PLAYER
 from .errors import Refusal, Text
 from .paths import MISSING, Path
+from .players import Role, Uncredited
 from .rng import Roll, draw
 
 if TYPE_CHECKING:
@@ -28,11 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["Actor", "Change", "Happening", "LogLine", "Resumer", "Role", "RuleWarning", "Tx",
            "Uncredited"]
 
-Role = Literal["gm", "player", "bridge", "observer"]
-#: What a VTT action nobody can be credited with (a bridge naming no player) may do:
-#: `moves` (default) only move what no player owns, judged like the GM's drag; `gm_side`
-#: also decide for the GM's side (for a VTT that credits every player's move).
-Uncredited = Literal["moves", "gm_side"]
 #: Continues an action that asked a prompt: (tx, the prompt, the chosen id).
 Resumer = Callable[["Tx", "Prompt", str], None]
 P = TypeVar("P")

@@ -15,8 +15,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, 
 from ..bcdice import Level
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
 from ..phases import PhaseSpec, PhaseTable
+from ..players import Role
 from ..table import Cell
-from ..tx import Role
 from ..views import Entity
 
 __all__ = [

@@ -1,0 +1,26 @@
+"""Who plays a room: the roles a sender may have, its players, and the room's rules for
+them. Plain types only, so a scenario is read without the kernel (`komasync scenario check`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .bounds import Id, Name
+from .views import Entity
+
+__all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "Role", "Uncredited"]
+
+Role = Literal["gm", "player", "bridge", "observer"]
+Enforcement = Literal["enforce", "warn", "off"]
+#: Dice results a player types on the player page: refused (default) or allowed by the GM.
+#: Results a bridge reads from the VTT's own dice output are always taken.
+PlayerRolls = Literal["refuse", "allow"]
+#: What a VTT action nobody can be credited with (a bridge naming no player) may do:
+#: `moves` (default) only move what no player owns, judged like the GM's drag; `gm_side`
+#: also decide for the GM's side (for a VTT that credits every player's move).
+Uncredited = Literal["moves", "gm_side"]
+
+
+class PlayerInfo(Entity):
+    id: Id
+    name: Name
