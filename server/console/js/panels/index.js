@@ -4,6 +4,7 @@ import "./tower_defense.js";
 import "./bases.js";
 import "./grid.js";
 import "./mass.js";
+import "./mass_act.js";
 import "./engagement.js";
 import "./table.js";
 import "./room.js";

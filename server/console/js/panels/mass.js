@@ -41,6 +41,7 @@ const STRINGS = {
     "ms.do.strategy": "「{unit}」が作戦「{strategy}」を使う",
     "ms.do.adjust": "「{unit}」をGMが調整（{note}）",
     "ms.do.declare": "戦争の結果を宣言（{winner}）",
+    "ms.do.as_gm": "GMとして：{what}",
   },
   en: {
     "ms.title": "Mass combat",
@@ -72,6 +73,7 @@ const STRINGS = {
     "ms.do.strategy": "“{unit}” used the strategy {strategy}",
     "ms.do.adjust": "the GM adjusted “{unit}” ({note})",
     "ms.do.declare": "declared the war's outcome ({winner})",
+    "ms.do.as_gm": "As GM: {what}",
   },
 };
 
@@ -252,8 +254,12 @@ function render(ctx) {
     h("section.sub", h("h4", t("ms.strategies")), strategiesTable(ctx, ms) || h("p.muted", t("ms.none"))));
 }
 
-/** The timeline's sentence for a `mass.*` action, with names from the state. */
-function describe(a, state) {
+// The GM's own moves (not one unit's): never "as GM".
+const GM_OWN = new Set(["mass.next_step", "mass.adjust", "mass.declare"]);
+
+/** The timeline's sentence for a `mass.*` action, with names from the state; a unit's action
+ * the GM took for it (its own unit or an absent player's) says 「GMとして」. */
+function describe(a, state, actor) {
   const ms = state[K];
   if (!ms || !String(a.kind || "").startsWith("mass.")) return null;
   const unit = (id) => ms.units?.[id]?.name || id || "?";
@@ -266,7 +272,8 @@ function describe(a, state) {
   };
   const key = `ms.do.${a.kind.slice(5)}`;
   const text = t(key, p);
-  return text === key ? null : text;
+  if (text === key) return null;
+  return actor?.role === "gm" && a.unit && !GM_OWN.has(a.kind) ? t("ms.do.as_gm", { what: text }) : text;
 }
 
 registerPanel({

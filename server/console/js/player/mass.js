@@ -4,6 +4,9 @@
 // battle, on the unit's turn: attack / defend / reorganize / delay; strategies
 // (`mass.strategy`) in any step of a turn. Prompts (rebalance, odd point, reactions, LP)
 // are answered in the prompts panel. Shown only to players (`roles`).
+//
+// `unitCard` is also the GM's: panels/mass_act.js draws it for any unit with `asGM`
+// (issue 30, the GM acts for any actor): the same controls, marked 「GMとして」.
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
@@ -38,6 +41,10 @@ const STRINGS = {
     "pms.no_target": "（対象なし）", "pms.change_to": "変更先の陣形", "pms.uses": "残り{n}",
     "pms.routed": "この部隊は敗走しました。", "pms.over": "戦争は決着しました。",
     "pms.waiting.prep": "GMが戦争を始めるのを待っています。",
+    "pms.as_gm": "GMとして",
+    "pms.gm.turn": "GMとして：「{name}」の行動です",
+    "pms.gm.player": "プレイヤー: {name}",
+    "pms.gm.npc": "GMの部隊",
   },
   en: {
     "pms.title": "Your units",
@@ -62,6 +69,10 @@ const STRINGS = {
     "pms.no_target": "(no target)", "pms.change_to": "change to", "pms.uses": "{n} left",
     "pms.routed": "This unit has been routed.", "pms.over": "The war is decided.",
     "pms.waiting.prep": "Waiting for the GM to start the war.",
+    "pms.as_gm": "as GM",
+    "pms.gm.turn": "As GM: “{name}” acts now",
+    "pms.gm.player": "player: {name}",
+    "pms.gm.npc": "the GM's unit",
   },
 };
 
@@ -172,7 +183,7 @@ function formationForm(ctx, ms, u) {
     feedback(ctx, key));
 }
 
-function battleForm(ctx, ms, u) {
+function battleForm(ctx, ms, u, asGM) {
   const key = `${u.id}.battle`;
   if (u.acted) return h("p.muted.small.pms-acted", t("pms.acted"));
   if (ms.current !== u.id) {
@@ -197,7 +208,7 @@ function battleForm(ctx, ms, u) {
   };
   const simple = (kind) => (button) => send(ctx, key, { kind, unit: u.id }, button);
   return h("section.pl-form.pms-battle", { dataset: { control: key } },
-    h("div.pl-form-title", h("b", t("pms.turn")), " ", h("span.muted.small", `${t("ms.attack")} ${u.attack} / ${t("ms.defence")} ${u.defence}`)),
+    h("div.pl-form-title", h("b", asGM ? t("pms.gm.turn", { name: u.name }) : t("pms.turn")), " ", h("span.muted.small", `${t("ms.attack")} ${u.attack} / ${t("ms.defence")} ${u.defence}`)),
     targets.length ? h("div.pl-row", field(t("pms.target"), select(ctx, `${key}.target`, targets, { label: t("pms.target"), name: "target" }), "wide")) : null,
     rollChoice(ctx, key),
     h("div.pl-row",
@@ -254,23 +265,47 @@ function strategyForm(ctx, ms, u) {
     feedback(ctx, key));
 }
 
-function unitCard(ctx, ms, u) {
+/** The "as GM" badge: what the GM does with these controls is done for this unit's side. */
+export function asGMBadge() {
+  return h("span.badge.as-gm", t("pms.as_gm"));
+}
+
+/** Who leads `u`, for the GM's card: its player's name, or the GM's own unit. */
+function leadWords(ctx, u) {
+  if (!u.player) return t("pms.gm.npc");
+  return t("pms.gm.player", { name: ctx.state?.meta?.players?.[u.player]?.name || u.player });
+}
+
+/**
+ * One unit's card: every control its side may use in this step. `asGM`: the GM plays the
+ * unit (its own or an absent player's), marked 「GMとして」 instead of "you".
+ */
+export function unitCard(ctx, ms, u, { asGM = false } = {}) {
   let body;
   if (ms.outcome !== "none") body = h("p.muted.small", t("pms.over"));
   else if (u.routed) body = h("p.muted.small", t("pms.routed"));
   else if (ms.step === "preparation") body = [strengthForm(ctx, ms, u), picksForm(ctx, ms, u)];
   else {
     const step = { deployment: deployForm, tactics: formationForm, battle: battleForm }[ms.step];
-    body = [step ? step(ctx, ms, u) : null, strategyForm(ctx, ms, u)];
+    body = [step ? step(ctx, ms, u, asGM) : null, strategyForm(ctx, ms, u)];
   }
-  return h("div.pl-card.pms-card", { dataset: { unit: u.id, row: u.row || "" } },
-    h("div.pl-card-head", h("b.pl-pc-name", u.name), " ", meBadge(),
+  return h("div.pl-card.pms-card", { class: asGM ? "pms-as-gm" : null, dataset: { unit: u.id, row: u.row || "" } },
+    h("div.pl-card-head", h("b.pl-pc-name", u.name), " ", asGM ? [asGMBadge(), h("span.muted.small.pms-lead", leadWords(ctx, u))] : meBadge(),
       u.commander ? h("span.badge.warn", t("ms.commander")) : null,
       h("span.small", h("span.muted", `${t("ms.strength")} `), h("b.pms-strength-now", `${u.strength}/${u.max_strength ?? "?"}`)),
       u.lp !== null && u.lp !== undefined ? h("span.small", h("span.muted", " LP "), h("b", String(u.lp))) : null,
       u.row ? h("span.badge", t(u.row === "front" ? "ms.front" : "ms.back")) : null,
       u.formation ? h("span.badge", u.formation) : null),
     body);
+}
+
+/** A new turn or step starts with the controls' answers cleared (they told of the last one); true then. */
+export function freshStep(ctx, ms) {
+  const now = `${ms.turn}/${ms.step}`;
+  if (ctx.ui.step === now) return false;
+  ctx.ui.step = now;
+  ctx.ui.out = {};
+  return true;
 }
 
 registerPanel({
@@ -283,11 +318,7 @@ registerPanel({
   strings: STRINGS,
   render(ctx) {
     const ms = ctx.data;
-    const now = `${ms.turn}/${ms.step}`;
-    if (ctx.ui.step !== now) {
-      ctx.ui.step = now;
-      ctx.ui.out = {};
-    }
+    freshStep(ctx, ms);
     const mine = Object.values(ms.units || {}).filter((u) => u.player && u.player === ctx.player);
     if (!mine.length) return h("p.muted.small", t("pms.none"));
     return h("div.pl-mass", mine.map((u) => unitCard(ctx, ms, u)));
