@@ -69,7 +69,8 @@ SCRIPTS: dict[str, tuple[str, list[Act]]] = {
     ]),
     "demo-mass": ("p1", [
         *[("gm", {"kind": "mass.strength", "unit": u, "value": v})
-          for u, v in {"alice": 15, "boris": 12, "kana": 13, "dean": 10}.items()],
+          for u, v in {"alice": 15, "boris": 12, "kana": 13}.items()],
+        ("gm", {"kind": "mass.strength", "unit": "dean"}),  # rolled: the roll's purpose in words
         ("gm", {"kind": "mass.next_step", "expect": "preparation"}),
         *[("gm", {"kind": "mass.deploy", "unit": u, "row": r, **({} if u == "alice" else {"odd": "attack"})})
           for u, r in {"alice": "back", "boris": "front", "kana": "front", "dean": "back"}.items()],
@@ -132,6 +133,8 @@ def findings(text: str, lang: str, ids: set[str], codes: set[str], kinds: set[st
     out += [f"id {i!r}" for i in sorted(ids & words)]
     out += [f"internal kind {k!r}" for k in sorted(kinds & words) if "." in k or lang == "ja"]
     if lang == "ja":
+        out += [f"English {m.group(0)!r}" for m in re.finditer(r"\b(?:approach|hit|evasion|guard|cover) check\b|"
+                                                                r"\b(?:regular|hard|extreme) success\b", text)]
         out += [f"date {m.group(0)!r}" for m in (*DATE_US.finditer(text), *DATE_ISO.finditer(text))]
     return out
 

@@ -28,6 +28,36 @@ addStrings({
     "prompt.kind.mass.reaction": "対応する策略",
     "prompt.kind.mass.rebalance": "戦力の再配分",
     "prompt.kind.engagement.handover": "エンゲージの引き継ぎ",
+    "roll.for": "{what}",
+    "roll.purpose.td.attack": "攻撃",
+    "roll.purpose.td.special": "特殊攻撃",
+    "roll.purpose.td.trap": "罠の設置",
+    "roll.purpose.td.wave": "出現表",
+    "roll.purpose.mass.defend": "防御",
+    "roll.purpose.mass.stones": "石",
+    "roll.purpose.mass.strategy": "策略",
+    "roll.purpose.mass.reroll": "振り直し",
+    "roll.purpose.mass.bonus": "ボーナスダイス",
+    "roll.purpose.mass.strength": "戦力",
+    "roll.purpose.round": "ラウンド",
+    "roll.purpose.(penalty)": "（ペナルティダイス）",
+    "roll.purpose.approach check": "接近判定",
+    "roll.purpose.hit check": "命中判定",
+    "roll.purpose.evasion check": "回避判定",
+    "roll.purpose.guard check": "ガード判定",
+    "roll.purpose.cover check": "カバー判定",
+    "roll.purpose.damage": "ダメージ",
+    "roll.level.critical": "クリティカル",
+    "roll.level.extreme": "イクストリーム成功",
+    "roll.level.hard": "ハード成功",
+    "roll.level.regular": "レギュラー成功",
+    "roll.level.special": "スペシャル",
+    "roll.level.superb": "超成功",
+    "roll.level.success": "成功",
+    "roll.level.partial": "部分的成功",
+    "roll.level.failure": "失敗",
+    "roll.level.malfunction": "故障",
+    "roll.level.fumble": "ファンブル",
   },
   en: {
     "to.gm": "GM",
@@ -50,6 +80,36 @@ addStrings({
     "prompt.kind.mass.reaction": "reaction strategy",
     "prompt.kind.mass.rebalance": "rebalancing strength",
     "prompt.kind.engagement.handover": "engagement handover",
+    "roll.for": "{what}",
+    "roll.purpose.td.attack": "attack",
+    "roll.purpose.td.special": "special attack",
+    "roll.purpose.td.trap": "setting a trap",
+    "roll.purpose.td.wave": "wave table",
+    "roll.purpose.mass.defend": "defence",
+    "roll.purpose.mass.stones": "stones",
+    "roll.purpose.mass.strategy": "strategy",
+    "roll.purpose.mass.reroll": "reroll",
+    "roll.purpose.mass.bonus": "bonus die",
+    "roll.purpose.mass.strength": "strength",
+    "roll.purpose.round": "round",
+    "roll.purpose.(penalty)": "(penalty dice)",
+    "roll.purpose.approach check": "approach check",
+    "roll.purpose.hit check": "hit check",
+    "roll.purpose.evasion check": "evasion check",
+    "roll.purpose.guard check": "guard check",
+    "roll.purpose.cover check": "cover check",
+    "roll.purpose.damage": "damage",
+    "roll.level.critical": "critical",
+    "roll.level.extreme": "extreme success",
+    "roll.level.hard": "hard success",
+    "roll.level.regular": "regular success",
+    "roll.level.special": "special",
+    "roll.level.superb": "superb success",
+    "roll.level.success": "success",
+    "roll.level.partial": "partial success",
+    "roll.level.failure": "failure",
+    "roll.level.malfunction": "malfunction",
+    "roll.level.fumble": "fumble",
   },
 });
 
@@ -76,6 +136,36 @@ export function names(state) {
 export function nameOf(state, id, index) {
   if (id === null || id === undefined) return "";
   return (index || names(state)).get(String(id)) ?? String(id);
+}
+
+/** What a roll was for, in words: the engine's purpose ("mass.defend u3", "td.attack
+ * pc1→r1-left_end", "アリス→ゴブリン hit check") with each id by its name and each purpose
+ * word in the UI's language. */
+export function rollPurposeWords(purpose, state) {
+  const index = names(state);
+  const word = (w) => {
+    const key = `roll.purpose.${w}`;
+    const text = t(key);
+    return text === key ? null : text;
+  };
+  let rest = String(purpose || "");
+  const tail = [];
+  for (const w of ["(penalty)", "approach check", "hit check", "evasion check", "guard check", "cover check", "damage"]) {
+    if (rest.endsWith(w)) { tail.unshift(word(w)); rest = rest.slice(0, -w.length).trim(); }
+  }
+  const parts = rest.split(" ").filter(Boolean).map((tok, i) => {
+    const known = i === 0 && /^[a-z_]+\.[a-z_.]+$/.test(tok) ? word(tok) : word(tok) && !index.has(tok) ? word(tok) : null;
+    if (known) return known;
+    return tok.split("→").map((id) => nameOf(state, id, index)).join("→");
+  });
+  return [...parts, ...tail].join(" ");
+}
+
+/** A roll's level (BCDice's result) in the UI's language. */
+export function rollLevelWords(level) {
+  const key = `roll.level.${level}`;
+  const text = t(key);
+  return text === key ? String(level) : text;
 }
 
 /** Whom a prompt is for, in words: "GM", "every player", a player's name. */

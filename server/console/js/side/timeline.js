@@ -4,7 +4,7 @@
 
 import { h, clear, fmtValue } from "../dom.js";
 import { t, pick } from "../i18n.js";
-import { actionSentence, actorWords, fmtTime } from "../words.js";
+import { actionSentence, actorWords, fmtTime, rollLevelWords, rollPurposeWords } from "../words.js";
 
 const PAGE = 1000;
 const SHOWN = 200;
@@ -96,7 +96,7 @@ export class Timeline {
       h("div.tl-what", { title: a.kind || "" }, h("span.tl-sentence", said)),
       reason ? h("div.tl-why", h("span.muted", `${t("timeline.reason")}: `), reason) : null,
       lines.length ? h("ul.tl-log", lines.map((l) => h("li", l))) : null,
-      e.rolls && e.rolls.length ? h("ul.tl-rolls", e.rolls.map(rollLine)) : null,
+      e.rolls && e.rolls.length ? h("ul.tl-rolls", e.rolls.map((r) => rollLine(r, state))) : null,
       e.warnings && e.warnings.length ? h("ul.tl-warnings", e.warnings.map((w) =>
         h("li", { dataset: { code: w.code || "" } }, w.rule ? h("b", w.rule) : null, " ", pick(w)))) : null);
   }
@@ -108,16 +108,16 @@ export function sentence(e, state) {
 }
 
 /** One line per roll: dice, faces, total, target/level, and where it came from. */
-export function rollLine(r) {
+export function rollLine(r, state) {
   const parts = [h("code", r.dice), " → ", r.results && r.results.length ? `[${r.results.join(", ")}] ` : "",
     h("b", fmtValue(r.total))];
   if (r.target !== null && r.target !== undefined) parts.push(" · ", t("roll.target", { n: r.target }));
-  if (r.level) parts.push(" · ", r.level);
+  if (r.level) parts.push(" · ", rollLevelWords(r.level));
   const src = r.source || "engine";
   parts.push(" ", h(`span.badge.roll-${src}`, t(`roll.${src}`)));
   if (r.reporter) parts.push(" ", h("span.muted.small", t("roll.reporter", { who: r.reporter })));
   if (r.raw) parts.push(h("div.small.tl-raw", h("code", r.raw)));
-  if (r.purpose) parts.push(h("div.small.muted", r.purpose));
+  if (r.purpose) parts.push(h("div.small.muted", { title: r.purpose }, rollPurposeWords(r.purpose, state)));
   return h("li.tl-roll", { dataset: { source: src } }, parts);
 }
 
