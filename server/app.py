@@ -36,6 +36,7 @@ from .errors import (
     TOO_MANY_CONNECTIONS,
     error_frame,
 )
+from .gm_key import all_rooms, gm_key_ok
 from .invite_limits import InviteLimits
 from .offload import SETTLE, keep, offload
 from .protocol import PROTOCOL_VERSION
@@ -215,8 +216,7 @@ class Komasync:
             return error_frame(AUTH_FAILED)
         store = self.storage.storage
         if msg.secret is not None:
-            row = await self._lookup(store.room, msg.room)
-            if row is None or not row.gm_secret_ok(msg.secret):
+            if not await self.gm_ok(msg.room, msg.secret):
                 return error_frame(AUTH_FAILED)
             principal = "gm"  # the GM's retries apply once even after the secret rotates
             return room, Connection(ws, "gm", None, principal, msg.client or "GM", self.limits,
@@ -235,12 +235,20 @@ class Komasync:
             return room, conn
         return error_frame(AUTH_FAILED)
 
+    async def gm_ok(self, room_id: str, secret: str) -> bool:
+        """Whether `secret` opens the room as GM: the room's own secret or the server's GM
+        key (gm_key.py), each compared in constant time."""
+        store = self.storage.storage
+        row = await self._lookup(store.room, room_id)
+        if row is None:
+            return False
+        return row.gm_secret_ok(secret) or bool(await self._lookup(gm_key_ok, store, secret))
+
     async def _may_enter(self, msg: Any) -> bool:
         """Whether the credentials open the room (only they learn it is quarantined)."""
         store = self.storage.storage
         if msg.secret is not None:
-            row = await self._lookup(store.room, msg.room)
-            return row is not None and row.gm_secret_ok(msg.secret)
+            return await self.gm_ok(msg.room, msg.secret)
         if msg.token is not None:
             inv = await self._lookup(store.invite_for_token, msg.room, msg.token)
             return inv is not None and not inv.revoked
@@ -313,14 +321,26 @@ async def _healthz(request: web.Request) -> web.Response:
 
 
 async def _rooms(request: web.Request) -> web.Response:
-    """POST {secret}: the rooms this GM secret opens (the secret never goes in a URL)."""
+    """POST {secret}: the rooms this GM secret opens, every room for the server's GM key
+    (the secret never goes in a URL). Failures are counted and throttled per address."""
     server = request.app[SERVER_KEY]
     try:
         body = await request.json()
         secret = str(body["secret"])
     except Exception:
         return web.json_response(_malformed("need {secret}"), status=400)
-    rooms = await server.storage.call(server.storage.storage.rooms_for_secret, secret)
+    address = request.remote or "?"
+    if (wait := server.throttle.wait(address)) > 0:  # as a guessing socket would be
+        seconds = math.ceil(wait)
+        return web.json_response(error_frame(AUTH_THROTTLED, None, AUTH_THROTTLED.text.format(
+            s=seconds), retry_after=seconds), status=429)
+    store = server.storage.storage
+    if await server._lookup(gm_key_ok, store, secret):  # the server's GM key: every room
+        rooms = await server._lookup(all_rooms, store)
+    else:
+        rooms = await server._lookup(store.rooms_for_secret, secret)
+    if not rooms:  # a wrong secret counts against the address, as on /ws
+        server.throttle.failed(address, "/api/rooms")
     for r in rooms:
         room = server.rooms.get(r["id"])
         r["version"] = room.version if room else None
@@ -344,8 +364,7 @@ async def _export(request: web.Request) -> web.Response:
     except Exception:
         return web.json_response(_malformed("need {secret, room, format}"),
                                  status=400)
-    row = await server.storage.call(server.storage.storage.room, room_id)
-    allowed = row is not None and row.gm_secret_ok(secret) and fmt in ("zip", "clipboard")
+    allowed = fmt in ("zip", "clipboard") and await server.gm_ok(room_id, secret)
     room = await server.room(room_id) if allowed else None
     if room is None and allowed and server.cluster is not None:
         tree = await server.cluster.table_tree(room_id)  # owned by another process

@@ -181,11 +181,22 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("role", choices=["player", "bridge", "observer"], help="役割 / role")
     i.add_argument("--player", default=None, help="プレイヤーID（player役割）/ player id")
     i.add_argument("--label", default="", help="表示名 / label")
-    i.add_argument("--public-url", help="リンクのURL（既定: KOMASYNC_PUBLIC_URL）/ "
-                                        "base URL of the link (default: KOMASYNC_PUBLIC_URL)")
+    i.add_argument("--public-url", help="リンクのURL（既定: KOMASYNC_PUBLIC_URL、"
+                                        "なければ動いているサーバーが記録したアドレス）/ "
+                                        "base URL of the link (default: KOMASYNC_PUBLIC_URL, "
+                                        "else the address the running server recorded)")
     i.add_argument("--json", action="store_true", help="JSONで出力 / print JSON")
     i.add_argument("--db", help=DB_HELP)
     i.add_argument("--store", help=STORE_HELP)
+
+    k = sub.add_parser("gm-key", help="サーバーのGMキー（全ルーム共通）を表示・再発行 / "
+                                      "show or rotate the server's GM key (every room)")
+    k.set_defaults(run=_lazy(".cli_rooms", "gm_key"))
+    k.add_argument("--rotate", action="store_true",
+                   help="新しいキーに替える（古いキーは使えなくなる）/ "
+                        "replace it (the old key stops working)")
+    k.add_argument("--db", help=DB_HELP)
+    k.add_argument("--store", help=STORE_HELP)
 
     _store_parsers(sub)
 

@@ -14,10 +14,11 @@ from pathlib import Path
 from ..engine.errors import Text
 from ..engine.scenario import build_room
 from .cli_common import MIN_SECRET, CliError, open_db, open_room, read_scenario
+from .gm_key import GM_KEY_LINE, ensure_gm_key, recorded_address, rotate_gm_key
 from .settings import invite_link, load_settings
 from .storage import Backend, LeaseHeld, RoomExists, new_secret
 
-__all__ = ["MIN_SECRET", "create", "delete", "export", "invite", "listing", "reset"]
+__all__ = ["MIN_SECRET", "create", "delete", "export", "gm_key", "invite", "listing", "reset"]
 
 TAKEN = Text("ルームID「{room}」は既に使われています。"
              "別の --id を指定するか、`komasync room delete {room}` で消してください。",
@@ -32,6 +33,8 @@ IN_USE = Text("ルーム「{room}」は今サーバー（{holder}）が使って
                "（止めると手放します。強制終了した場合は数秒待って）もう一度実行してください。",
                "Room '{room}' is in use by a server ({holder}); stop that server (a graceful stop "
                "lets go of the room; after a kill wait a few seconds) and run this again.")
+ROTATED = Text("古いGMキーではもうサインインできません（開いている接続はそのまま）。",
+                "The old GM key signs in no more (connections already open stay).")
 NOT_CONFIRMED = Text("ルーム「{room}」の全記録を消します。よければ --yes を付けて実行してください。",
                      "This erases everything of room '{room}'; run again with --yes to go ahead.")
 
@@ -117,12 +120,31 @@ def invite(args: argparse.Namespace) -> int:
             known = ", ".join(players) or "-"
             raise CliError(NO_PLAYER.format(room=args.room, player=args.player, known=known))
     invite_id, token = store.create_invite(args.room, args.role, args.player, args.label)
-    link = invite_link(load_settings(public_url=args.public_url).base_url(), args.room, token)
+    link = invite_link(_link_base(store, args.public_url), args.room, token)
     if args.json:
         print(json.dumps({"room": args.room, "invite": invite_id, "token": token, "role": args.role,
                           "player": args.player, "link": link}, ensure_ascii=False))
     else:
         print(f"invite: {invite_id}\ntoken / トークン: {token}\nlink / リンク: {link}")
+    return 0
+
+
+def _link_base(store: Backend, flag: str | None) -> str:
+    """Where players reach the server: --public-url, KOMASYNC_PUBLIC_URL, else what the
+    running (or last) server recorded in the store, else the default address."""
+    settings = load_settings(public_url=flag)
+    if settings.public_url:
+        return settings.base_url()
+    return recorded_address(store) or settings.base_url()
+
+
+def gm_key(args: argparse.Namespace) -> int:
+    """The server's GM key (made if the store has none yet), or a new one with --rotate."""
+    store = open_db(args, must_exist=False)
+    key = rotate_gm_key(store) if args.rotate else ensure_gm_key(store)
+    print(f"{GM_KEY_LINE}: {key}")
+    if args.rotate:
+        print(ROTATED.ja + "\n" + ROTATED.en)
     return 0
 
 

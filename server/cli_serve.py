@@ -21,6 +21,7 @@ from .app import Komasync, make_app
 from .cli_common import CliError, read_scenario
 from .cluster import Cluster
 from .connection import Limits
+from .gm_key import GM_KEY_LINE, ensure_gm_key, record_address
 from .logs import setup_logging
 from .settings import Settings, load_settings
 from .storage import Backend, new_secret, open_backend
@@ -105,11 +106,12 @@ def serve(args: argparse.Namespace) -> int:
                     auth_failures_per_room=settings.auth_failures_per_room,
                     **invite_limits(settings))
     backend = open_backend(settings.store, settings.db, settings.durability, settings.lease_ms)
+    gm_key = ensure_gm_key(backend)  # before serving: the same key at every start
     server = Komasync(settings.db, limits, settings.durability, storage=backend)
     server.operator_token = settings.operator_token
     if (shared := backend.shared()) is not None:  # every process on it serves every room
         server.cluster = Cluster(server, shared)
-    asyncio.run(_run(server, settings, demo_secret))
+    asyncio.run(_run(server, settings, demo_secret, gm_key))
     return 0
 
 
@@ -125,7 +127,8 @@ async def _bind(runner: web.AppRunner, settings: Settings) -> int:
     return int(runner.addresses[0][1]) if runner.addresses else settings.port
 
 
-async def _run(server: Komasync, settings: Settings, demo_secret: str | None) -> None:
+async def _run(server: Komasync, settings: Settings, demo_secret: str | None,
+               gm_key: str) -> None:
     app = make_app(server)
     distribution.configure(app, settings.public_url)
     runner = web.AppRunner(app, access_log=None)
@@ -136,12 +139,15 @@ async def _run(server: Komasync, settings: Settings, demo_secret: str | None) ->
     local = settings.model_copy(update={"public_url": None}).base_url()
     if server.cluster is not None:
         server.cluster.announce(settings.cluster_url or local.replace("http", "ws", 1) + "/ws")
+    # `komasync invite` (another process) makes its links with the address players use.
+    await server.storage.call(record_address, server.storage.storage, settings.base_url())
     print(f"komasync: {local}/  (GMコンソール / GM console)", flush=True)
     print(f"komasync: {local.replace('http', 'ws', 1)}/ws", flush=True)
     if settings.public_url:
         urls = distribution.links(settings.base_url())
         print(f"komasync: players open / プレイヤー用URL: {urls['console']}  ({urls['ws']})", flush=True)
         print(f"komasync: Ccfolia userscript / ユーザースクリプト: {urls['userscript']}", flush=True)
+    print(f"komasync: {GM_KEY_LINE}: {gm_key}", flush=True)
     if demo_secret:
         print(f"komasync: demo room / デモルーム: {DEMO_ROOM}", flush=True)
         others = ", ".join(r for r in DEMO_ROOMS if r != DEMO_ROOM)

@@ -177,6 +177,16 @@ class Backend(Protocol):
 
     def rooms_for_secret(self, secret: str) -> list[dict[str, Any]]: ...
 
+    # -- the server's own settings (the GM key, the recorded public address) ------------
+    def setting(self, name: str) -> str | None:
+        """A server-wide setting, or None if it was never set."""
+
+    def put_setting(self, name: str, value: str) -> None: ...
+
+    def first_setting(self, name: str, value: str) -> str:
+        """`name`'s value, set to `value` first if it has none (atomic: processes starting
+        together all get the one that won)."""
+
     # -- owning a room ----------------------------------------------------------------
     def claim(self, room_id: str) -> Lease | None:
         """Own the room before serving or changing it (LeaseHeld if another process does);

@@ -236,6 +236,20 @@ class RedisStorage:
         rows.sort(key=lambda m: m["created_at"])
         return [{"id": m["id"], "name": m["name"], "created_at": m["created_at"]} for m in rows]
 
+    # -- the server's own settings ------------------------------------------------------
+    def setting(self, name: str) -> str | None:
+        value = self.client.hget(f"{self.prefix}:settings", name)
+        return None if value is None else as_text(value)
+
+    def put_setting(self, name: str, value: str) -> None:
+        self.client.hset(f"{self.prefix}:settings", name, value)
+
+    def first_setting(self, name: str, value: str) -> str:
+        self.client.hsetnx(f"{self.prefix}:settings", name, value)
+        got = self.setting(name)
+        assert got is not None
+        return got
+
     # -- the log ----------------------------------------------------------------------
     def append(self, room_id: str, rows: list[ActionRow],
                snapshot: tuple[int, dict[str, Any] | bytes] | None = None) -> int:

@@ -69,6 +69,7 @@ CREATE TABLE IF NOT EXISTS invites (
   role TEXT NOT NULL, player TEXT, label TEXT NOT NULL, created_at REAL NOT NULL,
   revoked INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
@@ -189,6 +190,20 @@ class Storage:
             (hash_secret(secret),),
         )
         return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
+
+    # -- the server's own settings ------------------------------------------------------
+    def setting(self, name: str) -> str | None:
+        row = self.db.execute("SELECT value FROM settings WHERE name=?", (name,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_setting(self, name: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, value))
+
+    def first_setting(self, name: str, value: str) -> str:
+        self.db.execute("INSERT OR IGNORE INTO settings VALUES (?, ?)", (name, value))
+        got = self.setting(name)
+        assert got is not None
+        return got
 
     # -- the log ----------------------------------------------------------------------
     def append(self, room_id: str, rows: list[ActionRow],

@@ -301,7 +301,7 @@ async def test_override_reaches_a_player_and_undo_restores(browser: Browser, dem
     # A player joins with an invite minted in the console.
     await con.tab("invites")
     await page.select_option(".invite-form select[name=role]", "player")
-    await page.fill(".invite-form input[name=player]", "p1")
+    await page.select_option(".invite-form select[name=player]", "p1")
     await page.fill(".invite-form input[name=label]", "Carlos")
     await page.click(".invite-form button[type=submit]")
     created = page.locator(".invite-created[data-role=player]")
@@ -545,7 +545,7 @@ async def test_bridge_status_and_invite_revoke(browser: Browser, demo: Demo) -> 
     page = con.page
     await con.tab("invites")
     await page.select_option(".invite-form select[name=role]", "bridge")
-    await pw_expect(page.locator(".invite-form input[name=player]")).to_be_disabled()
+    await pw_expect(page.locator(".invite-form select[name=player]")).to_be_disabled()
     await page.fill(".invite-form input[name=label]", "ココフォリア卓")
     await page.click(".invite-form button[type=submit]")
     created = page.locator(".invite-created[data-role=bridge]")

@@ -47,6 +47,10 @@ function takeInviteFromUrl() {
 
 // -- sign in and room list ---------------------------------------------------------------
 
+// The rooms the signed-in secret opens (every room for the server's GM key): the room
+// view's picker switches between them with the same secret, no sign-in again.
+let knownRooms = [];
+
 async function fetchRooms(secret) {
   const res = await fetch("/api/rooms", {
     method: "POST", headers: { "Content-Type": "application/json" },
@@ -54,7 +58,8 @@ async function fetchRooms(secret) {
   });
   const body = await res.json();
   if (!res.ok) throw new Error(pick(body.reason) || res.statusText);
-  return body.rooms || [];
+  knownRooms = body.rooms || [];
+  return knownRooms;
 }
 
 function langButton() {
@@ -169,6 +174,9 @@ class RoomView {
     this.build();
     this.wire();
     this.conn.connect();
+    if (this.isGM && !knownRooms.length) {  // opened straight from the URL: learn the others
+      fetchRooms(credentials.secret).then(() => this.renderTopButtons(), () => {});
+    }
     this.ticker = setInterval(() => { if (this.tab === "connections") this.connections.render(); }, 1000);
     window.komasync = { store: this.store, conn: this.conn, view: this };
   }
@@ -208,13 +216,7 @@ class RoomView {
 
   /** Everything with words in it, again (language switch). */
   relabel() {
-    const buttons = this.header.querySelector(".top-buttons");
-    clear(buttons).append(...[
-      langButton(),
-      h("button.help", { type: "button", title: t("shortcuts.title"), on: { click: () => this.showHelp() } }, "?"),
-      this.isGM ? h("button", { type: "button", on: { click: () => { this.destroy(); current = null; showRooms(); } } }, t("rooms.title")) : null,
-      h("button", { type: "button", on: { click: () => { this.destroy(); current = null; signOut(); } } }, t("signout")),
-    ].filter(Boolean));
+    this.renderTopButtons();
     this.invites.form = this.invites.buildForm();
     this.renderStatus();
     this.renderBanner();
@@ -225,6 +227,27 @@ class RoomView {
     this.notices.render();
     this.connections.render();
     this.invites.render();
+  }
+
+  /** The GM's other rooms, opened with the same secret (the server's GM key opens all). */
+  roomPicker() {
+    if (!this.isGM || knownRooms.length < 2) return null;
+    const select = h("select.room-switch", { "aria-label": t("rooms.switch"), title: t("rooms.switch"),
+      on: { change: () => openRoom(select.value, this.credentials) } },
+    knownRooms.map((r) => h("option", { value: r.id }, r.name || r.id)));
+    select.value = this.room;
+    return select;
+  }
+
+  renderTopButtons() {
+    const buttons = this.header.querySelector(".top-buttons");
+    clear(buttons).append(...[
+      this.roomPicker(),
+      langButton(),
+      h("button.help", { type: "button", title: t("shortcuts.title"), on: { click: () => this.showHelp() } }, "?"),
+      this.isGM ? h("button", { type: "button", on: { click: () => { this.destroy(); current = null; showRooms(); } } }, t("rooms.title")) : null,
+      h("button", { type: "button", on: { click: () => { this.destroy(); current = null; signOut(); } } }, t("signout")),
+    ].filter(Boolean));
   }
 
   /** Non-GM pages: which role (and player) this invite opened, at the top of the side. */
@@ -573,6 +596,20 @@ document.addEventListener("keydown", (ev) => {
 });
 
 onLangChange(() => rerender());
+
+// A link opened in a tab that already shows a room (only the fragment changes, so the
+// page does not reload): open the room it names, with its invite if it carries one.
+window.addEventListener("hashchange", () => {
+  const { room, invite } = readHash();
+  if (!room) return;
+  takeInviteFromUrl();
+  if (invite) {
+    openRoom(room, { token: invite });
+    return;
+  }
+  const secret = sessionStorage.getItem(SECRET_KEY);
+  if (secret && current?.room !== room) openRoom(room, { secret });
+});
 
 // -- start ---------------------------------------------------------------------------------
 

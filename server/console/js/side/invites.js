@@ -6,8 +6,23 @@
 // manifest URL, both from the server's public address (`GET /api/links`, issue 14).
 
 import { h, clear } from "../dom.js";
-import { t, pick } from "../i18n.js";
+import { t, pick, addStrings } from "../i18n.js";
 import { toast } from "../ui.js";
+
+addStrings({
+  ja: {
+    "invites.everyone": "全員を招待",
+    "invites.everyone_title": "全員の招待リンク",
+    "invites.copy_all": "まとめてコピー",
+    "invites.no_players": "このルームにはプレイヤーがいません。",
+  },
+  en: {
+    "invites.everyone": "Invite everyone",
+    "invites.everyone_title": "Everyone's invite links",
+    "invites.copy_all": "Copy all",
+    "invites.no_players": "This room has no players.",
+  },
+});
 
 // Links use the server's public address (`--public-url`, from GET /api/links), not the
 // address the GM happens to use (often 127.0.0.1, which no player can open).
@@ -18,7 +33,7 @@ export function inviteLink(room, token) {
   return `${publicBase}/#room=${encodeURIComponent(room)}&invite=${encodeURIComponent(token)}`;
 }
 
-function copyButton(text) {
+function copyButton(text, label = t("invites.copy")) {
   return h("button.small", { type: "button", on: { click: async (ev) => {
     try {
       await navigator.clipboard.writeText(text);
@@ -27,7 +42,7 @@ function copyButton(text) {
       const field = ev.currentTarget.parentElement.querySelector("input, textarea");
       if (field) field.select();
     }
-  } } }, t("invites.copy"));
+  } } }, label);
 }
 
 /** The server's public URLs (`komasync serve --public-url`, else this page's address). */
@@ -115,13 +130,22 @@ export class Invites {
     });
   }
 
+  /** The room's players, {id, name}, in the scenario's order. */
+  players() {
+    return Object.values(this.app.store.state?.meta?.players || {});
+  }
+
+  /** A player's name (the id only where the room has no such player). */
+  playerName(id) {
+    return this.app.store.state?.meta?.players?.[id]?.name || id;
+  }
+
   buildForm() {
     const role = h("select", { name: "role", "aria-label": t("invites.role") },
       ["player", "bridge", "observer"].map((r) => h("option", { value: r }, t(`role.${r}`))));
-    const player = h("input", { name: "player", list: "invite-players", maxlength: 64, pattern: "[\\w\\-.]+",
-                                "aria-label": t("invites.player"), placeholder: "p1" });
+    // Players are picked by name from the room's list (their ids are the room's business).
+    const player = h("select", { name: "player", "aria-label": t("invites.player") });
     const label = h("input", { name: "label", maxlength: 100, "aria-label": t("invites.label"), placeholder: t("invites.label") });
-    const players = h("datalist", { id: "invite-players" });
     const sync = () => { player.disabled = role.value !== "player"; };
     role.addEventListener("change", sync);
     sync();
@@ -129,27 +153,69 @@ export class Invites {
       ev.preventDefault();
       const msg = { type: "invite.create", role: role.value, label: label.value.trim() };
       if (role.value === "player") {
-        if (!player.value.trim()) {
+        if (!player.value) {
           player.focus();
           return;
         }
-        msg.player = player.value.trim();
+        msg.player = player.value;
       }
-      const reply = await this.app.conn.request(msg);
-      if (reply.type !== "invite") {
-        toast(t("error", { reason: pick(reply.reason) }), "error");
-        return;
-      }
+      const reply = await this.mint(msg);
+      if (!reply) return;
       this.created.unshift({ ...reply, label: msg.label });
       label.value = "";
       await this.refresh();
     };
-    this.playersList = players;
+    this.playerSelect = player;
     return h("form.invite-form", { on: { submit } },
       h("label", t("invites.role"), role),
-      h("label", t("invites.player"), player, players),
+      h("label", t("invites.player"), player),
       h("label", t("invites.label"), label),
-      h("button.primary", { type: "submit" }, t("invites.create")));
+      h("div.copy-row",
+        h("button.primary", { type: "submit" }, t("invites.create")),
+        h("button", { type: "button", dataset: { invite: "everyone" },
+                      on: { click: () => this.inviteEveryone() } }, t("invites.everyone"))));
+  }
+
+  /** `invite.create`; the `invite` reply, or null once the error is shown. */
+  async mint(msg) {
+    const reply = await this.app.conn.request(msg);
+    if (reply.type === "invite") return reply;
+    toast(t("error", { reason: pick(reply.reason) }), "error");
+    return null;
+  }
+
+  /** One player invite per player of the room, every link shown at once. */
+  async inviteEveryone() {
+    const players = this.players();
+    if (!players.length) {
+      toast(t("invites.no_players"), "warn");
+      return;
+    }
+    const batch = [];
+    for (const p of players) {
+      const reply = await this.mint({ type: "invite.create", role: "player", player: p.id, label: "" });
+      if (!reply) break;
+      batch.push({ player: p.id, invite: reply.invite, token: reply.token });
+    }
+    this.everyone = batch;
+    await this.refresh();
+  }
+
+  /** The links "invite everyone" made: one row per player, and all of them to copy. */
+  renderEveryone() {
+    if (!this.everyone?.length) return null;
+    const rows = this.everyone.map((e) => ({ ...e, name: this.playerName(e.player),
+                                            link: inviteLink(this.app.room, e.token) }));
+    const all = rows.map((r) => `${r.name}: ${r.link}`).join("\n");
+    return h("section.invite-everyone", { dataset: { section: "invite-everyone" } },
+      h("div", h("b", t("invites.everyone_title")), h("span.muted.small", ` ${t("invites.once")}`)),
+      ...rows.map((r) => h("label.small", { dataset: { player: r.player, invite: r.invite } }, r.name,
+        h("div.copy-row", h("input.invite-link", { readonly: true, value: r.link,
+                                                   "aria-label": `${t("invites.link")} ${r.name}` }),
+          copyButton(r.link)))),
+      h("div.copy-row", h("textarea.invite-all", { readonly: true, rows: Math.min(rows.length, 6),
+                                                   "aria-label": t("invites.copy_all"), value: all }),
+        copyButton(all, t("invites.copy_all"))));
   }
 
   async refresh() {
@@ -166,14 +232,15 @@ export class Invites {
   }
 
   render() {
-    const players = this.app.store.state?.meta?.players || {};
-    clear(this.playersList).append(...Object.values(players).map((p) => h("option", { value: p.id }, p.name)));
+    const chosen = this.playerSelect.value;
+    clear(this.playerSelect).append(...this.players().map((p) => h("option", { value: p.id }, p.name)));
+    if (chosen && this.players().some((p) => p.id === chosen)) this.playerSelect.value = chosen;
     const created = this.created.map((c) => {
       const link = inviteLink(this.app.room, c.token);
       const server = this.links ? this.links.ws : this.app.conn.url;
       const bridge = JSON.stringify({ server, room: this.app.room, token: c.token });
       return h("div.invite-created", { dataset: { invite: c.invite, role: c.role } },
-        h("div", h("b", t(`role.${c.role}`)), c.player ? ` · ${c.player}` : "", c.label ? ` · ${c.label}` : "",
+        h("div", h("b", t(`role.${c.role}`)), c.player ? ` · ${this.playerName(c.player)}` : "", c.label ? ` · ${c.label}` : "",
           h("span.muted.small", ` (${c.invite}) ${t("invites.once")}`)),
         h("label.small", t("invites.link"), h("div.copy-row",
           h("input.invite-link", { readonly: true, value: link }), copyButton(link))),
@@ -184,14 +251,14 @@ export class Invites {
         c.role === "bridge" ? bridgeInstall(this.links) : null);
     });
     const rows = this.list.map((i) => h("tr", { class: i.revoked ? "revoked" : "", dataset: { invite: i.invite } },
-      h("td", t(`role.${i.role}`)), h("td", i.player || "—"), h("td.small", i.label || ""),
+      h("td", t(`role.${i.role}`)), h("td", i.player ? this.playerName(i.player) : "—"), h("td.small", i.label || ""),
       h("td.small.muted", i.invite),
       h("td", i.revoked ? h("span.badge.bad", t("invites.revoked"))
         : h("button.small.danger", { type: "button", dataset: { revoke: i.invite },
                                      on: { click: () => this.revoke(i.invite) } }, t("invites.revoke")))));
     const bridges = h("section.bridges", { dataset: { section: "bridges" } },
       h("h4", t("bridges.title")), bridgeInstall(this.links));
-    clear(this.el).append(this.form, ...created,
+    clear(this.el).append(this.form, this.renderEveryone(), ...created,
       this.list.length ? h("table.grid-table.invite-table", h("tbody", rows)) : h("p.muted.small", t("invites.none")),
       bridges, exportSection(this.app));
   }
