@@ -49,13 +49,15 @@ export const cardKey = (c) => `pg.${c.id}`;
 function processForm(ctx, c) {
   const p = ctx.data.process;
   const key = cardKey(c);
-  const timing = val(ctx, `${c.id}.timing`, timingOf(p));
-  const doAct = (button) => send(ctx, key, { kind: "grid.act", combatant: c.id, timing,
+  // The timing picked is kept per step: once the process moves on, it is the new step's.
+  const timingKey = `${c.id}.timing.${p.step}`;
+  const timing = val(ctx, timingKey, timingOf(p));
+  const doAct = (button) => send(ctx, key, { kind: "grid.act", combatant: c.id, timing: val(ctx, timingKey, timing),
     what: val(ctx, `${c.id}.what`, "action"), name: val(ctx, `${c.id}.name`, "") }, button);
   return h("div.pg-process",
     h("div.small", t("pg.in_process")), processChips(p),
     h("div.pl-row",
-      field(t("pg.timing"), select(ctx, `${c.id}.timing`, actionSteps().map((s) => ({ value: s.id, label: phaseName("grid", s.id) })),
+      field(t("pg.timing"), select(ctx, timingKey, actionSteps().map((s) => ({ value: s.id, label: phaseName("grid", s.id) })),
         { dflt: timing, label: t("pg.timing"), name: "timing" })),
       field(t("pg.what"), select(ctx, `${c.id}.what`, WHATS.map((w) => ({ value: w, label: t(`pg.what.${w}`) })),
         { dflt: "action", label: t("pg.what"), name: "what" })),
