@@ -29,7 +29,8 @@ else:  # pragma: no cover - the module is skipped
     Browser = Any
 
 ROOM = "demo"
-MATRIX = pytest.mark.parametrize(("width", "lang"), [(w, lang) for w in (1024, 1440, 1920) for lang in ("ja", "en")])
+MATRIX = pytest.mark.parametrize(("width", "lang"),
+                                 [(w, lang) for w in (1024, 1440, 1920) for lang in ("ja", "en")])
 
 WORDS = {
     "ja": {
@@ -112,7 +113,8 @@ async def test_gm_plays_an_absent_players_pc_in_seamless_combat(
     await pw_expect(card.locator("button[data-act='grid.act']")).to_be_visible()
     await panel.locator(".grid-legal-sq[data-x='3'][data-y='4'] rect").click()
     await gm.wait(lambda s: s["table"]["pieces"]["fighter"]["cell"] == {"x": 3, "y": 4}, "レオ moved")
-    assert actions_sent(con, "grid.move")[-1] == {"kind": "grid.move", "combatant": "fighter", "to": {"x": 3, "y": 4}}
+    moved = {"kind": "grid.move", "combatant": "fighter", "to": {"x": 3, "y": 4}}
+    assert actions_sent(con, "grid.move")[-1] == moved  # a click on the map, nothing typed
     await pw_expect(card.locator(".grid-step[data-step=minor]")).to_have_attribute("data-spent", "move")
     await card.locator("button[data-act='grid.step.end']").click()
     await pw_expect(mine).to_have_attribute("data-step", "major")
@@ -128,6 +130,12 @@ async def test_gm_plays_an_absent_players_pc_in_seamless_combat(
     await pw_expect(tl.locator(".tl-entry[data-kind='grid.move'] .tl-sentence")).to_have_text(w["move"])
     await pw_expect(tl.locator(".tl-entry[data-kind='grid.act'] .tl-sentence")).to_have_text(w["act"])
     await pw_expect(tl.locator(".tl-entry[data-kind='grid.move'] .tl-log")).to_have_count(0)  # not said twice
+    # the undo dialog lists the same sentences (then the GM thinks better of it)
+    await tl.locator(".tl-entry[data-kind='grid.process.start'] .tl-undo").click()
+    await pw_expect(page.locator(".pop-form .undo-list li").filter(has_text=w["move"])).to_have_count(1)
+    await page.locator(".pop-form .pop-buttons button[type=button]").click()
+    await pw_expect(page.locator(".pop-form")).to_have_count(0)
+    assert gm.state["table"]["pieces"]["fighter"]["cell"] == {"x": 3, "y": 4}
     await gm.close()
     con.check()
 
@@ -159,7 +167,8 @@ async def test_gm_plays_an_absent_players_defence_in_an_engagement(
 
     await page.click(".tabs button[data-tab=timeline]")
     tl = page.locator(".timeline")
-    await pw_expect(tl.locator(".tl-entry[data-kind='engagement.melee'] .tl-sentence")).to_have_text(w["melee"])
-    await pw_expect(tl.locator(".tl-entry[data-kind='engagement.defend'] .tl-sentence")).to_have_text(w["defend"])
+    said = ".tl-entry[data-kind='engagement.{}'] .tl-sentence"
+    await pw_expect(tl.locator(said.format("melee"))).to_have_text(w["melee"])
+    await pw_expect(tl.locator(said.format("defend"))).to_have_text(w["defend"])
     await gm.close()
     con.check()
