@@ -44,7 +44,9 @@ from .rules import as_cell, board_for, cell, name_of, opponents, table
 __all__ = ["hostile_near", "judge", "move_in_process", "move_piece", "not_in_process",
            "refusal_for"]
 
-MOVED = Text("「{n}」が{cost}マス移動（{steps}）", "{n} moves {cost} square(s) ({steps_en})")
+#: The move as the timeline, the undo dialog and the player's log say it: where to and the
+#: squares each step spent (issue 30: 「剣士レオが(4,4)へ移動（ムーブ1・マイナー2）」).
+MOVED = Text("{n}が({x},{y})へ移動（{steps}）", "{n} moves to ({x},{y}) ({steps_en})")
 DIRS = {(0, -1): ("上", "up"), (1, 0): ("右", "right"), (0, 1): ("下", "down"),
         (-1, 0): ("左", "left")}
 
@@ -164,9 +166,10 @@ def move_in_process(tx: Tx, g: GridState, c: Combatant, p: Process, to: Sq
     steps = [caps[leg.bin][0] for leg in found.legs]
     tx.emit("grid.moved", combatant=c.id, **{"from": as_cell(start) if start else None},
             to=as_cell(to), path=[as_cell(s) for s in found.path], cost=found.cost, steps=steps)
-    tx.say(MOVED.format(n=name_of(table(tx), c), cost=found.cost,
-                        steps="・".join(STEP_NAMES[s][0] for s in steps),
-                        steps_en=", ".join(STEP_NAMES[s][1] for s in steps)))
+    spent = [(STEP_NAMES[caps[leg.bin][0]], leg.cost) for leg in found.legs]
+    tx.say(MOVED.format(n=name_of(table(tx), c), x=to[0], y=to[1],
+                        steps="・".join(f"{ja}{n}" for (ja, _en), n in spent),
+                        steps_en=", ".join(f"{en} {n}" for (_ja, en), n in spent)))
     settle_step(tx, g, c, q)
     if start is not None:
         report_moved(tx, c.id, start, to, list(found.path), found.cost, steps)

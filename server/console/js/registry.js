@@ -18,9 +18,9 @@
 //   commands  [{id, key, label(ctx), enabled(ctx), run(ctx)}] — header buttons and
 //             keyboard shortcuts (e.g. next phase on `n`)
 //   headline(ctx) → string      optional: shown in the header (round, phase…)
-//   describe(action, state, actor) → string | null   optional: the timeline's sentence for
-//             an action of this subsystem ("騎士が(4,4)へ移動"), in the current language;
-//             `actor` (the history entry's, when known) tells e.g. the GM acting for a unit
+//   describe(action, state, {actor, log}) → string | null   optional: the timeline's
+//             sentence for an action of this subsystem ("騎士が(4,4)へ移動"), in the current
+//             language; `actor` and `log` (the engine's lines) when the history has them
 //   strings   {ja: {...}, en: {...}} — the panel's own UI strings
 //   roles     optional ["player", …]: shown only to those roles (welcome `role`); without
 //             it a panel is shown to everyone (read only for non-GMs)
@@ -74,10 +74,10 @@ export function isSecret(path, state) {
 }
 
 /** The timeline's sentence for `action`, from the panel that knows its kind (or null). */
-export function describeAction(action, state, actor) {
+export function describeAction(action, state, entry = {}) {
   for (const p of PANELS) {
     if (typeof p.describe !== "function") continue;
-    const text = p.describe(action, state || {}, actor);
+    const text = p.describe(action, state || {}, entry);
     if (text) return text;
   }
   return null;

@@ -18,6 +18,7 @@ addStrings({
     "words.about": "（{list}）",
     "words.cell": "({x},{y})",
     "words.room": "ルーム",
+    "words.as_gm": "GMとして（{who}の代わり）: {what}",
     "prompt.kind.choice": "選択",
     "prompt.kind.td.san": "SANチェック",
     "prompt.kind.bases.choose": "効果の対象の拠点",
@@ -70,6 +71,7 @@ addStrings({
     "words.about": " ({list})",
     "words.cell": "({x},{y})",
     "words.room": "room",
+    "words.as_gm": "As GM (for {who}): {what}",
     "prompt.kind.choice": "choice",
     "prompt.kind.td.san": "SAN check",
     "prompt.kind.bases.choose": "base to affect",
@@ -200,6 +202,13 @@ export function promptKindWords(kind) {
   return text === key ? t("words.prompt", { what: subsystemWords(kind) }) : text;
 }
 
+/** `text` marked as done by the GM for player `owner`'s character, when the GM sent it
+ * (a panel's `describe`: the timeline and the undo dialog say who really acted). */
+export function asGMWords(actor, owner, state, text) {
+  if (!text || !owner || !actor || actor.role !== "gm") return text;
+  return t("words.as_gm", { who: nameOf(state, owner), what: text });
+}
+
 /** A value of an action in words: an id by its name, a square as (x,y). */
 function valueWords(v, index) {
   if (v === null || v === undefined || v === "") return null;
@@ -248,7 +257,7 @@ export function actionSentence(a, state, log, actor) {
     default:
       break;
   }
-  const described = a ? describeAction(a, state, actor) : null;
+  const described = a ? describeAction(a, state, { actor: actor || null, log: log || [] }) : null;
   if (described) return described;
   if (log && log.length) return pick(log[0]);
   const parts = Object.entries(a || {}).filter(([k]) => !["kind", "reason", "note", "result"].includes(k))

@@ -3,14 +3,18 @@
 // the setup, the handover questions waiting, the attack being resolved and the
 // characters with their rows and counters. The GM runs the turn, declares for NPCs
 // (approach, melee, shot, defence), answers NPCs' handovers, pastes a waited-for roll,
-// moves rows and cancels an attack. Players see it read only (their controls are in
-// player/engagement.js).
+// moves rows and cancels an attack. 「GMとして」 the GM plays any character — an NPC or an
+// absent player's PC — with the player page's own card (player/engagement.js). Players see
+// it read only (their controls are in player/engagement.js).
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
 import { nextPhase, phaseName } from "../phases.js";
-import { feedback, field, input, select, send, val } from "../player/common.js";
+import { asGMBadge, feedback, field, input, select, send, val } from "../player/common.js";
+import { engagementCard } from "../player/engagement.js";
+import { nameOf as playerName } from "../words.js";
+import { ENG_WORDS, describeEngagement } from "./engagement_words.js";
 import {
   ENG_STRINGS, ROLL_MODES, characters, counterText, exchangeBox, graph, headline, nameOf, partners,
   rollFields, setupList,
@@ -19,7 +23,7 @@ import {
 const K = "engagement";
 const STRINGS = {
   ja: {
-    ...ENG_STRINGS.ja,
+    ...ENG_STRINGS.ja, ...ENG_WORDS.ja, "eng.as_gm": "GMとして操作", "eng.as_gm.who": "操作するキャラクター",
     "eng.title": "近接と接近状態", "eng.start": "戦闘開始", "eng.next": "次へ: {phase}", "eng.end": "戦闘終了",
     "eng.cancel": "攻撃の処理を取り消す", "eng.declare": "宣言（GM）", "eng.who": "誰が", "eng.action": "行動",
     "eng.target": "対象", "eng.dp": "DP", "eng.grazes": "グレイズ", "eng.check": "判定値", "eng.dice": "ダイス数",
@@ -31,7 +35,7 @@ const STRINGS = {
     "eng.to_front": "前衛へ", "eng.to_back": "後衛へ", "eng.data": "データ",
   },
   en: {
-    ...ENG_STRINGS.en,
+    ...ENG_STRINGS.en, ...ENG_WORDS.en, "eng.as_gm": "Play as GM", "eng.as_gm.who": "character to play",
     "eng.title": "Engagement", "eng.start": "Start the battle", "eng.next": "Next: {phase}", "eng.end": "End the battle",
     "eng.cancel": "Cancel the attack", "eng.declare": "Declare (GM)", "eng.who": "who", "eng.action": "action",
     "eng.target": "target", "eng.dp": "DP", "eng.grazes": "grazes", "eng.check": "check value", "eng.dice": "dice",
@@ -148,6 +152,30 @@ function gmDeclare(ctx, chars) {
   feedback(ctx, key));
 }
 
+/** Whom the open attack waits for (its target, a defender, a roller), else nobody. */
+function awaited(e) {
+  const x = e.exchange || e.hidden_exchange;
+  const w = x?.awaiting;
+  return w ? (w.decides || w.who?.[0] || null) : null;
+}
+
+/** GM: play any character with the player's card, marked as the GM's (issue 30); the
+ * choice follows whom the open attack waits for until the GM picks someone. */
+function asGM(ctx, chars) {
+  const e = ctx.data;
+  if (!ctx.isGM || !e.active || !chars.length) return null;
+  const key = "eng.as";
+  const wanted = awaited(e);
+  const who = val(ctx, `${key}.who.${wanted || ""}`, wanted || chars[0].id);
+  const c = chars.find((x) => x.id === who) || chars[0];
+  const owner = c.side === "pc" && c.owner ? playerName(ctx.state, c.owner) : null;
+  return h("section.sub.eng-as-gm", { dataset: { asGm: c.id } },
+    h("h4", t("eng.as_gm"), " ", asGMBadge(owner)),
+    field(t("eng.as_gm.who"), select(ctx, `${key}.who.${wanted || ""}`, chars.map((x) => ({ value: x.id, label: x.name })),
+      { dflt: c.id, label: t("eng.as_gm.who"), name: "as_gm", redraw: true })),
+    h("ul.plain.pe-cards", engagementCard(ctx, c, chars)));
+}
+
 function offers(ctx) {
   const e = ctx.data;
   const list = Object.values(e.offers || {});
@@ -199,7 +227,7 @@ function render(ctx) {
     h("div.eng-head", h("b", headline(e)), controls(ctx)),
     exchangeBox(ctx.state, ctx.isGM), gmDefence(ctx, chars),
     h("section.sub", h("h4", t("eng.graph")), graph(ctx.state), pairs ? null : h("div.small.muted", t("eng.none_engaged"))),
-    setupList(ctx.state), offers(ctx), gmDeclare(ctx, chars),
+    asGM(ctx, chars), setupList(ctx.state), offers(ctx), gmDeclare(ctx, chars),
     h("section.sub", h("h4", t("eng.chars")), h("table.grid-table.eng-chars",
       h("thead", h("tr", [t("eng.chars"), "", t("eng.row"), "", t("eng.partners"), t("eng.used_turn"), t("eng.data")].map((x) => h("th", x)))),
       h("tbody", chars.map((c) => charRow(ctx, c))))));
@@ -211,6 +239,7 @@ registerPanel({
   order: 32,
   title: () => t("eng.title"),
   headline: (ctx) => headline(ctx.data),
+  describe: describeEngagement,
   strings: STRINGS,
   rules: RULES,
   secret: (path, state) => {

@@ -1,16 +1,21 @@
 // Seamless combat (engine/grid, seed 001, rules GRID-*): round and side, the open main
 // process and what it has left (move/minor/major), the map with the legal squares of the
 // character in process and range/area/sight/[独妙閃光] overlays on hover, the characters
-// with their statuses and counters. The GM starts and ends the fight, runs enemies'
-// processes (click a legal square to move), adds and removes statuses. Players see it
-// read only, except that their own character in process moves by a click too.
+// with their statuses and counters. The GM starts and ends the fight, plays any
+// character's process — an enemy's or an absent player's PC — with the player page's own
+// card (player/grid.js), marked 「GMとして」 (click a legal square to move), adds and
+// removes statuses. Players see it read only, except that their own character in process
+// moves by a click too.
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
-import { feedback, send, setVal, val } from "../player/common.js";
+import { asGMBadge, feedback, send, setVal, val } from "../player/common.js";
+import { cardKey, gridCard } from "../player/grid.js";
+import { nameOf } from "../words.js";
 import { phaseName } from "../phases.js";
 import { GRID_STRINGS, ask, askNow, gridMap, hoverOverlay, isDown, placed, processChips, timingOf } from "./grid_map.js";
+import { GRID_WORDS, describeGrid } from "./grid_words.js";
 
 const K = "grid";
 const STATUS_KINDS = ["poison", "paralysis", "bind", "flying", "incapacitated", "dead", "no_major_move", "effect"];
@@ -19,7 +24,7 @@ const OVERLAYS = ["legal", "range", "area", "scene", "sight", "flash"];
 
 const STRINGS = {
   ja: {
-    ...GRID_STRINGS.ja,
+    ...GRID_STRINGS.ja, ...GRID_WORDS.ja,
     "grid.title": "シームレス戦闘", "grid.round": "第{n}ラウンド · {side}",
     "grid.idle": "戦闘前（コマは自由に動かせます）", "grid.over.wiped": "終了: エネミー全滅",
     "grid.over.ended": "終了: シーン切り替え",
@@ -34,7 +39,7 @@ const STRINGS = {
     "grid.any_seven": "エニーセブン", "grid.settings": "追加ルール",
   },
   en: {
-    ...GRID_STRINGS.en,
+    ...GRID_STRINGS.en, ...GRID_WORDS.en,
     "grid.title": "Seamless combat", "grid.round": "Round {n} · {side}",
     "grid.idle": "Before combat (pieces move freely)", "grid.over.wiped": "Over: every enemy is down",
     "grid.over.ended": "Over: the scene changed",
@@ -90,6 +95,14 @@ function controls(ctx) {
     feedback(ctx, "grid.ctl"));
 }
 
+/** The GM plays the character in process with the player's card, marked as the GM's. */
+function gmProcess(ctx, c) {
+  const owner = c.side === "pc" && c.owner ? nameOf(ctx.state, c.owner) : null;
+  return h("div.grid-process.grid-as-gm", { dataset: { combatant: c.id, step: ctx.data.process.step, asGm: "1" } },
+    h("div.grid-as-gm-head", h("b", t("grid.process", { name: c.name })), " ", asGMBadge(owner)),
+    h("ul.plain.pg-cards", gridCard(ctx, c, { asGM: true })));
+}
+
 /** The open process: whose, its steps, and the buttons (GM, or the owning player). */
 function processBox(ctx, chars) {
   const g = ctx.data;
@@ -97,8 +110,9 @@ function processBox(ctx, chars) {
   if (!g.active) return null;
   if (!p) return h("div.grid-process.muted.small", t("grid.no_process"));
   const c = chars.find((x) => x.id === p.combatant);
+  if (ctx.isGM && c) return gmProcess(ctx, c);
   const can = mayMove(ctx, c);
-  const key = `proc.${p.combatant}`;
+  const key = cardKey({ id: p.combatant });
   const act = (kind, extra = {}) => (ev) => send(ctx, key, { kind, combatant: p.combatant, ...extra }, ev.currentTarget);
   const timing = timingOf(p);
   return h("div.grid-process", { dataset: { combatant: p.combatant, step: p.step } },
@@ -174,7 +188,7 @@ function map(ctx) {
     onPiece: (c) => { setVal(ctx, "selected", c.id); ctx.refresh(); },
     onSquare: (x, y) => {
       if (!p || !legal.some((s) => s.cell.x === x && s.cell.y === y)) return;
-      send(ctx, `proc.${p.combatant}`, { kind: "grid.move", combatant: p.combatant, to: { x, y } }, null);
+      send(ctx, cardKey({ id: p.combatant }), { kind: "grid.move", combatant: p.combatant, to: { x, y } }, null);
     },
     onHover: (x, y, overlay) => {
       const mode = val(ctx, "overlay", "legal");
@@ -282,6 +296,7 @@ registerPanel({
   order: 30,
   title: () => t("grid.title"),
   headline,
+  describe: describeGrid,
   strings: STRINGS,
   rules: RULES,
   secret: (path, state) => {

@@ -259,7 +259,8 @@ const GM_OWN = new Set(["mass.next_step", "mass.adjust", "mass.declare"]);
 
 /** The timeline's sentence for a `mass.*` action, with names from the state; a unit's action
  * the GM took for it (its own unit or an absent player's) says 「GMとして」. */
-function describe(a, state, actor) {
+function describe(a, state, entry) {
+  const actor = entry?.actor;
   const ms = state[K];
   if (!ms || !String(a.kind || "").startsWith("mass.")) return null;
   const unit = (id) => ms.units?.[id]?.name || id || "?";

@@ -25,6 +25,8 @@ addStrings({
     "pl.need_lines": "結果の行を貼り付けてください。",
     "pl.paste.off": "この部屋では、ここに貼った結果は使えません（GMの設定）。VTTで振るか、komasyncに振らせてください。",
     "pl.you": "あなた",
+    "pl.as_gm": "GMとして",
+    "pl.as_gm.for": "GMとして（{who}の代わり）",
   },
   en: {
     "pl.refused": "Refused",
@@ -40,6 +42,8 @@ addStrings({
     "pl.need_lines": "Paste the result lines.",
     "pl.paste.off": "Results pasted here are not accepted in this room (the GM's setting). Roll on the VTT, or let komasync roll.",
     "pl.you": "you",
+    "pl.as_gm": "as GM",
+    "pl.as_gm.for": "as GM (for {who})",
   },
 });
 
@@ -219,4 +223,10 @@ export function actButton(text, fn, attrs = {}) {
 /** The "you" badge beside the player's own things. */
 export function meBadge() {
   return h("span.badge.me", t("pl.you"));
+}
+
+/** The mark on a player's controls drawn in the GM console: the GM plays this character
+ * (for `who`, the name of the player who owns it, when a player does). */
+export function asGMBadge(who) {
+  return h("span.badge.as-gm", { dataset: { asGm: who || "" } }, who ? t("pl.as_gm.for", { who }) : t("pl.as_gm"));
 }

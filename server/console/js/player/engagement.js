@@ -4,7 +4,8 @@
 // attacked or an ally is (evade, guard, cover: ENG-GUARD, ENG-COVER), the BCDice line of
 // a check that waits for it, and the handover questions it is asked (ENG-HAND-1). Each
 // check is rolled by komasync, pasted, or rolled in the VTT chat. The server refuses
-// what is not allowed, with the rule and the reason shown under the control.
+// what is not allowed, with the rule and the reason shown under the control. The GM panel
+// (panels/engagement.js) draws the same card for whoever the GM plays (issue 30).
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
@@ -144,7 +145,8 @@ function handovers(ctx, c) {
   });
 }
 
-function card(ctx, c, chars) {
+/** One character's card with every declaration open to it now (the GM's console draws it too). */
+export function engagementCard(ctx, c, chars) {
   const e = ctx.data;
   const names = partners(e, c.id).map((id) => nameOf(ctx.state, id));
   const setup = setupTargets(e, c.id);
@@ -178,6 +180,6 @@ registerPanel({
     const chars = characters(ctx.state);
     const own = chars.filter((c) => mine(ctx, c));
     if (!own.length) return null;
-    return h("ul.plain.pe-cards", own.map((c) => card(ctx, c, chars)));
+    return h("ul.plain.pe-cards", own.map((c) => engagementCard(ctx, c, chars)));
   },
 });

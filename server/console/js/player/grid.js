@@ -4,6 +4,7 @@
 // a timing (`grid.act`: actions, shaking off [麻痺]/[束縛]), the next step, the end; and
 // asking the GM a check's range (`grid.check.ask`, GRID-RNG-3). Moving: click a green
 // square on the map (the legal squares of the character in process, from the server).
+// The GM panel (panels/grid.js) draws the same card for whoever it plays (issue 30).
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
@@ -42,16 +43,21 @@ function counters(state, c) {
     .map(([label, id]) => h("span.pg-counter", { dataset: { counter: id } }, `${label} ${all[id].value}`));
 }
 
+/** The control key of `c`'s card: its answers show under the card (and the map's moves too). */
+export const cardKey = (c) => `pg.${c.id}`;
+
 function processForm(ctx, c) {
   const p = ctx.data.process;
-  const key = `pg.${c.id}`;
-  const timing = val(ctx, `${c.id}.timing`, timingOf(p));
-  const doAct = (button) => send(ctx, key, { kind: "grid.act", combatant: c.id, timing,
+  const key = cardKey(c);
+  // The timing picked is kept per step: once the process moves on, it is the new step's.
+  const timingKey = `${c.id}.timing.${p.step}`;
+  const timing = val(ctx, timingKey, timingOf(p));
+  const doAct = (button) => send(ctx, key, { kind: "grid.act", combatant: c.id, timing: val(ctx, timingKey, timing),
     what: val(ctx, `${c.id}.what`, "action"), name: val(ctx, `${c.id}.name`, "") }, button);
   return h("div.pg-process",
     h("div.small", t("pg.in_process")), processChips(p),
     h("div.pl-row",
-      field(t("pg.timing"), select(ctx, `${c.id}.timing`, actionSteps().map((s) => ({ value: s.id, label: phaseName("grid", s.id) })),
+      field(t("pg.timing"), select(ctx, timingKey, actionSteps().map((s) => ({ value: s.id, label: phaseName("grid", s.id) })),
         { dflt: timing, label: t("pg.timing"), name: "timing" })),
       field(t("pg.what"), select(ctx, `${c.id}.what`, WHATS.map((w) => ({ value: w, label: t(`pg.what.${w}`) })),
         { dflt: "action", label: t("pg.what"), name: "what" })),
@@ -64,16 +70,18 @@ function processForm(ctx, c) {
         on: { click: (ev) => send(ctx, key, { kind: "grid.process.end", combatant: c.id }, ev.currentTarget) } }, t("pg.end"))));
 }
 
-function card(ctx, c) {
+/** One character's card; `asGM`: drawn in the GM panel for whoever the GM plays (no
+ * asking the GM a range, the side whose round it is rather than the players'). */
+export function gridCard(ctx, c, { asGM = false } = {}) {
   const g = ctx.data;
-  const key = `pg.${c.id}`;
+  const key = cardKey(c);
   const inProcess = g.process?.combatant === c.id;
   const acted = (g.acted || []).includes(c.id);
   let body;
   if (isDown(c)) body = h("div.small.muted", t("pg.down"));
   else if (inProcess) body = processForm(ctx, c);
   else if (acted) body = h("div.small.muted", t("pg.acted"));
-  else if (g.active && g.side === "pc" && !g.process) {
+  else if (g.active && g.side === c.side && !g.process) {
     body = actButton(t("pg.declare"), (button) => send(ctx, key, { kind: "grid.process.start", combatant: c.id }, button),
                      { dataset: { act: "grid.process.start" } });
   } else body = g.active ? h("div.small.muted", t("pg.waiting")) : null;
@@ -88,7 +96,7 @@ function card(ctx, c) {
       counters(ctx.state, c)),
     h("div.pg-statuses", Object.values(c.statuses || {}).map((s) => h("span.grid-status", { dataset: { kind: s.kind } },
       s.name || t(`grid.status.${s.kind}`)))),
-    body, g.active ? ask : null, feedback(ctx, key));
+    body, g.active && !asGM ? ask : null, feedback(ctx, key));
 }
 
 registerPanel({
@@ -102,6 +110,6 @@ registerPanel({
   render(ctx) {
     const own = placed(ctx.state).filter((c) => mine(ctx, c));
     if (!own.length) return null;
-    return h("ul.plain.pg-cards", own.map((c) => card(ctx, c)));
+    return h("ul.plain.pg-cards", own.map((c) => gridCard(ctx, c)));
   },
 });

@@ -84,8 +84,8 @@ export class Timeline {
     const state = this.app.store.state;
     const reason = a.reason || a.note || null;
     const said = sentence(e, state);
-    // The engine's lines tell what happened; the first is not repeated when it is the sentence.
-    const lines = (e.log || []).map((l) => pick(l)).filter((l, i) => !(i === 0 && l === said));
+    // The engine's lines tell what happened; the first is not repeated when the sentence says it.
+    const lines = (e.log || []).map((l) => pick(l)).filter((l, i) => !(i === 0 && said.endsWith(l)));
     return h("li", { class: `tl-entry kind-${String(a.kind || "").replace(/\W/g, "_")}`, dataset: { version: e.version, kind: a.kind } },
       h("div.tl-head",
         h("span.tl-v", `v${e.version}`), " ",
