@@ -18,8 +18,9 @@
 //   commands  [{id, key, label(ctx), enabled(ctx), run(ctx)}] — header buttons and
 //             keyboard shortcuts (e.g. next phase on `n`)
 //   headline(ctx) → string      optional: shown in the header (round, phase…)
-//   describe(action, state) → string | null   optional: the timeline's sentence for an
-//             action of this subsystem ("騎士が(4,4)へ移動"), in the current language
+//   describe(action, state, actor) → string | null   optional: the timeline's sentence for
+//             an action of this subsystem ("騎士が(4,4)へ移動"), in the current language;
+//             `actor` (a history entry's, when known) tells e.g. that the GM played a PC
 //   strings   {ja: {...}, en: {...}} — the panel's own UI strings
 //   roles     optional ["player", …]: shown only to those roles (welcome `role`); without
 //             it a panel is shown to everyone (read only for non-GMs)
@@ -72,11 +73,11 @@ export function isSecret(path, state) {
   return PANELS.some((p) => typeof p.secret === "function" && p.secret(path, state));
 }
 
-/** The timeline's sentence for `action`, from the panel that knows its kind (or null). */
-export function describeAction(action, state) {
+/** The timeline's sentence for `action` (sent by `actor`, when known), from the panel that knows its kind (or null). */
+export function describeAction(action, state, actor) {
   for (const p of PANELS) {
     if (typeof p.describe !== "function") continue;
-    const text = p.describe(action, state || {});
+    const text = p.describe(action, state || {}, actor || null);
     if (text) return text;
   }
   return null;

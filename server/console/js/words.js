@@ -126,8 +126,9 @@ function valueWords(v, index) {
 /**
  * The action as one sentence: the room's own kinds here, a subsystem's from its panel's
  * `describe`, else the engine's first log line of it, else "<subsystem>の操作（名前…）".
+ * `actor` (who sent it, when known) lets a panel say e.g. that the GM played a PC.
  */
-export function actionSentence(a, state, log) {
+export function actionSentence(a, state, log, actor) {
   const index = names(state);
   switch (a?.kind) {
     case "override": {
@@ -157,7 +158,7 @@ export function actionSentence(a, state, log) {
     default:
       break;
   }
-  const described = a ? describeAction(a, state) : null;
+  const described = a ? describeAction(a, state, actor) : null;
   if (described) return described;
   if (log && log.length) return pick(log[0]);
   const parts = Object.entries(a || {}).filter(([k]) => !["kind", "reason", "note", "result"].includes(k))

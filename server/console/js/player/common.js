@@ -108,9 +108,10 @@ export function field(caption, control, cls = "") {
   return h(`label.pl-field${cls ? `.${cls}` : ""}`, h("span", caption), control);
 }
 
-/** Whether the room accepts results typed here (`meta.player_rolls`, set by the GM). */
+/** Whether the room accepts results typed here: always from the GM, from a player when
+ * the GM allows it (`meta.player_rolls`; engine/tx.py refuses players otherwise). */
 function pasteAllowed(ctx) {
-  return ctx.state?.meta?.player_rolls === "allow";
+  return !!ctx.isGM || ctx.state?.meta?.player_rolls === "allow";
 }
 
 /**

@@ -104,7 +104,7 @@ export class Timeline {
 
 /** A history entry as one sentence, with names (the timeline and the undo dialog). */
 export function sentence(e, state) {
-  return actionSentence(e.action || {}, state, e.log);
+  return actionSentence(e.action || {}, state, e.log, e.actor);
 }
 
 /** One line per roll: dice, faces, total, target/level, and where it came from. */
