@@ -1,6 +1,7 @@
 // Every panel module, imported once. A new subsystem's panel = one file + one line here.
 import "./prompts.js";
 import "./tower_defense.js";
+import "./tower_defense_gm.js";
 import "./bases.js";
 import "./grid.js";
 import "./mass.js";

@@ -26,6 +26,7 @@ const STRINGS = {
     "td.do.reload": "{pc}が{weapon}をリロード",
     "td.do.melee": "{pc}が{weapon}で「{group}」に近接攻撃",
     "td.do.special": "{pc}が「{group}」に魔眼を使う",
+    "td.do.as_gm": "GMとして：{what}",
     "td.title": "タワーディフェンス",
     "td.round": "第{n}ラウンド",
     "td.next": "次へ: {phase}",
@@ -63,6 +64,7 @@ const STRINGS = {
     "td.do.reload": "{pc} reloaded {weapon}",
     "td.do.melee": "{pc} attacked “{group}” in melee with {weapon}",
     "td.do.special": "{pc} used the evil eye on “{group}”",
+    "td.do.as_gm": "As GM: {what}",
     "td.title": "Tower defense",
     "td.round": "Round {n}",
     "td.next": "Next phase: {phase}",
@@ -338,7 +340,7 @@ function pcsTable(ctx, td) {
     });
     const player = pc.player ? (ctx.state.meta?.players?.[pc.player]?.name || pc.player) : t("td.npc");
     return h("tr", { class: isMine(ctx, pc) ? "mine" : "", dataset: { pc: pc.id } },
-      h("td", pc.name, isMine(ctx, pc) ? [" ", h("span.badge.me", t("pl.you"))] : null, pc.acted?.length ? h("span.muted.small", ` [${pc.acted.join(",")}]`) : null),
+      h("td", pc.name, isMine(ctx, pc) ? [" ", h("span.badge.me", t("pl.you"))] : null, pc.acted?.length ? h("span.muted.small.td-acted", ` [${pc.acted.map((a) => t(`ptd.acted.${a}`)).join("・")}]`) : null),
       h("td.small", player), h("td", where), h("td", weapons));
   });
   return h("table.grid-table.td-pcs-table",
@@ -433,8 +435,10 @@ function short(text, n) {
   return chars.length > n ? `${chars.slice(0, n - 1).join("")}…` : chars.join("");
 }
 
-/** The timeline's sentence for a `td.*` action, with names from the state. */
-function describe(a, state) {
+/** The timeline's sentence for a `td.*` action, with names from the state; a PC's action
+ * sent by the GM (their NPC, an absent player's PC) starts 「GMとして：」. */
+function describe(a, state, entry) {
+  const actor = entry?.actor;
   const td = state[K];
   if (!td || !String(a.kind || "").startsWith("td.")) return null;
   const name = (table, id) => (table && table[id] && table[id].name) || id || "?";
@@ -448,7 +452,8 @@ function describe(a, state) {
   };
   const key = `td.do.${a.kind.slice(3)}`;
   const text = t(key, p);
-  return text === key ? null : text;
+  if (text === key) return null;
+  return a.pc && actor?.role === "gm" ? t("td.do.as_gm", { what: text }) : text;
 }
 
 registerPanel({

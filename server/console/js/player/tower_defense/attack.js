@@ -7,6 +7,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { actButton, feedback, field, input, localError, readRoll, rollChoice, select, send, val } from "../common.js";
 import { neighbours, reaches } from "./reach.js";
+import { asGM } from "./as_gm.js";
 
 const fortName = (td, id) => td.forts[id]?.name ?? id;
 
@@ -82,7 +83,7 @@ function attackForm(ctx, td, pc, firearms) {
       pasting ? null : h("span.muted.small.pl-left", t("ptd.shots_left", { n: left })),
       ammo),
     rollChoice(ctx, key, { many: true }),
-    h("div.pl-row", actButton(t("ptd.fire"), go, { dataset: { act: "attack" }, disabled: !options.length })),
+    h("div.pl-row", actButton(asGM(ctx, t("ptd.fire")), go, { dataset: { act: "attack" }, disabled: !options.length })),
     feedback(ctx, key));
 }
 
@@ -90,7 +91,7 @@ function moveForm(ctx, td, pc) {
   const key = `${pc.id}.move`;
   const near = pc.fort ? [...neighbours(td, pc.fort)] : [];
   return h("section.pl-form.pl-move", { dataset: { control: key } },
-    h("div.pl-form-title", t("ptd.move")),
+    h("div.pl-form-title", asGM(ctx, t("ptd.move"))),
     near.length ? h("div.pl-buttons", near.map((id) => h("button.pl-fort", {
       type: "button", dataset: { fort: id },
       on: { click: (ev) => send(ctx, key, { kind: "td.move", pc: pc.id, to: id }, ev.currentTarget) },
@@ -106,7 +107,7 @@ function reloadForm(ctx, pc, firearms) {
     h("div.pl-buttons", list.map(({ spec, state }) => h("button.pl-reload-btn", {
       type: "button", dataset: { weapon: spec.id },
       on: { click: (ev) => send(ctx, key, { kind: "td.reload", pc: pc.id, weapon: spec.id }, ev.currentTarget) },
-    }, `${t("ptd.reload")}: ${spec.name} (${state.loaded ?? "?"}/${spec.magazine})`))),
+    }, `${asGM(ctx, t("ptd.reload"))}: ${spec.name} (${state.loaded ?? "?"}/${spec.magazine})`))),
     feedback(ctx, key));
 }
 
@@ -136,7 +137,7 @@ function meleeForm(ctx, td, pc, melees) {
       field(t("ptd.melee.to"), select(ctx, `${key}.to`, moves, { label: t("ptd.melee.to"), redraw: true, name: "to" })),
       targetField(ctx, `${key}.target`, options)),
     rollChoice(ctx, key),
-    h("div.pl-row", actButton(t("ptd.melee.go"), go, { dataset: { act: "melee" }, disabled: !options.length })),
+    h("div.pl-row", actButton(asGM(ctx, t("ptd.melee.go")), go, { dataset: { act: "melee" }, disabled: !options.length })),
     feedback(ctx, key));
 }
 
@@ -157,7 +158,7 @@ function eyeForm(ctx, td, pc, eyes) {
     h("div.pl-form-title", t("ptd.eye"), " ", h("span.muted.small", spec.name)),
     h("div.pl-row", targetField(ctx, `${key}.target`, options)),
     rollChoice(ctx, key),
-    h("div.pl-row", actButton(t("ptd.eye.go"), go, { dataset: { act: "eye" }, disabled: !options.length })),
+    h("div.pl-row", actButton(asGM(ctx, t("ptd.eye.go")), go, { dataset: { act: "eye" }, disabled: !options.length })),
     feedback(ctx, key));
 }
 

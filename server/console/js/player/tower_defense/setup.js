@@ -2,6 +2,7 @@
 
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { asGM } from "./as_gm.js";
 import { actButton, feedback, field, localError, readRoll, rollChoice, select, send, val } from "../common.js";
 
 const nameOf = (td, id) => td.forts[id]?.name ?? td.directions[id]?.name ?? id;
@@ -11,7 +12,7 @@ export function placeForm(ctx, td, pc) {
   const key = `${pc.id}.place`;
   const forts = Object.values(td.forts).sort((a, b) => a.tier - b.tier || a.cell.x - b.cell.x);
   return h("section.pl-form.pl-place", { dataset: { control: key } },
-    h("div.pl-form-title", t("ptd.place")),
+    h("div.pl-form-title", asGM(ctx, t("ptd.place"))),
     h("div.pl-buttons", forts.map((f) => h("button.pl-fort", {
       type: "button", dataset: { fort: f.id }, "aria-pressed": pc.fort === f.id ? "true" : "false",
       on: { click: (ev) => send(ctx, key, { kind: "td.pc.place", pc: pc.id, fort: f.id }, ev.currentTarget) },
@@ -52,6 +53,6 @@ export function trapForm(ctx, td, pc) {
         value: k, label: t(`td.trap.${k}`) })), { label: t("ptd.trap.kind"), name: "kind" })),
       field(t("ptd.trap.skill"), select(ctx, `${key}.skill`, skills, { dflt: best, label: t("ptd.trap.skill"), name: "skill" }))),
     rollChoice(ctx, key),
-    h("div.pl-row", actButton(t("ptd.trap.set"), go, { dataset: { act: "trap" } })),
+    h("div.pl-row", actButton(asGM(ctx, t("ptd.trap.set")), go, { dataset: { act: "trap" } })),
     feedback(ctx, key));
 }
