@@ -818,14 +818,15 @@ async def test_map_names_round_progress_and_timeline_sentences(browser: Browser,
     first = page.locator(".tl-entry[data-version='1'] .tl-sentence")
     pc1 = td["pcs"]["pc1"]["name"]
     # The GM placed a player's PC: the sentence says it was done as GM (issue 30).
-    await pw_expect(first).to_have_text(f"GMとして：{pc1}を{td['forts']['f_left']['name']}に配置")
+    fort = td["forts"]["f_left"]["name"]
+    await pw_expect(first).to_have_text(f"GMとして（プレイヤー1の代わり）：{pc1}を{fort}に配置")
     top = page.locator(".tl-entry").first.locator(".tl-sentence")
     await pw_expect(top).to_have_text("次のフェイズへ進める")
     await page.screenshot(path=str(SHOTS / "console-progress-ja.png"))
 
     await page.click(".lang-toggle")
     await pw_expect(page.locator(".headline")).to_contain_text("Round 1/6 · reinforcement")
-    await pw_expect(first).to_have_text(f"As GM: placed {pc1} at {td['forts']['f_left']['name']}")
+    await pw_expect(first).to_have_text(f"As GM (for プレイヤー1): placed {pc1} at {fort}")
     await pw_expect(top).to_have_text("moved on to the next phase")
     await page.screenshot(path=str(SHOTS / "console-progress-en.png"))
     con.check()

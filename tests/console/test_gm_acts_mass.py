@@ -34,11 +34,13 @@ STRENGTH = {"alice": 15, "boris": 12, "kana": 13, "dean": 10}
 WORDS = {
     "ja": {"badge": "GMとして", "npc": "GMの部隊", "player": "プレイヤー: アリス",
            "turn": "GMとして：「魔狼騎兵」の行動です", "alice_turn": "GMとして：「アリス隊」の行動です",
-           "attack": "GMとして：「魔狼騎兵」が「ボリス隊」を攻撃", "defend": "GMとして：「アリス隊」が防御",
+           "attack": "GMとして：「魔狼騎兵」が「ボリス隊」を攻撃",
+           "defend": "GMとして（アリスの代わり）：「アリス隊」が防御",
            "deploy": "GMとして：「魔狼騎兵」を前列へ", "title": "GMとして部隊を動かす"},
     "en": {"badge": "as GM", "npc": "the GM's unit", "player": "player: アリス",
            "turn": "As GM: “魔狼騎兵” acts now", "alice_turn": "As GM: “アリス隊” acts now",
-           "attack": "As GM: “魔狼騎兵” attacked “ボリス隊”", "defend": "As GM: “アリス隊” defended",
+           "attack": "As GM: “魔狼騎兵” attacked “ボリス隊”",
+           "defend": "As GM (for アリス): “アリス隊” defended",
            "deploy": "As GM: put “魔狼騎兵” in the Front row", "title": "Play a unit as GM"},
 }
 

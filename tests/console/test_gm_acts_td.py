@@ -38,9 +38,9 @@ PLACED = {"pc1": "f_left", "pc2": "f_center_left", "pc3": "f_center_right", "pc4
 MELEE_LINE = "(1D100<=60) ボーナス・ペナルティダイス[0] ＞ 42 ＞ 42 ＞ レギュラー成功"
 WORDS = {
     "ja": {"as_gm": "GMとして", "npc": "猟師ウォルト（NPC）", "sentence": "GMとして：猟師ウォルトが消防斧で",
-           "shot": "GMとして：カルロス・ベガが", "locale": "ja-JP"},
+           "shot": "GMとして（プレイヤー1の代わり）：カルロス・ベガが", "locale": "ja-JP"},
     "en": {"as_gm": "As GM", "npc": "猟師ウォルト (NPC)", "sentence": "As GM: 猟師ウォルト attacked",
-           "shot": "As GM: カルロス・ベガ attacked", "locale": "en-US"},
+           "shot": "As GM (for プレイヤー1): カルロス・ベガ attacked", "locale": "en-US"},
 }
 
 

@@ -86,6 +86,8 @@ SCRIPTS: dict[str, tuple[str, list[Act]]] = {
 }
 
 DATE_US = re.compile(r"\b\d{1,2}/\d{1,2}/\d{4}\b|\b\d{1,2}:\d{2}(:\d{2})?\s?[AP]M\b")
+ENGLISH_CHECK = re.compile(r"\b(?:approach|hit|evasion|guard|cover) check\b|"
+                           r"\b(?:regular|hard|extreme) success\b")
 DATE_ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?")
 WHERE = {"timeline": ".timeline", "notices": ".notices", "prompts": ".panel[data-panel=prompts]"}
 
@@ -133,8 +135,7 @@ def findings(text: str, lang: str, ids: set[str], codes: set[str], kinds: set[st
     out += [f"id {i!r}" for i in sorted(ids & words)]
     out += [f"internal kind {k!r}" for k in sorted(kinds & words) if "." in k or lang == "ja"]
     if lang == "ja":
-        out += [f"English {m.group(0)!r}" for m in re.finditer(r"\b(?:approach|hit|evasion|guard|cover) check\b|"
-                                                                r"\b(?:regular|hard|extreme) success\b", text)]
+        out += [f"English {m.group(0)!r}" for m in ENGLISH_CHECK.finditer(text)]
         out += [f"date {m.group(0)!r}" for m in (*DATE_US.finditer(text), *DATE_ISO.finditer(text))]
     return out
 

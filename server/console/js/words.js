@@ -18,7 +18,8 @@ addStrings({
     "words.about": "（{list}）",
     "words.cell": "({x},{y})",
     "words.room": "ルーム",
-    "words.as_gm": "GMとして（{who}の代わり）: {what}",
+    "words.as_gm": "GMとして（{who}の代わり）：{what}",
+    "words.as_gm_own": "GMとして：{what}",
     "prompt.kind.choice": "選択",
     "prompt.kind.td.san": "SANチェック",
     "prompt.kind.bases.choose": "効果の対象の拠点",
@@ -72,6 +73,7 @@ addStrings({
     "words.cell": "({x},{y})",
     "words.room": "room",
     "words.as_gm": "As GM (for {who}): {what}",
+    "words.as_gm_own": "As GM: {what}",
     "prompt.kind.choice": "choice",
     "prompt.kind.td.san": "SAN check",
     "prompt.kind.bases.choose": "base to affect",
@@ -202,10 +204,12 @@ export function promptKindWords(kind) {
   return text === key ? t("words.prompt", { what: subsystemWords(kind) }) : text;
 }
 
-/** `text` marked as done by the GM for player `owner`'s character, when the GM sent it
- * (a panel's `describe`: the timeline and the undo dialog say who really acted). */
+/** `text` marked as done by the GM for a character — player `owner`'s, or (owner null) one
+ * no player plays — when the GM sent it (a panel's `describe`: the timeline and the undo
+ * dialog say who really acted). */
 export function asGMWords(actor, owner, state, text) {
-  if (!text || !owner || !actor || actor.role !== "gm") return text;
+  if (!text || !actor || actor.role !== "gm") return text;
+  if (!owner) return t("words.as_gm_own", { what: text });
   return t("words.as_gm", { who: nameOf(state, owner), what: text });
 }
 

@@ -5,6 +5,7 @@
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
+import { asGMWords } from "../words.js";
 import { t, pick } from "../i18n.js";
 import { nextPhase, phaseName, phases } from "../phases.js";
 
@@ -41,7 +42,6 @@ const STRINGS = {
     "ms.do.strategy": "「{unit}」が作戦「{strategy}」を使う",
     "ms.do.adjust": "「{unit}」をGMが調整（{note}）",
     "ms.do.declare": "戦争の結果を宣言（{winner}）",
-    "ms.do.as_gm": "GMとして：{what}",
   },
   en: {
     "ms.title": "Mass combat",
@@ -73,7 +73,6 @@ const STRINGS = {
     "ms.do.strategy": "“{unit}” used the strategy {strategy}",
     "ms.do.adjust": "the GM adjusted “{unit}” ({note})",
     "ms.do.declare": "declared the war's outcome ({winner})",
-    "ms.do.as_gm": "As GM: {what}",
   },
 };
 
@@ -274,7 +273,7 @@ function describe(a, state, entry) {
   const key = `ms.do.${a.kind.slice(5)}`;
   const text = t(key, p);
   if (text === key) return null;
-  return actor?.role === "gm" && a.unit && !GM_OWN.has(a.kind) ? t("ms.do.as_gm", { what: text }) : text;
+  return a.unit && !GM_OWN.has(a.kind) ? asGMWords(actor, ms.units?.[a.unit]?.player, state, text) : text;
 }
 
 registerPanel({

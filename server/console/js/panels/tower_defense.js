@@ -5,6 +5,7 @@
 
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
+import { asGMWords } from "../words.js";
 import { t, pick, lang } from "../i18n.js";
 import { nextPhase as phaseAfter, phaseName as tablePhaseName, phases } from "../phases.js";
 import { tdBoard } from "./tower_defense_board.js";
@@ -26,7 +27,6 @@ const STRINGS = {
     "td.do.reload": "{pc}が{weapon}をリロード",
     "td.do.melee": "{pc}が{weapon}で「{group}」に近接攻撃",
     "td.do.special": "{pc}が「{group}」に魔眼を使う",
-    "td.do.as_gm": "GMとして：{what}",
     "td.title": "タワーディフェンス",
     "td.round": "第{n}ラウンド",
     "td.next": "次へ: {phase}",
@@ -64,7 +64,6 @@ const STRINGS = {
     "td.do.reload": "{pc} reloaded {weapon}",
     "td.do.melee": "{pc} attacked “{group}” in melee with {weapon}",
     "td.do.special": "{pc} used the evil eye on “{group}”",
-    "td.do.as_gm": "As GM: {what}",
     "td.title": "Tower defense",
     "td.round": "Round {n}",
     "td.next": "Next phase: {phase}",
@@ -453,7 +452,7 @@ function describe(a, state, entry) {
   const key = `td.do.${a.kind.slice(3)}`;
   const text = t(key, p);
   if (text === key) return null;
-  return a.pc && actor?.role === "gm" ? t("td.do.as_gm", { what: text }) : text;
+  return a.pc ? asGMWords(actor, td.pcs?.[a.pc]?.player, state, text) : text;
 }
 
 registerPanel({
