@@ -278,6 +278,10 @@ class Audiences:
         if conn.role == "gm":  # the rolls the bridges delivered before this GM came
             for entry in self.rolls.entries():
                 conn.send_msg({"type": "notice", "kind": "roll", "data": entry}, burst=True)
+            for c in self.conns:  # each bridge's last status: its pieces, users, page check
+                if c.role == "bridge" and c.bridge_notice is not None:
+                    conn.send_msg({"type": "notice", "kind": "bridge", "data": c.bridge_notice},
+                                  burst=True)
         self.presence()
 
     def _missed(self, conn: Connection, view: View, since: int | None) -> list[bytes] | None:

@@ -277,6 +277,8 @@ class Connection:
         self.platform: str | None = None
         self.last_event = time.time()
         self.bridge_version: int | None = None
+        # A bridge's last status notice, sent again to a GM who joins later (issue 30).
+        self.bridge_notice: dict[str, Any] | None = None
         self.closed = False
         self.close_reason: str | None = None
         self.outbox_bytes = limits.outbox_bytes

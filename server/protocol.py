@@ -114,13 +114,61 @@ class QueryMsg(_Msg):
     query: QueryUnion
 
 
+Label = Annotated[str, Field(max_length=100)]
+
+
+class BridgeToken(_Msg):
+    """A piece on the VTT as the bridge sees it: its name and top-left position in the
+    platform's units; `id` is its komasync id when komasync drew it."""
+
+    name: Label
+    x: Finite
+    y: Finite
+    id: Label | None = None
+
+
+class BridgeUser(_Msg):
+    """A VTT user the bridge knows of (Foundry's users; Ccfolia's uids seen in the room)."""
+
+    id: Label
+    name: Label = ""
+    gm: StrictBool = False
+
+
+class BridgeGrid(_Msg):
+    """The VTT's own grid, when the platform says it (Foundry's scene: size, padding)."""
+
+    size: Annotated[float, Field(gt=0, le=10_000, allow_inf_nan=False, strict=True)]
+    x: Finite = 0.0
+    y: Finite = 0.0
+
+
+class BridgePage(_Msg):
+    """Ccfolia's page check: which ways of working the page allows (`can`), the hooks not
+    found (`missing`, by their ids), and whether the data layer is on, off or wanted but
+    missing (`fallback`)."""
+
+    version: Label = ""
+    can: dict[Annotated[str, Field(max_length=32)], StrictBool] = Field(default_factory=dict,
+                                                                         max_length=16)
+    missing: list[Annotated[str, Field(max_length=32)]] = Field(default_factory=list,
+                                                                max_length=32)
+    data_layer: Literal["on", "off", "fallback"] = "off"
+
+
 class BridgeStatus(_Msg):
-    """Bridge: which platform it drives and how far behind it is (shown to the GM)."""
+    """Bridge: which platform it drives and how far behind it is (shown to the GM), plus
+    what the GM's set-up needs (issue 30): the VTT's pieces and users, its grid, the
+    Ccfolia page check."""
 
     type: Literal["bridge.status"]
     platform: Literal["ccfolia", "foundry", "other"]
     version: Serial | None = None
     detail: str = Field(default="", max_length=300)
+    tokens: list[BridgeToken] | None = Field(default=None, max_length=100)
+    users: list[BridgeUser] | None = Field(default=None, max_length=100)
+    grid: BridgeGrid | None = None
+    page: BridgePage | None = None
 
 
 class TableEvent(_Msg):

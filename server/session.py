@@ -58,6 +58,10 @@ __all__ = ["Session"]
 
 log = logging.getLogger("komasync.server")
 
+#: What a bridge reports for the GM's set-up (the console's Connections tab, issue 30).
+SETUP_REPORT = {"tokens", "users", "grid", "page"}
+
+
 def _id_of(raw: Any) -> str | None:
     """The message's `id`, if it has one of the protocol's shape."""
     msg_id = raw.get("id") if isinstance(raw, dict) else None
@@ -278,8 +282,10 @@ class Session:
             case "bridge.status":
                 conn.platform = msg.platform
                 conn.bridge_version = msg.version
-                room.notify_gm("bridge", {**conn.info(), "detail": msg.detail,
-                                          "lag": room.version - (msg.version or 0)})
+                conn.bridge_notice = {**conn.info(), "detail": msg.detail,
+                                      "lag": room.version - (msg.version or 0),
+                                      **msg.model_dump(include=SETUP_REPORT, exclude_none=True)}
+                room.notify_gm("bridge", conn.bridge_notice)
             case "history" if conn.role != "gm":
                 conn.send_msg({"type": "history", "id": msg.id,
                                "entries": await self._history(msg.after, msg.limit, public=True)})

@@ -381,6 +381,16 @@ describe("a full tower-defense round through the data layer (real server)", () =
     await gm.until(() => gm.notices.some((n) => n.kind === "bridge" && /ccfolia-page\/2026\.1 \| データ層 ON \/ data layer on \| 未キャリブレーション/.test(n.data.detail)), "status with the self-test");
   });
 
+  test("the GM console is told the characters, the users seen and the page check (issue 30)", async () => {
+    const fort = p.characters()["ks-fort-f_left"];
+    const told = () => gm.notices.filter((n) => n.kind === "bridge" && n.data.tokens).at(-1);
+    await gm.until(() => told() && told().data.tokens.some((t) => t.id === "ks-fort-f_left" && t.x === fort.x && t.y === fort.y), "characters reported");
+    const data = told().data;
+    assert.equal(data.tokens.find((t) => t.id === "ks-fort-f_left").name, fort.name);
+    assert.ok(data.users.some((u) => u.id === "uidGM0001" && u.name === "GM" && u.gm), "the bridge's own user");
+    assert.deepEqual(data.page, { version: page.PAGE_VERSION, can: { observe: true, chat: true, statusCommands: true, dataLayer: true }, missing: [], data_layer: "on" });
+  });
+
   test("calibration, one step: a fort dropped on its square; the GM applies it and everything moves", async () => {
     await gm.must({ kind: "override", path: ["meta", "platforms", "ccfolia"], value: { users: USERS }, reason: "who is who" });
     await caughtUp();
@@ -603,6 +613,8 @@ describe("the fallback: a missing hook, and the chat-command path still works (r
         const bar = () => Object.values(p.characters()).find((c) => c.name === fortName).status[0].value;
         const dl = page.NEEDS.dataLayer.includes(hook) || page.NEEDS.dataLayer.some((n) => dependents(hook).has(n));
         assert.equal(Boolean(b.info.fallback), dl, "the loud fallback banner exactly when the data layer is out");
+        const told = (n) => n.kind === "bridge" && n.data.page && n.data.page.missing.includes(hook) && n.data.page.data_layer === (dl ? "fallback" : "on");
+        await gm.until(() => gm.notices.some(told), "the GM console is told the page check (issue 30)");
         if (works === "chat") {
           assert.equal(bar(), durability, "the 耐久力 bar followed through `:耐久力=N`");
           assert.ok(p.messages().some((m) => m.name === fortName && m.text === `:耐久力=${durability}`));

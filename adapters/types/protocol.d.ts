@@ -2517,13 +2517,61 @@ export interface BattleOutcome {
   by?: "rule" | "gm";
 }
 /**
- * Bridge: which platform it drives and how far behind it is (shown to the GM).
+ * The VTT's own grid, when the platform says it (Foundry's scene: size, padding).
+ */
+export interface BridgeGrid {
+  size: number;
+  x?: number;
+  y?: number;
+}
+/**
+ * Ccfolia's page check: which ways of working the page allows (`can`), the hooks not
+ * found (`missing`, by their ids), and whether the data layer is on, off or wanted but
+ * missing (`fallback`).
+ */
+export interface BridgePage {
+  version?: string;
+  can?: {
+    [k: string]: boolean | undefined;
+  };
+  /**
+   * @maxItems 32
+   */
+  missing?: string[];
+  data_layer?: "on" | "off" | "fallback";
+}
+/**
+ * Bridge: which platform it drives and how far behind it is (shown to the GM), plus
+ * what the GM's set-up needs (issue 30): the VTT's pieces and users, its grid, the
+ * Ccfolia page check.
  */
 export interface BridgeStatus {
   type: "bridge.status";
   platform: "ccfolia" | "foundry" | "other";
   version?: number | null;
   detail?: string;
+  tokens?: BridgeToken[] | null;
+  users?: BridgeUser[] | null;
+  grid?: BridgeGrid | null;
+  page?: BridgePage | null;
+}
+/**
+ * A piece on the VTT as the bridge sees it: its name and top-left position in the
+ * platform's units; `id` is its komasync id when komasync drew it.
+ */
+export interface BridgeToken {
+  name: string;
+  x: number;
+  y: number;
+  id?: string | null;
+}
+/**
+ * A VTT user the bridge knows of (Foundry's users; Ccfolia's uids seen in the room).
+ */
+export interface BridgeUser {
+  id: string;
+  name?: string;
+  gm?: boolean;
 }
 /**
  * Sent before the server closes a connection, with why.

@@ -115,7 +115,7 @@ export class CcfoliaBridge {
       this.unsubscribe = this.store.subscribe(() => this._onStore());
     }
     if (this.client) {
-      this.client.setStatusDetail(this._detail());
+      this._status();
       if (this.directWrite && !had) this.client.resync();
     }
     this._changed();
@@ -158,7 +158,7 @@ export class CcfoliaBridge {
       onRefusal: () => this._changed(),
       ...(this.o.clientOptions || {}),
     });
-    this.client.setStatusDetail(this._detail());
+    this._status();
     this.client.start();
     this._changed();
     return this.selftest;
@@ -175,7 +175,7 @@ export class CcfoliaBridge {
   setDirectWrite(on) {
     this.settings.directWrite = Boolean(on);
     if (this.client) {
-      this.client.setStatusDetail(this._detail());
+      this._status();
       if (on) this.client.resync(); // draw everything through the data layer now
     }
     this._changed();
@@ -228,6 +228,49 @@ export class CcfoliaBridge {
     };
   }
 
+  /** Tell the GM console how far the bridge is and what its set-up needs. */
+  _status() {
+    if (!this.client) return;
+    this.client.setStatusDetail(this._detail());
+    this.client.setStatusReport(this.setupReport());
+  }
+
+  /**
+   * What the GM console's set-up offers (issue 30): the room's characters by name with
+   * their positions (calibration by clicking their squares), the Ccfolia users seen (the
+   * uids owning a character or speaking in chat: Ccfolia shows no user list) and the
+   * page check in ids the console puts into words.
+   */
+  setupReport() {
+    const state = this._state();
+    const chars = Object.entries(this.page.readCharacters(state) || {}).slice(0, 100);
+    const tokens = chars.filter(([, c]) => typeof c.x === "number" && typeof c.y === "number")
+      .map(([cid, c]) => {
+        const tok = { name: String(c.name || "").slice(0, 100), x: c.x, y: c.y };
+        const sid = this.known.has(cid) ? cid : null;
+        if (sid) tok.id = sid.slice(0, 100);
+        return tok;
+      });
+    const users = new Map();
+    const me = this._bridgeUser();
+    users.set(me.id, { id: me.id.slice(0, 100), name: me.name.slice(0, 100), gm: me.gm });
+    for (const [, c] of chars) {
+      if (c.owner && !users.has(String(c.owner))) users.set(String(c.owner), { id: String(c.owner).slice(0, 100), name: String(c.name || "").slice(0, 100), gm: false });
+    }
+    for (const { message } of this.page.readMessages(state) || []) {
+      const uid = message && message.from ? String(message.from) : null;
+      if (uid && !users.has(uid)) users.set(uid, { id: uid.slice(0, 100), name: String(message.name || "").slice(0, 100), gm: false });
+    }
+    const t = this.selftest;
+    const page = {
+      version: t ? String(t.version).slice(0, 100) : "",
+      can: t ? { ...t.can } : {},
+      missing: t ? (this.page.HOOKS || pageModule.HOOKS).map((hk) => hk.id).filter((id) => !(t.hooks[id] && t.hooks[id].found)) : [],
+      data_layer: this.directWrite ? "on" : this.fallback ? "fallback" : "off",
+    };
+    return { tokens, users: [...users.values()].slice(0, 100), page };
+  }
+
   /** The line the GM console shows for this bridge (bridge.status `detail`, ≤ 300). */
   _detail() {
     const t = this.selftest;
@@ -274,6 +317,7 @@ export class CcfoliaBridge {
     if (chars !== this.lastChars) {
       this.lastChars = chars;
       this._scanCharacters(this.page.readCharacters(state) || {});
+      this._status(); // a character placed for calibration shows in the GM console at once
     }
     const msgs = this.page.messagesSlice(state);
     if (msgs !== this.lastMsgs) {
@@ -414,7 +458,7 @@ export class CcfoliaBridge {
       this.skipped.writes += writes.length;
     }
     for (const line of chat) await this._say(line.text, line.name, Boolean(line.status));
-    if (this.client) this.client.setStatusDetail(this._detail());
+    this._status();
     this._changed();
   }
 

@@ -6,6 +6,7 @@
 
 import { h, clear } from "../dom.js";
 import { t, ago, lang, pick } from "../i18n.js";
+import { BridgeSetup, detailCell } from "./bridge_setup.js";
 
 /** Rolls kept per bridge (as the server keeps them). */
 const ROLLS_KEPT = 20;
@@ -16,7 +17,13 @@ export class Connections {
     this.connections = [];
     this.bridges = new Map();
     this.rolls = new Map(); // bridge principal → its last roll entries by id
-    this.el = h("div.connections");
+    this.setups = new Map(); // bridge principal → its set-up section (kept across redraws)
+    // Three parts: the set-ups sit between two parts redrawn every second, never detached
+    // themselves (a click on their board must not lose its pointer mid-way).
+    this.topEl = h("div");
+    this.setupEl = h("div.bridge-setups");
+    this.restEl = h("div");
+    this.el = h("div.connections", this.topEl, this.setupEl, this.restEl);
     this.render();
   }
 
@@ -70,21 +77,35 @@ export class Connections {
         h("td.bridge-platform", b.platform || "—"),
         h("td.bridge-last", ago(b.last_event)),
         h("td.bridge-lag", { class: lag ? "lagging" : "" }, lag === null ? "—" : t("connections.lag_value", { n: lag })),
-        h("td.small.bridge-detail", b.detail || ""));
+        h("td.small.bridge-detail", detailCell(b)));
     });
     const others = this.connections.map((c) => h("li", { dataset: { role: c.role } },
       h("span.dot.on"), " ", h("b", c.label), " ",
       h("span.muted.small", `[${t(`role.${c.role}`)}${c.player ? `: ${c.player}` : ""}${c.platform ? ` · ${c.platform}` : ""}]`),
       " ", h("span.muted.small", ago(c.last_event))));
-    clear(this.el).append(
+    clear(this.topEl).append(
       h("h4", t("connections.bridges")),
       bridges.length ? h("table.grid-table.bridge-table",
         h("thead", h("tr", h("th", ""), h("th", t("connections.platform")), h("th", t("connections.last_event")),
           h("th", t("connections.lag")), h("th", t("connections.detail")))),
-        h("tbody", rows)) : h("p.muted.small", t("connections.none")),
+        h("tbody", rows)) : h("p.muted.small", t("connections.none")));
+    this.renderSetups(bridges);
+    clear(this.restEl).append(
       this.renderRolls(bridges),
       h("h4", t("connections.title")),
       h("ul.plain.conn-list", others));
+  }
+
+  /** The set-up by clicking of each connected bridge that reported what it needs (issue 30). */
+  renderSetups(bridges) {
+    const shown = !this.app.isGM ? []
+      : bridges.filter((b) => this.online(b.principal) && (b.tokens || b.users || b.page));
+    const els = shown.map((b) => {
+      if (!this.setups.has(b.principal)) this.setups.set(b.principal, new BridgeSetup(this.app, b.principal));
+      return this.setups.get(b.principal).update(b);
+    });
+    const same = els.length === this.setupEl.children.length && els.every((el, i) => this.setupEl.children[i] === el);
+    if (!same) clear(this.setupEl).append(...els);
   }
 
   /** Per bridge (known or not connected any more), its last rolls, newest first. */

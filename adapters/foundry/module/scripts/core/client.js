@@ -155,6 +155,8 @@ export class BridgeClient {
     this.resets = 0;
     this.timers = { retry: null, ping: null, status: null, drain: null, resend: null };
     this.statusDetail = "";
+    this.statusReport = {};
+    this.statusReportText = "{}";
     this.idle = [];
   }
 
@@ -200,6 +202,19 @@ export class BridgeClient {
     const changed = text !== this.statusDetail;
     this.statusDetail = text;
     this._scheduleStatus(changed);
+  }
+
+  /**
+   * What the GM's set-up needs, sent with the next `bridge.status` (issue 30): `tokens`
+   * ([{name, x, y, id?}] on the VTT), `users` ([{id, name, gm}]), `grid` ({size, x, y}) and
+   * `page` (Ccfolia's page check). A report equal to the last one sends nothing new.
+   */
+  setStatusReport(report) {
+    const text = JSON.stringify(report || {});
+    const changed = text !== this.statusReportText;
+    this.statusReportText = text;
+    this.statusReport = report || {};
+    if (changed) this._scheduleStatus(false);
   }
 
   /** A promise that resolves when no table.ops frame is waiting or being applied. */
@@ -525,6 +540,7 @@ export class BridgeClient {
         platform: this.o.platform,
         version: this.applied,
         detail: this.statusDetail,
+        ...(this.statusReport || {}),
       });
     }, now ? 0 : this.statusEvery);
   }

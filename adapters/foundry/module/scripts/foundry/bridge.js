@@ -274,6 +274,7 @@ export class FoundryBridge {
       ...(this.opts.clientOptions || {}),
     });
     this.client.start();
+    if (this.scene) this._status(this.scene);
   }
 
   _disconnect() {
@@ -309,7 +310,7 @@ export class FoundryBridge {
       this.resyncAt = this.now();
       this.client && this.client.resync();
     }
-    this.client && this.client.setStatusDetail(this.statusDetail(scene));
+    this._status(scene);
   }
 
   /**
@@ -323,6 +324,34 @@ export class FoundryBridge {
     if (type !== "Token" || data.actorId || !f || !["pc", "piece"].includes(f.kind) || !actors) return data;
     const same = actors.filter ? actors.filter((a) => a.name === data.name) : [];
     return same.length === 1 ? { ...data, actorId: same[0].id } : data;
+  }
+
+  /** Tell the GM console how far the bridge is and what its set-up needs. */
+  _status(scene) {
+    if (!this.client) return;
+    this.client.setStatusDetail(this.statusDetail(scene));
+    this.client.setStatusReport(this.setupReport(scene));
+  }
+
+  /**
+   * What the GM console's set-up offers (issue 30): the scene's tokens by name with their
+   * top-left pixels (calibration by clicking their squares), the world's users (matched
+   * to komasync players), and the scene's grid size and padding.
+   */
+  setupReport(scene) {
+    const tokens = scene && scene.tokens ? scene.tokens.contents.slice(0, 100).map((t) => {
+      const tok = { name: String(t.name || "").slice(0, 100), x: Number(t.x) || 0, y: Number(t.y) || 0 };
+      const sid = stableIdOf(t);
+      if (sid) tok.id = String(sid).slice(0, 100);
+      return tok;
+    }) : [];
+    const all = this.game.users && this.game.users.contents ? this.game.users.contents : [...(this.game.users || [])];
+    const users = all.slice(0, 100).map((u) => ({ id: String(u.id).slice(0, 100), name: String(u.name || "").slice(0, 100), gm: Boolean(u.isGM) }));
+    const size = scene && scene.grid && scene.grid.size;
+    const rect = scene && scene.dimensions && scene.dimensions.sceneRect;
+    const report = { tokens, users };
+    if (size > 0) report.grid = { size, x: rect ? rect.x : 0, y: rect ? rect.y : 0 };
+    return report;
   }
 
   /** What the GM console shows for this bridge: scene geometry for calibration. */
@@ -361,6 +390,7 @@ export class FoundryBridge {
 
   _moved(doc, dest, options, user) {
     if (!this.isActiveGM || !dest) return;
+    if (this.scene) this._status(this.scene); // a token placed for calibration shows at once
     if (options && options.komasync) return;
     const id = stableIdOf(doc);
     if (!id) return;
@@ -446,7 +476,7 @@ export class FoundryBridge {
   /** A roll credited to no piece: sent unbound, and the GM console's bridge line says so. */
   _unbound(alias) {
     this.lastUnbound = alias || "?";
-    if (this.client && this.scene) this.client.setStatusDetail(this.statusDetail(this.scene));
+    if (this.scene) this._status(this.scene);
   }
 
   // -- what the GM sees ---------------------------------------------------------------------
