@@ -416,7 +416,7 @@ async def test_timeline_rolls_and_keyboard_undo(browser: Browser, demo: Demo) ->
     reported = page.locator(f".tl-entry[data-version='{gm.c.version}'] .tl-roll[data-source=external]")
     await pw_expect(reported).to_contain_text("外部報告")
     await pw_expect(reported).to_contain_text(line)
-    await pw_expect(reported).to_contain_text("regular")
+    await pw_expect(reported).to_contain_text("目標値 60 · レギュラー成功")  # the level in words
 
     # `u` asks for a reason; Enter undoes the last step (base_version guards against a race).
     count = page.locator(".td-groups-table tr[data-group='r1-center_left'] button.ov")

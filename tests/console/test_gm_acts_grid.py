@@ -37,14 +37,14 @@ WORDS = {
         "badge": "GMとして（アリスの代わり）",
         "move": "GMとして（アリスの代わり）：剣士レオが(3,4)へ移動（ムーブ1・マイナー1）",
         "act": "GMとして（アリスの代わり）：剣士レオがメジャーでアクション",
-        "melee": "鬼武者が剣士アヤに近接攻撃（DP1）",
+        "melee": "GMとして：鬼武者が剣士アヤに近接攻撃（DP1）",
         "defend": "GMとして（アリスの代わり）：剣士アヤが回避（DP2）",
     },
     "en": {
         "badge": "as GM (for アリス)",
         "move": "As GM (for アリス): 剣士レオ moves to (3,4) (move 1, minor 1)",
         "act": "As GM (for アリス): 剣士レオ: an action in the major",
-        "melee": "鬼武者 makes a melee attack on 剣士アヤ (DP 1)",
+        "melee": "As GM: 鬼武者 makes a melee attack on 剣士アヤ (DP 1)",
         "defend": "As GM (for アリス): 剣士アヤ declares evade (DP 2)",
     },
 }
