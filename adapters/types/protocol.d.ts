@@ -2544,6 +2544,7 @@ export interface Change {
   ops: Op[];
   log?: LogEntry[];
   info?: ActionInfo | null;
+  undo_to?: number | null;
 }
 export interface Op {
   op: "set" | "del";
