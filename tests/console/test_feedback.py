@@ -37,7 +37,7 @@ GRID, TABLE = "demo-grid", "demo-table"
 WIDTHS = (1024, 1440, 1920)
 LANGS = ("ja", "en")
 LOCALE = {"ja": "ja-JP", "en": "en-US"}
-DONE_WAIT_MS = 15_000  # longer than player/common.js DONE_MS: the note must have gone by then
+DONE_WAIT_MS = 20_000  # longer than player/common.js DONE_MS: the note must have gone by then
 MOVED = {"ja": "マス移動", "en": "square(s)"}  # engine/grid/moves.py MOVED
 UNDO_NOTE = {"ja": "GMがv{v}の時点まで戻しました", "en": "The GM went back to v{v}"}
 

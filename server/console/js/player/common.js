@@ -49,7 +49,7 @@ const form = (ctx) => (ctx.ui.form ||= {});
 const outs = (ctx) => (ctx.ui.out ||= {});
 
 /** How long a "done" note stays while nothing else happens in the room. */
-export const DONE_MS = 6000;
+export const DONE_MS = 8000;
 
 /**
  * Drop the "done" notes of a panel's kept state `ui` made at a version before `version`
