@@ -141,6 +141,8 @@ class Audiences:
         public_log = [{"ja": x.ja, "en": x.en} for x in outcome.log if x.chat]
         head: dict[str, Any] = {"type": "change", "from_version": outcome.version - 1,
                                 "to_version": outcome.version}
+        if record.action.get("kind") == "restore":  # every audience drops what it undid
+            head["undo_to"] = record.action["to_version"]
         gm = self.views["gm"]
         frames: Frames = {"gm": dumps({
             **head, "ops": gm.update(root, units),

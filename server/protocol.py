@@ -247,6 +247,7 @@ class Change(_Msg):
     ops: list[Op]
     log: list[LogEntry] = Field(default_factory=list)
     info: ActionInfo | None = None
+    undo_to: StrictInt | None = None  # an undo: the version it went back to (every audience)
 
 
 class Ack(_Msg):

@@ -413,6 +413,7 @@ class Room:
         self.audiences.send(a.frames)
         for w in a.outcome.warnings:
             self.audiences.notify_gm("warning", {"client": conn.label if conn else "server",
+                                                 "version": a.outcome.version,
                                                  **w.model_dump()})
         for p in a.outcome.happenings:
             if p.kind == "prompt.asked":

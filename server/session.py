@@ -345,7 +345,8 @@ class Session:
         records = await self._store(self._storage.actions, self.room.id, after, None, limit)
         if public:
             return [{"version": r.version, "at": r.at,
-                     "log": [{"ja": x["ja"], "en": x["en"]} for x in r.log if x.get("chat")]}
+                     "log": [{"ja": x["ja"], "en": x["en"]} for x in r.log if x.get("chat")],
+                     **_undo_to(r.action)}
                     for r in records]
         return [{"version": r.version, "actor": r.actor, "action": r.action, "rolls": r.rolls,
                  "log": r.log, "warnings": r.warnings, "at": r.at} for r in records]
@@ -362,3 +363,8 @@ class Session:
                 self.server.invites.release(self.room.id, self.conn)
             if self.conn.closer is not None:
                 await self.conn.closer
+
+
+def _undo_to(action: dict[str, Any]) -> dict[str, Any]:
+    """`{"undo_to": v}` for an undo (a page drops the lines it undid), else nothing."""
+    return {"undo_to": action["to_version"]} if action.get("kind") == "restore" else {}

@@ -2592,6 +2592,7 @@ export interface Change {
   ops: Op[];
   log?: LogEntry[];
   info?: ActionInfo | null;
+  undo_to?: number | null;
 }
 export interface Op {
   op: "set" | "del";

@@ -20,6 +20,7 @@ import { Notices } from "./side/notices.js";
 import { Connections } from "./side/connections.js";
 import { Invites } from "./side/invites.js";
 import { Feed } from "./side/feed.js";
+import { dropStale } from "./player/common.js";
 
 const SECRET_KEY = "komasync.secret";
 const INVITE_KEY = "komasync.invite";
@@ -267,6 +268,9 @@ class RoomView {
 
   /** Log lines of each change, kept a while (player controls show their result). */
   keepLog(msg) {
+    if (typeof msg.undo_to === "number") { // what the undo took back is no longer true
+      for (const v of [...this.logs.keys()]) if (v > msg.undo_to) this.logs.delete(v);
+    }
     this.logs.set(msg.to_version, msg.log || []);
     if (this.logs.size > 300) this.logs.delete(this.logs.keys().next().value);
   }
@@ -345,7 +349,9 @@ class RoomView {
         sec = this.makeSection(panel);
         this.sections.set(panel.id, sec);
       }
-      const touched = keys === null || panel.key === "*" || keys.has(panel.key)
+      // A panel whose "done" note the room moved past is drawn again without it.
+      const stale = dropStale(this.ui[panel.id] || {}, this.store.version);
+      const touched = stale || keys === null || panel.key === "*" || keys.has(panel.key)
         || (panel.also || []).some((k) => keys.has(k));
       if (fresh || touched) this.fill(panel, sec);
     }
@@ -436,7 +442,8 @@ class RoomView {
   }
 
   async undoTo(version, anchor, baseVersion) {
-    const undone = [...this.timeline.entries.values()].filter((e) => e.version > version)
+    const gone = this.timeline.undone(); // an undo already took these back
+    const undone = [...this.timeline.entries.values()].filter((e) => e.version > version && !gone.has(e.version))
       .sort((a, b) => b.version - a.version);
     // The same sentences as the timeline's, with names, one per line.
     const list = h("ul.undo-list", undone.slice(0, 6).map((e) => h("li", { dataset: { version: e.version } },
@@ -510,6 +517,7 @@ class RoomView {
     c.addEventListener("change", (ev) => {
       const msg = ev.detail;
       this.timeline.addChange(msg);
+      if (typeof msg.undo_to === "number") this.notices.render(); // its undone warnings go
       if (!this.isGM) this.feed.add(msg);
       this.renderHeader();
     });

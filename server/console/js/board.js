@@ -29,26 +29,50 @@ export function svgPoint(svg, clientX, clientY) {
   return m ? new DOMPoint(clientX, clientY).matrixTransform(m.inverse()) : null;
 }
 
+/** Characters a label takes from the name before a number is added. */
+const LABEL_CHARS = 2;
+
 /**
- * Short labels that tell pieces apart: the first character where it is unique, else the
- * first character and the trailing number of the name (グール1 → グ1), else a running number.
+ * Short labels that tell pieces apart (the one helper every board uses): the name's first
+ * character where that is unique; else its first two (ゴブリン・ゴーレム → ゴブ・ゴー); else
+ * those two and a number — the name's own trailing number when they differ
+ * (グール1 → グー1), else a running one (two ゴブリン → ゴブ1・ゴブ2). Spaces are skipped.
  */
 export function pieceLabels(pieces) {
-  const groups = new Map();
-  for (const p of pieces) {
-    const first = [...(p.name || p.id)][0] || "?";
-    if (!groups.has(first)) groups.set(first, []);
-    groups.get(first).push(p);
-  }
-  const out = new Map();
-  for (const [first, group] of groups) {
-    if (group.length === 1) {
-      out.set(group[0].id, first);
-      continue;
+  const chars = new Map(pieces.map((p) => [p.id, [...String(p.name || p.id).replace(/\s+/g, "")]]));
+  const head = (id, n) => chars.get(id).slice(0, n).join("") || "?";
+  const groupBy = (ids, n) => {
+    const groups = new Map();
+    for (const id of ids) {
+      const k = head(id, n);
+      if (!groups.has(k)) groups.set(k, []);
+      groups.get(k).push(id);
     }
-    const tails = group.map((p) => (p.name || p.id).match(/(\d+)\s*$/)?.[1] ?? null);
-    const tailsDistinct = tails.every(Boolean) && new Set(tails).size === tails.length;
-    group.forEach((p, i) => out.set(p.id, `${first}${tailsDistinct ? tails[i] : i + 1}`));
+    return groups;
+  };
+  const out = new Map();
+  let left = pieces.map((p) => p.id);
+  for (let n = 1; n <= LABEL_CHARS && left.length; n += 1) {
+    const still = [];
+    for (const [k, ids] of groupBy(left, n)) {
+      if (ids.length === 1) out.set(ids[0], k);
+      else still.push(...ids);
+    }
+    left = still;
+  }
+  for (const [k, ids] of groupBy(left, LABEL_CHARS)) {
+    const tails = ids.map((id) => chars.get(id).join("").match(/(\d+)$/)?.[1] ?? null);
+    const own = tails.every(Boolean) && new Set(tails).size === tails.length;
+    ids.forEach((id, i) => out.set(id, `${k}${own ? tails[i] : i + 1}`));
+  }
+  // A label made with a number may equal another piece's name head ("ゴブ1"): number those too.
+  const seen = new Map();
+  for (const [id, label] of out) {
+    if (!seen.has(label)) seen.set(label, []);
+    seen.get(label).push(id);
+  }
+  for (const [label, ids] of seen) {
+    if (ids.length > 1) ids.forEach((id, i) => out.set(id, `${label}${i + 1}`));
   }
   return out;
 }

@@ -102,3 +102,24 @@ export function applyOp(root, op) {
     throw new Error(`unknown op ${op.op}`);
   }
 }
+
+/**
+ * The versions an undo took back, as of `current`: `undos` maps each undo's version to the
+ * version it went back to (`change.undo_to`). Walking down from `current`, an undo jumps
+ * to its target and every version it jumps over is undone — an undo that was itself
+ * undone counts for nothing, and undoing back past an undo brings its versions back.
+ */
+export function undoneVersions(undos, current) {
+  const out = new Set();
+  let v = current;
+  while (v > 0) {
+    const to = undos.get(v);
+    if (to === undefined) {
+      v -= 1;
+      continue;
+    }
+    for (let u = to + 1; u < v; u += 1) out.add(u);
+    v = to;
+  }
+  return out;
+}

@@ -5,7 +5,7 @@ import { h, fmtValue } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
 import { askReason } from "../ui.js";
-import { makeBoard, pieceLabels } from "../board.js";
+import { makeBoard, nameIn, pieceLabels } from "../board.js";
 
 const K = "table";
 const CELL = 26;
@@ -72,14 +72,14 @@ function miniMap(ctx, tbl) {
       h("text", { x: m.cell.x * CELL + 3, y: m.cell.y * CELL + 16 }, m.text)));
   }
   const shown = Object.values(tbl.pieces).filter((p) => p.cell);
-  const labels = pieceLabels(shown);
+  const labels = pieceLabels(shown.map((p) => ({ id: p.id, name: nameIn(p.name || p.id) })));
   const pieces = shown.map((p) => {
     const r = (p.size * CELL) / 2;
     const mine = !!ctx.player && (p.owner === ctx.player || (p.movers || []).includes(ctx.player));
     const el = h("g", { class: `table-piece${p.hidden ? " hidden-item" : ""}${mine ? " mine" : ""}`, dataset: { id: p.id, label: labels.get(p.id) },
                         transform: `translate(${p.cell.x * CELL + r},${p.cell.y * CELL + r})` },
       h("circle", { r: r - 2, style: p.color ? { fill: p.color } : null }),
-      h("text", { y: 5, "text-anchor": "middle" }, labels.get(p.id)),
+      h("text", { y: 5, "text-anchor": "middle", class: labels.get(p.id).length > 2 ? "long" : null }, labels.get(p.id)),
       h("title", p.name));
     svg.appendChild(el);
     return { id: p.id, x: p.cell.x, y: p.cell.y, name: p.name || p.id, el, movable: ctx.isGM || mine, size: p.size };

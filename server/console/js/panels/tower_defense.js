@@ -9,6 +9,7 @@ import { asGMWords } from "../words.js";
 import { t, pick, lang } from "../i18n.js";
 import { nextPhase as phaseAfter, phaseName as tablePhaseName, phases } from "../phases.js";
 import { tdBoard } from "./tower_defense_board.js";
+import { nameIn, pieceLabels } from "../board.js";
 
 const K = "tower_defense";
 const S = 32; // map units per grid square
@@ -246,6 +247,7 @@ function mapSvg(ctx, td) {
     if (!byCell.has(key)) byCell.set(key, []);
     byCell.get(key).push(it);
   }
+  const labels = pieceLabels(Object.values(td.individuals).map((i) => ({ id: i.id, name: nameIn(i.name) })));
   for (const items of byCell.values()) {
     items.forEach((it, i) => {
       const w = it.w;
@@ -254,7 +256,7 @@ function mapSvg(ctx, td) {
       const oy = atFort ? -S * 0.7 : 0;
       const x = cx(w.cell) + ox;
       const y = cy(w.cell) + oy;
-      const label = it.kind === "group" ? String(w.count) : (w.name || "?").slice(0, 1);
+      const label = it.kind === "group" ? String(w.count) : labels.get(w.id);
       const shape = it.kind === "group"
         ? h("circle", { cx: 0, cy: 0, r: S * 0.4 })
         : h("polygon", { points: `0,${-S * 0.45} ${S * 0.45},0 0,${S * 0.45} ${-S * 0.45},0` });

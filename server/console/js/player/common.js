@@ -5,7 +5,9 @@
 // also gives focus back to the field marked `data-keep`). What the server answered to a
 // control lives in `ctx.ui.out[key]` and is shown right under it: the refusal with its
 // rule ID and reason (in the current language), or the version and the log lines of the
-// change it made.
+// change it made. A refusal stays until the control is used again; "done" goes after a
+// few seconds, and at once when the room moves past its version (another change, an undo):
+// it must never describe a state that is no longer the room's.
 
 import { h } from "../dom.js";
 import { addStrings, t, pick } from "../i18n.js";
@@ -49,6 +51,24 @@ addStrings({
 
 const form = (ctx) => (ctx.ui.form ||= {});
 const outs = (ctx) => (ctx.ui.out ||= {});
+
+/** How long a "done" note stays while nothing else happens in the room. */
+export const DONE_MS = 8000;
+
+/**
+ * Drop the "done" notes of a panel's kept state `ui` made at a version before `version`
+ * (the room moved on). True if one was dropped: the panel must be drawn again.
+ */
+export function dropStale(ui, version) {
+  let dropped = false;
+  for (const [key, out] of Object.entries(ui.out || {})) {
+    if (out.ok && version !== null && version > out.version) {
+      delete ui.out[key];
+      dropped = true;
+    }
+  }
+  return dropped;
+}
 
 /** The value kept for `key` (or `dflt`). */
 export function val(ctx, key, dflt) {
@@ -177,7 +197,14 @@ export async function send(ctx, key, action, button) {
   }
   const reply = await ctx.act(action, { quiet: true });
   if (reply.type === "ack") {
-    outs(ctx)[key] = { ok: true, version: reply.version };
+    const out = { ok: true, version: reply.version };
+    outs(ctx)[key] = out;
+    const ui = ctx.ui;
+    setTimeout(() => {
+      if (ui.out?.[key] !== out) return; // replaced or already gone
+      delete ui.out[key];
+      ctx.refresh();
+    }, DONE_MS);
     if (ctx.logFor(reply.version) === undefined) {
       const conn = ctx.app.conn;
       const on = (ev) => {
@@ -196,6 +223,7 @@ export async function send(ctx, key, action, button) {
 
 /** What the server said about control `key` (or nothing yet). */
 export function feedback(ctx, key) {
+  dropStale(ctx.ui, ctx.app.store.version);
   const out = outs(ctx)[key];
   if (!out) return null;
   if (out.error) {

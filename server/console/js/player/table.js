@@ -6,7 +6,7 @@
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
-import { makeBoard, pieceLabels } from "../board.js";
+import { makeBoard, nameIn, pieceLabels } from "../board.js";
 import { actButton, feedback, field, follow, input, send, setVal, val } from "./common.js";
 
 const CELL = 24;
@@ -74,12 +74,12 @@ function grid(ctx, tbl, selected) {
                                           height: m.height * CELL }, h("title", m.text)));
   }
   const shown = Object.values(tbl.pieces || {}).filter((p) => p.cell);
-  const labels = pieceLabels(shown);
+  const labels = pieceLabels(shown.map((p) => ({ id: p.id, name: nameIn(p.name || p.id) })));
   const pieces = shown.map((p) => {
     const r = (p.size * CELL) / 2;
     const el = h("g", { class: `pl-token${mine(ctx, p) ? " mine" : ""}${p.id === selected ? " selected" : ""}`,
                         dataset: { id: p.id, label: labels.get(p.id) }, transform: `translate(${p.cell.x * CELL + r},${p.cell.y * CELL + r})` },
-      h("circle", { r: r - 2 }), h("text", { y: 4, "text-anchor": "middle" }, labels.get(p.id)),
+      h("circle", { r: r - 2 }), h("text", { y: 4, "text-anchor": "middle", class: labels.get(p.id).length > 2 ? "long" : null }, labels.get(p.id)),
       h("title", p.name));
     svg.appendChild(el);
     return { id: p.id, x: p.cell.x, y: p.cell.y, name: p.name || p.id, el, movable: mine(ctx, p), size: p.size };

@@ -1,5 +1,7 @@
 // Refusals and warnings as they happen (`notice` kind refusal / warning: which client,
-// which rule, the reason), plus errors sent to this console.
+// which rule, the reason), plus errors sent to this console. A warning belongs to the
+// version its action made (`data.version`): once an undo took that version back it is
+// no longer shown; refusals changed nothing, so they stay.
 
 import { h, clear } from "../dom.js";
 import { t, pick } from "../i18n.js";
@@ -46,14 +48,21 @@ export class Notices {
     return data.kind ? t("words.action", { what: subsystemWords(data.kind) }) : null;
   }
 
+  /** The notices still true: warnings of undone versions left out. */
+  shown() {
+    const undone = this.app.timeline?.undone() ?? new Set();
+    return this.items.filter(({ kind, data }) => !(kind === "warning" && undone.has(data.version)));
+  }
+
   render() {
-    if (!this.items.length) {
+    const items = this.shown();
+    if (!items.length) {
       clear(this.el).appendChild(h("p.muted", t("notices.empty")));
       return;
     }
     // Codes and kinds stay in data attributes and tooltips: the text is the rule and the reason.
-    clear(this.el).appendChild(h("ul.notice-list", this.items.map(({ kind, data, at }) => h("li", {
-      class: `notice notice-${kind}`, dataset: { kind, rule: data.rule || "", code: data.code || "", action: data.kind || "" } },
+    clear(this.el).appendChild(h("ul.notice-list", items.map(({ kind, data, at }) => h("li", {
+      class: `notice notice-${kind}`, dataset: { kind, rule: data.rule || "", code: data.code || "", action: data.kind || "", version: data.version } },
       h("div.notice-head",
         h(`span.badge.${kind === "warning" ? "warn" : "bad"}`, t(`notice.${kind}`)), " ",
         h("span.muted.small", fmtTime(at)), " ",

@@ -1,10 +1,18 @@
 // The timeline: every action — who, what, why, the rolls with their provenance, rule
 // warnings and the log lines — from the `history` message (on join) and each GM
 // `change.info` (live). Any entry can be the point to go back to (`undo` to_version).
+// An entry an undo took back stays (the history is kept) but says so and no longer shows
+// what it did: its log lines, rolls and warnings are dropped.
 
 import { h, clear, fmtValue } from "../dom.js";
-import { t, pick } from "../i18n.js";
+import { addStrings, t, pick } from "../i18n.js";
+import { undoneVersions } from "../store.js";
 import { actionSentence, actorWords, fmtTime, rollLevelWords, rollPurposeWords } from "../words.js";
+
+addStrings({
+  ja: { "timeline.undone": "取り消し済み", "timeline.undone.title": "この操作は取り消されました" },
+  en: { "timeline.undone": "undone", "timeline.undone.title": "This action was undone" },
+});
 
 const PAGE = 1000;
 const SHOWN = 200;
@@ -53,11 +61,21 @@ export class Timeline {
     this.render();
   }
 
+  /** The versions an undo took back (as of the room's version). */
+  undone() {
+    const undos = new Map();
+    for (const e of this.entries.values()) {
+      if (e.action?.kind === "restore") undos.set(e.version, e.action.to_version);
+    }
+    return undoneVersions(undos, this.app.store.version ?? 0);
+  }
+
   render() {
     const versions = [...this.entries.keys()].sort((a, b) => b - a);
     const current = this.app.store.version;
+    const undone = this.undone();
     const list = h("ol.tl-list", { reversed: true });
-    for (const v of versions.slice(0, this.shown)) list.appendChild(this.entry(this.entries.get(v), current));
+    for (const v of versions.slice(0, this.shown)) list.appendChild(this.entry(this.entries.get(v), current, undone.has(v)));
     if (versions.length > this.shown) {
       list.appendChild(h("li.tl-more", h("button.small", { type: "button", on: { click: () => {
         this.shown += SHOWN;
@@ -79,25 +97,29 @@ export class Timeline {
     }, label || t("undo.to"));
   }
 
-  entry(e, current) {
+  entry(e, current, undone = false) {
     const a = e.action || {};
     const state = this.app.store.state;
     const reason = a.reason || a.note || null;
     const said = sentence(e, state);
     // The engine's lines tell what happened; the first is not repeated when the sentence says it.
-    const lines = (e.log || []).map((l) => pick(l)).filter((l, i) => !(i === 0 && said.endsWith(l)));
-    return h("li", { class: `tl-entry kind-${String(a.kind || "").replace(/\W/g, "_")}`, dataset: { version: e.version, kind: a.kind } },
+    const lines = undone ? [] : (e.log || []).map((l) => pick(l)).filter((l, i) => !(i === 0 && said.endsWith(l)));
+    const rolls = undone ? [] : e.rolls || [];
+    const warnings = undone ? [] : e.warnings || [];
+    return h("li", { class: `tl-entry kind-${String(a.kind || "").replace(/\W/g, "_")}${undone ? " tl-undone" : ""}`,
+                     dataset: { version: e.version, kind: a.kind, undone: undone ? "1" : null } },
       h("div.tl-head",
         h("span.tl-v", `v${e.version}`), " ",
         h("span.tl-time.muted.small", fmtTime(e.at)), " ",
         h("span.tl-actor", { title: e.actor?.label || "" }, actorWords(e.actor, state),
           e.actor?.role && e.actor.role !== "gm" ? h("span.muted.small", ` [${t(`role.${e.actor.role}`)}]`) : null), " ",
+        undone ? h("span.badge.tl-undone-badge", { title: t("timeline.undone.title") }, t("timeline.undone")) : null, " ",
         e.version < current ? this.undoButton(e.version) : null),
       h("div.tl-what", { title: a.kind || "" }, h("span.tl-sentence", said)),
       reason ? h("div.tl-why", h("span.muted", `${t("timeline.reason")}: `), reason) : null,
       lines.length ? h("ul.tl-log", lines.map((l) => h("li", l))) : null,
-      e.rolls && e.rolls.length ? h("ul.tl-rolls", e.rolls.map((r) => rollLine(r, state))) : null,
-      e.warnings && e.warnings.length ? h("ul.tl-warnings", e.warnings.map((w) =>
+      rolls.length ? h("ul.tl-rolls", rolls.map((r) => rollLine(r, state))) : null,
+      warnings.length ? h("ul.tl-warnings", warnings.map((w) =>
         h("li", { dataset: { code: w.code || "" } }, w.rule ? h("b", w.rule) : null, " ", pick(w)))) : null);
   }
 }
