@@ -14,6 +14,7 @@ from pydantic import Field
 from .bounds import Id, Json, Name, Serial
 from .prompts import Prompt
 from .rng import RngState
+from .titles import shown
 from .tx import Uncredited
 from .views import Entity
 
@@ -27,7 +28,7 @@ PlayerRolls = Literal["refuse", "allow"]
 
 class PlayerInfo(Entity):
     id: Id
-    name: Name
+    name: Name = Field(json_schema_extra=shown("名前", "name"))
 
 
 class RoomMeta(Entity):
