@@ -196,7 +196,8 @@ export async function openEditor(app, anchor, path, opts = {}) {
   }
 
   const form = h("form.pop-form.ov-form", { on: { submit }, novalidate: true, dataset: { path: pathKey(path), kind: desc.kind } },
-    h("div.pop-title", t("override.title"), opts.label ? ` — ${opts.label}` : ""),
+    // the panel's label only where the schema does not name the value (the path says it)
+    h("div.pop-title", t("override.title"), opts.label && !field?.meta?.title_ja ? ` — ${opts.label}` : ""),
     h("div.ov-path", h("span.muted", t("override.path"), " "), h("b.ov-where", where)),
     h("div.ov-rules", h("div.muted", t("override.rule")), ruleLines(path)),
     h("div.ov-row", h("span.muted", t("override.current"), " "), currentEl),
