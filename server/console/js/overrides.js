@@ -110,7 +110,7 @@ export async function openEditor(app, anchor, path, opts = {}) {
   const desc = typed && typed.kind !== "json" ? typed : legacyDesc(current, opts);
   const where = schema ? pathWords(schema, state, path) : pathText(path);
   const input = typedInput(desc, current, where);
-  const raw = typedInput({ kind: "json" }, current, t("override.raw"));
+  const raw = typedInput({ kind: "json" }, current, t("override.raw"), "ov-raw-input");
   raw.el.hidden = true;
   const rawToggle = h("input", { type: "checkbox", class: "ov-raw-toggle" });
   const reason = h("input.reason", { type: "text", maxlength: 500, placeholder: t("override.reason"),

@@ -134,10 +134,10 @@ export function valueWords(desc, value) {
 
 /**
  * The input for `desc` holding `value`: {el, read()}; read() gives the typed value or
- * throws an Error saying (ja/en) what is wrong. `label` is its accessible name.
+ * throws an Error saying (ja/en) what is wrong. `label` is its accessible name, `cls` its class.
  */
-export function typedInput(desc, value, label) {
-  const common = { class: "ov-input", "aria-label": label, autofocus: true };
+export function typedInput(desc, value, label, cls = "ov-input") {
+  const common = { class: cls, "aria-label": label, autofocus: true };
   switch (desc.kind) {
     case "enum":
     case "id": {
