@@ -173,7 +173,7 @@ class Side(Entity):
     name: Name = Field(json_schema_extra=shown("名前", "name"))
     en: Name = Field(default="", json_schema_extra=shown("英語名", "English name"))
     commander: Id | None = Field(default=None, json_schema_extra=shown(
-        "総大将", "commander-in-chief", rule="MASS-PREP-1", ids=UNITS))
+        "総大将", "commander-in-chief", ids=UNITS))
 
 
 class Mod(Entity):
@@ -200,7 +200,7 @@ class Unit(Entity):
         "プレイヤー", "player", ids=("meta", "players")))
     leader: Name = Field(default="", json_schema_extra=shown("指揮官", "leader"))
     commander: StrictBool = Field(default=False, json_schema_extra=shown(
-        "総大将", "commander-in-chief", rule="MASS-PREP-1"))
+        "総大将", "commander-in-chief"))
     # -- the leader's numbers (MASS-PREP-1/3, MASS-T-3, 指揮官突撃)
     abilities: dict[str, Number] = Field(default_factory=dict)
     mental: Number = Field(default=0, json_schema_extra=shown("精神力", "mental"))
@@ -208,7 +208,7 @@ class Unit(Entity):
     initiative: Number = Field(default=0, json_schema_extra=shown("行動値", "initiative"))
     intellect_base: Number | None = None
     weapon_base: Number | None = None
-    lp: Count | None = Field(default=None, json_schema_extra=shown("LP", "LP", rule="MASS-DMG-2"))
+    lp: Count | None = Field(default=None, json_schema_extra=shown("LP", "LP"))
     initiative_from: Literal["initiative", "intellect"] = "initiative"
     # -- strength (MASS-PREP-1/2)
     max_strength: StrictInt | None = Field(default=None, ge=0, le=MAX_NUMBER,
@@ -218,7 +218,7 @@ class Unit(Entity):
                                 json_schema_extra=shown("戦力", "strength", rule="MASS-PREP-2"))
     ability_used: Name | None = None
     routed: StrictBool = Field(default=False, json_schema_extra=shown(
-        "敗走", "routed", rule="MASS-PREP-2"))
+        "敗走", "routed"))
     retreated: StrictBool = Field(default=False, json_schema_extra=shown("退却", "retreated"))
     # -- picks (MASS-PREP-3)
     picked: StrictBool = False
@@ -227,9 +227,9 @@ class Unit(Entity):
     uses: dict[str, Count | None] = Field(default_factory=dict)
     # -- this turn (MASS-T-1..3)
     row: Row | None = Field(default=None, json_schema_extra=shown(
-        "配置", "row", rule="MASS-T-1", words=ROW_WORDS))
+        "配置", "row", words=ROW_WORDS))
     odd: Half | None = Field(default=None, json_schema_extra=shown(
-        "余りの1点", "odd point", rule="MASS-T-1", words=HALF_WORDS))
+        "余りの1点", "odd point", words=HALF_WORDS))
     #: MASS-T-1 strength ÷ 2, the odd point where its player put it (or not yet: pending).
     attack_half: Count = Field(default=0, json_schema_extra=shown(
         "攻撃への配分", "attack half", rule="MASS-T-1"))
@@ -239,7 +239,7 @@ class Unit(Entity):
     #: they hold strength ÷ 2 rounded down until it is answered.
     split_pending: StrictBool = False
     formation: Name | None = Field(default=None, json_schema_extra=shown(
-        "陣形", "formation", rule="MASS-T-2"))
+        "陣形", "formation"))
     #: MASS-T-2 the halves changed by the formation: the turn's values before `mods`.
     attack_base: Count = Field(default=0, json_schema_extra=shown(
         "陣形後の攻撃力", "attack after formation", rule="MASS-T-2"))
@@ -253,10 +253,8 @@ class Unit(Entity):
         "防御力", "defence", rule="MASS-STRAT-1"))
     active: Name | None = Field(default=None, json_schema_extra=shown("使用中の作戦", "strategy in use"))
     mods: list[Mod] = Field(default_factory=list)
-    acted: StrictBool = Field(default=False, json_schema_extra=shown("行動済み", "acted",
-                                                                     rule="MASS-T-3"))
-    delayed: StrictBool = Field(default=False, json_schema_extra=shown("遅延", "delayed",
-                                                                       rule="MASS-T-3"))
+    acted: StrictBool = Field(default=False, json_schema_extra=shown("行動済み", "acted"))
+    delayed: StrictBool = Field(default=False, json_schema_extra=shown("遅延", "delayed"))
     reroll_used: StrictBool = False
     surges_left: Count = 0
 
@@ -311,19 +309,18 @@ class MassState(Entity):
     sides: dict[str, Side] = Field(default_factory=dict)
     units: dict[str, Unit] = Field(default_factory=dict)
     turn: Count = Field(default=0, json_schema_extra=shown("ターン", "turn"))
-    step: Step = Field(default="preparation", json_schema_extra=shown("ステップ", "step",
-                                                                       rule="MASS-T-3"))
+    step: Step = Field(default="preparation", json_schema_extra=shown("ステップ", "step"))
     #: What the war closes by itself: deployment (then `split`: the halves are set and the
     #: odd points asked), or the turn's end.
     closing: Literal["deployment", "split", "turn_end"] | None = None
     rebalance_asked: list[Id] = Field(default_factory=list)
     order: list[Id] = Field(default_factory=list)
     current: Id | None = Field(default=None, json_schema_extra=shown(
-        "行動中の部隊", "acting unit", rule="MASS-T-3", ids=UNITS))
+        "行動中の部隊", "acting unit", ids=UNITS))
     attack: PendingAttack | None = None
     stones: list[Stone] = Field(default_factory=list)
     outcome: Outcome = Field(default="none", json_schema_extra=shown(
-        "決着", "outcome", rule="MASS-END", words=OUTCOME_WORDS))
+        "決着", "outcome", words=OUTCOME_WORDS))
     winner: Id | None = Field(default=None, json_schema_extra=shown(
-        "勝者", "winner", rule="MASS-END", ids=SIDES))
+        "勝者", "winner", ids=SIDES))
     outcome_reason: Name = ""
