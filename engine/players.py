@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from .bounds import Id, Name
+from .titles import shown
 from .views import Entity
 
 __all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "Role", "Uncredited"]
@@ -23,4 +26,4 @@ Uncredited = Literal["moves", "gm_side"]
 
 class PlayerInfo(Entity):
     id: Id
-    name: Name
+    name: Name = Field(json_schema_extra=shown("名前", "name"))

@@ -17,6 +17,7 @@ from .views import Entity
 
 __all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomBase", "RoomMeta", "Uncredited"]
 
+
 class RoomMeta(Entity):
     """Room-wide settings: name, enforcement mode, typed dice results, what an uncredited
     VTT action may do, players, id sequence, platform settings.

@@ -39,7 +39,7 @@ from .errors import (
 from .gm_key import all_rooms, gm_key_ok
 from .invite_limits import InviteLimits
 from .offload import SETTLE, keep, offload
-from .protocol import PROTOCOL_VERSION
+from .protocol import PROTOCOL_VERSION, state_schema
 from .query_budget import QueryBudget
 from .replay import rebuild
 from .retries import RetryWindow
@@ -349,6 +349,12 @@ async def _rooms(request: web.Request) -> web.Response:
     return web.json_response({"rooms": rooms})
 
 
+async def _schema(request: web.Request) -> web.Response:
+    """The state tree's JSON Schema (types, bounds, ja/en titles) for the override editor:
+    public, the same for every room (no room's data)."""
+    return web.json_response(state_schema())
+
+
 def _malformed(detail: str) -> dict[str, Any]:
     return error_frame(BAD_MESSAGE, None, BAD_MESSAGE.text.format(detail=detail))
 
@@ -420,6 +426,7 @@ def make_app(server: Komasync) -> web.Application:
     app.router.add_get("/healthz", _healthz)
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
+    app.router.add_get("/api/schema", _schema)
     app.router.add_get("/", _index)
     distribution.add_routes(app)
     console = _console_dir()

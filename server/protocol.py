@@ -7,6 +7,7 @@ tests validate every frame they see against it. See docs/protocol.md for the flo
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, TypeAdapter
@@ -27,6 +28,7 @@ __all__ = [
     "client_adapter",
     "json_schema",
     "server_adapter",
+    "state_schema",
 ]
 
 PROTOCOL_VERSION = 2
@@ -156,6 +158,15 @@ class BridgePage(_Msg):
     data_layer: Literal["on", "off", "fallback"] = "off"
 
 
+class DryRun(_Msg):
+    """GM: what these actions would do, applied in order on a copy of the room (each with
+    what settles after it); the room, its version and its dice stay as they are."""
+
+    type: Literal["dry_run"]
+    id: Id
+    actions: list[ActionUnion] = Field(min_length=1, max_length=4)
+
+
 class BridgeStatus(_Msg):
     """Bridge: which platform it drives and how far behind it is (shown to the GM), plus
     what the GM's set-up needs (issue 30): the VTT's pieces and users, its grid, the
@@ -182,7 +193,7 @@ class TableEvent(_Msg):
 
 ClientMessage = Annotated[
     Union[Auth, ActionMsg, AnswerMsg, Ping, InviteCreate, InviteRevoke, InviteList,  # noqa: UP007
-          History, QueryMsg, BridgeStatus, TableEvent],
+          History, QueryMsg, DryRun, BridgeStatus, TableEvent],
     Field(discriminator="type"),
 ]
 client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -343,6 +354,46 @@ class QueryResult(_Msg):
     result: AnswerUnion
 
 
+class Changed(_Msg):
+    """One value a dry run would change: where, before and after (absent: not there)."""
+
+    path: list[str | StrictInt]
+    old: Any = None
+    new: Any = None
+    had: StrictBool = True
+    has: StrictBool = True
+
+
+class DryStep(_Msg):
+    """One action of a dry run: what it would change, say and set off (as the GM sees it)."""
+
+    kind: str
+    changes: list[Changed] = Field(default_factory=list)
+    log: list[LogEntry] = Field(default_factory=list)
+    happenings: list[dict[str, Any]] = Field(default_factory=list)
+    warnings: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class DryRefusal(_Msg):
+    """The action of a dry run the engine would refuse (`step`: its index), and why."""
+
+    step: StrictInt
+    code: str
+    rule: str | None = None
+    reason: Reason
+
+
+class DryRunResult(_Msg):
+    """The answer to a `dry_run`, computed at `version` (still the room's): each action's
+    consequences in order, up to the first one refused (`refused`; none after it is tried)."""
+
+    type: Literal["dry_run.result"]
+    id: str
+    version: StrictInt
+    steps: list[DryStep]
+    refused: DryRefusal | None = None
+
+
 class Notice(_Msg):
     """GM only: refusals and warnings as they happen, connection presence, a bridge's
     status, and each roll a bridge delivered with what became of it (`roll`,
@@ -374,7 +425,7 @@ class Bye(_Msg):
 
 ServerMessage = Annotated[
     Union[Welcome, Snapshot, Change, Ack, Reject, Error, PromptMsg, Pong, Invite,  # noqa: UP007
-          Invites, HistoryReply, QueryResult, Notice, TableOps, Bye],
+          Invites, HistoryReply, QueryResult, DryRunResult, Notice, TableOps, Bye],
     Field(discriminator="type"),
 ]
 server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -401,6 +452,31 @@ def json_schema() -> dict[str, Any]:
         "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
         "$defs": {name: defs[name] for name in sorted(defs)},
     }
+
+
+@cache
+def state_schema() -> dict[str, Any]:
+    """The state tree's part of `json_schema()`: `RoomState` and every definition it reaches
+    (the console's typed override editor is built from it; `GET /api/schema`)."""
+    defs = json_schema()["$defs"]
+    reached: set[str] = set()
+    todo = ["RoomState"]
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        todo.extend(_refs(defs[name]))
+    return {"$ref": "#/$defs/RoomState", "$defs": {name: defs[name] for name in sorted(reached)}}
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["$ref"].rsplit("/", 1)[-1]] if isinstance(node.get("$ref"), str) else []
+        return own + [r for v in node.values() for r in _refs(v)]
+    if isinstance(node, list):
+        return [r for v in node for r in _refs(v)]
+    return []
 
 
 class _Schema(GenerateJsonSchema):

@@ -22,6 +22,7 @@ from ..engine.errors import Refusal
 from ..engine.queries import QueryBase
 from ..engine.registry import ACTIONS, QUERIES
 from .connection import Connection, Peer, close_socket, dumps
+from .dry_run import dry_run
 from .errors import (
     ALREADY_AUTHENTICATED,
     AUTH_REQUIRED,
@@ -124,6 +125,17 @@ def _answer(conn: Connection, room: Room, msg_id: str, query: QueryBase,
         result = dumps(answer)
         budget.keep(key, result)
     conn.send(result_frame(msg_id, room.version, result))
+
+
+async def _dry_run(conn: Connection, room: Room, msg_id: str, actions: list[Any]) -> None:
+    """GM: the would-be consequences of `actions`, from a copy of the room (dry_run.py)."""
+    try:
+        body = dry_run(room.engine, actions, conn.actor)
+    except Exception:
+        log.exception("dry run crashed", extra={"room": room.id})
+        conn.send_msg(error_frame(INTERNAL_ERROR, msg_id, INTERNAL_ERROR.alts["query"]))
+        return
+    conn.send_msg({"type": "dry_run.result", "id": msg_id, **body})
 
 
 class Session:
@@ -291,6 +303,8 @@ class Session:
                                "entries": await self._history(msg.after, msg.limit, public=True)})
             case _ if conn.role != "gm":
                 conn.send_msg(error_frame(GM_ONLY, msg.id))
+            case "dry_run":
+                await room.inbox.put(Call(partial(_dry_run, conn, room, msg.id, msg.actions)))
             case "invite.create":
                 await self._invite(msg)
             case "invite.revoke":

@@ -17,6 +17,7 @@ export type ClientMessage =
   | InviteList
   | History
   | QueryMsg
+  | DryRun
   | BridgeStatus
   | TableEvent;
 export type ServerMessage =
@@ -32,6 +33,7 @@ export type ServerMessage =
   | Invites
   | HistoryReply
   | QueryResult
+  | DryRunResult
   | Notice
   | TableOps
   | Bye;
@@ -2606,6 +2608,20 @@ export interface LogEntry {
   en: string;
 }
 /**
+ * One value a dry run would change: where, before and after (absent: not there).
+ */
+export interface Changed {
+  path: (string | number)[];
+  old?: {
+    [k: string]: unknown | undefined;
+  };
+  new?: {
+    [k: string]: unknown | undefined;
+  };
+  had?: boolean;
+  has?: boolean;
+}
+/**
  * A check or damage roll: the fixed part (check value), how many dice of how many
  * sides, and the total once rolled or reported (None: waiting for a report).
  */
@@ -2710,6 +2726,865 @@ export interface LegalQuery {
   combatant: string;
 }
 /**
+ * GM: what these actions would do, applied in order on a copy of the room (each with
+ * what settles after it); the room, its version and its dice stay as they are.
+ */
+export interface DryRun {
+  type: "dry_run";
+  id: string;
+  /**
+   * @minItems 1
+   * @maxItems 4
+   */
+  actions:
+    | [
+        | Override
+        | Undo
+        | Answer
+        | AddPlayer
+        | SetEnforcement
+        | SetPlayerRolls
+        | SetUncredited
+        | MovePiece
+        | PlacePiece
+        | RemovePiece
+        | RevealPiece
+        | AllowMove
+        | SetCounter
+        | AddCounter
+        | PlaceCounter
+        | RemoveCounter
+        | PlaceMarker
+        | RemoveMarker
+        | TowerDefenseNextPhase
+        | TowerDefenseDeclare
+        | AddGroup
+        | RemoveIndividual
+        | PlacePC
+        | SetTrap
+        | TowerDefenseMove
+        | TowerDefenseAttack
+        | Reload
+        | TowerDefenseMelee
+        | Special
+        | ReportHappening
+        | NextRound
+        | FireElement
+        | TriggerEvent
+        | ApplyEffect
+        | RevealBases
+        | SetFieldCount
+        | SetSummary
+        | BasesEndBattle
+        | StartCombat
+        | StopCombat
+        | StartProcess
+        | GridMove
+        | EndStep
+        | EndProcess
+        | Act
+        | ForceMove
+        | Cover
+        | Geocentric
+        | AddStatus
+        | RemoveStatus
+        | GridAddCombatant
+        | GridRemoveCombatant
+        | SetObstacles
+        | SetSpot
+        | SetEvent
+        | Publish
+        | AskCheckRange
+        | NextStep
+        | SetStrength
+        | Pick
+        | Deploy
+        | ChooseFormation
+        | MassAttack
+        | MassDefend
+        | Reorganize
+        | Delay
+        | Adjust
+        | MassDeclare
+        | UseStrategy
+        | StartBattle
+        | EngagementNextPhase
+        | EngagementEndBattle
+        | Approach
+        | EngagementMelee
+        | Shot
+        | EngagementDefend
+        | ReportRoll
+        | Link
+        | SetRow
+        | Cancel
+        | EngagementAddCombatant
+        | EngagementRemoveCombatant
+      ]
+    | [
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        ),
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        )
+      ]
+    | [
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        ),
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        ),
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        )
+      ]
+    | [
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        ),
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        ),
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        ),
+        (
+          | Override
+          | Undo
+          | Answer
+          | AddPlayer
+          | SetEnforcement
+          | SetPlayerRolls
+          | SetUncredited
+          | MovePiece
+          | PlacePiece
+          | RemovePiece
+          | RevealPiece
+          | AllowMove
+          | SetCounter
+          | AddCounter
+          | PlaceCounter
+          | RemoveCounter
+          | PlaceMarker
+          | RemoveMarker
+          | TowerDefenseNextPhase
+          | TowerDefenseDeclare
+          | AddGroup
+          | RemoveIndividual
+          | PlacePC
+          | SetTrap
+          | TowerDefenseMove
+          | TowerDefenseAttack
+          | Reload
+          | TowerDefenseMelee
+          | Special
+          | ReportHappening
+          | NextRound
+          | FireElement
+          | TriggerEvent
+          | ApplyEffect
+          | RevealBases
+          | SetFieldCount
+          | SetSummary
+          | BasesEndBattle
+          | StartCombat
+          | StopCombat
+          | StartProcess
+          | GridMove
+          | EndStep
+          | EndProcess
+          | Act
+          | ForceMove
+          | Cover
+          | Geocentric
+          | AddStatus
+          | RemoveStatus
+          | GridAddCombatant
+          | GridRemoveCombatant
+          | SetObstacles
+          | SetSpot
+          | SetEvent
+          | Publish
+          | AskCheckRange
+          | NextStep
+          | SetStrength
+          | Pick
+          | Deploy
+          | ChooseFormation
+          | MassAttack
+          | MassDefend
+          | Reorganize
+          | Delay
+          | Adjust
+          | MassDeclare
+          | UseStrategy
+          | StartBattle
+          | EngagementNextPhase
+          | EngagementEndBattle
+          | Approach
+          | EngagementMelee
+          | Shot
+          | EngagementDefend
+          | ReportRoll
+          | Link
+          | SetRow
+          | Cancel
+          | EngagementAddCombatant
+          | EngagementRemoveCombatant
+        )
+      ];
+}
+/**
  * Bridge: something happened on the VTT (a piece dropped, a chat line); the server's
  * platform adapter turns it into an action, or answers with a reject and snap-back ops.
  */
@@ -2762,6 +3637,40 @@ export interface Direction {
   id: string;
   name: string;
   cell: Cell;
+}
+/**
+ * The action of a dry run the engine would refuse (`step`: its index), and why.
+ */
+export interface DryRefusal {
+  step: number;
+  code: string;
+  rule?: string | null;
+  reason: Reason;
+}
+/**
+ * The answer to a `dry_run`, computed at `version` (still the room's): each action's
+ * consequences in order, up to the first one refused (`refused`; none after it is tried).
+ */
+export interface DryRunResult {
+  type: "dry_run.result";
+  id: string;
+  version: number;
+  steps: DryStep[];
+  refused?: DryRefusal | null;
+}
+/**
+ * One action of a dry run: what it would change, say and set off (as the GM sees it).
+ */
+export interface DryStep {
+  kind: string;
+  changes?: Changed[];
+  log?: LogEntry[];
+  happenings?: {
+    [k: string]: unknown | undefined;
+  }[];
+  warnings?: {
+    [k: string]: unknown | undefined;
+  }[];
 }
 /**
  * Scenario `settings:` — the base game's numbers the seed leaves out, and one field

@@ -14,9 +14,10 @@ from typing import Any, ClassVar, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
+from ..titles import shown
 from ..views import Audience, Entity
 from .blocks import Block, Target
-from .states import CharSide, Side, Status
+from .states import JA_STATUS, CharSide, Side, Status
 
 __all__ = [
     "BATTLE_TYPES",
@@ -147,14 +148,18 @@ class Base(Entity):
     __secret__ = frozenset({"note"})
 
     id: Id
-    name: Name
-    side: Side = "none"
-    base_gp: StrictInt = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-1"})
-    gp: StrictInt = Field(ge=0, le=MAX_NUMBER, json_schema_extra={"rule": "BASE-GP-2"})
-    state: Status = Status.ACTIVE
+    name: Name = Field(json_schema_extra=shown("拠点名", "base name"))
+    side: Side = Field(default="none", json_schema_extra=shown(
+        "陣営", "side", words={"pc": ("PC側", "PCs' side"), "enemy": ("敵側", "enemy side"),
+                             "none": ("なし", "none")}))
+    base_gp: StrictInt = Field(ge=0, le=MAX_NUMBER, json_schema_extra=shown(
+        "基本GP", "base GP", rule="BASE-GP-1"))
+    gp: StrictInt = Field(ge=0, le=MAX_NUMBER, json_schema_extra=shown("GP", "GP", rule="BASE-GP-2"))
+    state: Status = Field(default=Status.ACTIVE, json_schema_extra=shown(
+        "状態", "state", words={s.value: (JA_STATUS[s], s.value) for s in Status}))
     attributes: list[Name] = Field(default_factory=list)
-    hidden: StrictBool = False
-    gp_hidden: StrictBool = False
+    hidden: StrictBool = Field(default=False, json_schema_extra=shown("非公開", "hidden"))
+    gp_hidden: StrictBool = Field(default=False, json_schema_extra=shown("GP非公開", "GP hidden"))
     summary: Paragraph = ""
     note: Paragraph = ""
     gp_conditions: list[GpCondition] = Field(default_factory=list)

@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Sentence
 from ..phases import PhaseSpec, PhaseTable
+from ..titles import shown
 from ..tx import parse_dice
 from ..views import Audience, Entity
 
@@ -66,10 +67,17 @@ TURN = PhaseTable(path=("mass", "step"), rule="MASS-T-3", phases=(
     PhaseSpec(id="over", ja="終了", en="over", rule="MASS-END", acts="nobody", ends="never"),
 ))
 Row = Literal["front", "back"]
+#: The seed's words for the rows (MASS-T-1).
+ROW_WORDS = {"front": ("前列", "front row"), "back": ("後列", "back row")}
 ROWS: tuple[Row, ...] = ("front", "back")
 Half = Literal["attack", "defence"]
+HALF_WORDS = {"attack": ("攻撃力", "attack"), "defence": ("防御力", "defence")}
 HALVES: tuple[Half, ...] = ("attack", "defence")
 Outcome = Literal["none", "won", "draw"]
+OUTCOME_WORDS = {"none": ("決着前", "undecided"), "won": ("勝利", "won"), "draw": ("引き分け", "draw")}
+#: Where the ids of a side and a unit point (the override editor offers them by name).
+SIDES = ("mass", "sides")
+UNITS = ("mass", "units")
 
 #: What a formation does beyond its flat attack/defence change (MASS-DATA).
 FormationEffect = Literal["none", "first", "reroll_front", "fixed_die", "surge", "backwater"]
@@ -162,9 +170,10 @@ class Side(Entity):
     """One army: its units and its commander-in-chief (総大将), if it names one."""
 
     id: Id
-    name: Name
-    en: Name = ""
-    commander: Id | None = None
+    name: Name = Field(json_schema_extra=shown("名前", "name"))
+    en: Name = Field(default="", json_schema_extra=shown("英語名", "English name"))
+    commander: Id | None = Field(default=None, json_schema_extra=shown(
+        "総大将", "commander-in-chief", ids=UNITS))
 
 
 class Mod(Entity):
@@ -185,54 +194,67 @@ class Unit(Entity):
     """A unit (部隊) led by a PC (or an NPC of the GM's): stats, strength, row, formation."""
 
     id: Id
-    name: Name
-    side: Id
-    player: Id | None = None
-    leader: Name = ""
-    commander: StrictBool = False
+    name: Name = Field(json_schema_extra=shown("部隊名", "unit name"))
+    side: Id = Field(json_schema_extra=shown("陣営", "side", ids=SIDES))
+    player: Id | None = Field(default=None, json_schema_extra=shown(
+        "プレイヤー", "player", ids=("meta", "players")))
+    leader: Name = Field(default="", json_schema_extra=shown("指揮官", "leader"))
+    commander: StrictBool = Field(default=False, json_schema_extra=shown(
+        "総大将", "commander-in-chief"))
     # -- the leader's numbers (MASS-PREP-1/3, MASS-T-3, 指揮官突撃)
     abilities: dict[str, Number] = Field(default_factory=dict)
-    mental: Number = 0
+    mental: Number = Field(default=0, json_schema_extra=shown("精神力", "mental"))
     skills: dict[str, Number] = Field(default_factory=dict)
-    initiative: Number = 0
+    initiative: Number = Field(default=0, json_schema_extra=shown("行動値", "initiative"))
     intellect_base: Number | None = None
     weapon_base: Number | None = None
-    lp: Count | None = None
+    lp: Count | None = Field(default=None, json_schema_extra=shown("LP", "LP"))
     initiative_from: Literal["initiative", "intellect"] = "initiative"
     # -- strength (MASS-PREP-1/2)
     max_strength: StrictInt | None = Field(default=None, ge=0, le=MAX_NUMBER,
-                                     json_schema_extra={"rule": "MASS-PREP-1"})
+                                           json_schema_extra=shown("最大戦力", "max strength",
+                                                                   rule="MASS-PREP-1"))
     strength: StrictInt = Field(default=0, ge=0, le=MAX_NUMBER,
-                          json_schema_extra={"rule": "MASS-PREP-2"})
+                                json_schema_extra=shown("戦力", "strength", rule="MASS-PREP-2"))
     ability_used: Name | None = None
-    routed: StrictBool = False
-    retreated: StrictBool = False
+    routed: StrictBool = Field(default=False, json_schema_extra=shown(
+        "敗走", "routed"))
+    retreated: StrictBool = Field(default=False, json_schema_extra=shown("退却", "retreated"))
     # -- picks (MASS-PREP-3)
     picked: StrictBool = False
     formations: list[Name] = Field(default_factory=list)
     strategies: list[Name] = Field(default_factory=list)
     uses: dict[str, Count | None] = Field(default_factory=dict)
     # -- this turn (MASS-T-1..3)
-    row: Row | None = None
-    odd: Half | None = None
+    row: Row | None = Field(default=None, json_schema_extra=shown(
+        "配置", "row", words=ROW_WORDS))
+    odd: Half | None = Field(default=None, json_schema_extra=shown(
+        "余りの1点", "odd point", words=HALF_WORDS))
     #: MASS-T-1 strength ÷ 2, the odd point where its player put it (or not yet: pending).
-    attack_half: Count = Field(default=0, json_schema_extra={"rule": "MASS-T-1"})
-    defence_half: Count = Field(default=0, json_schema_extra={"rule": "MASS-T-1"})
+    attack_half: Count = Field(default=0, json_schema_extra=shown(
+        "攻撃への配分", "attack half", rule="MASS-T-1"))
+    defence_half: Count = Field(default=0, json_schema_extra=shown(
+        "防御への配分", "defence half", rule="MASS-T-1"))
     #: The halves still wait on the odd point (a `mass.odd_point` prompt about this unit):
     #: they hold strength ÷ 2 rounded down until it is answered.
     split_pending: StrictBool = False
-    formation: Name | None = None
+    formation: Name | None = Field(default=None, json_schema_extra=shown(
+        "陣形", "formation"))
     #: MASS-T-2 the halves changed by the formation: the turn's values before `mods`.
-    attack_base: Count = Field(default=0, json_schema_extra={"rule": "MASS-T-2"})
-    defence_base: Count = Field(default=0, json_schema_extra={"rule": "MASS-T-2"})
+    attack_base: Count = Field(default=0, json_schema_extra=shown(
+        "陣形後の攻撃力", "attack after formation", rule="MASS-T-2"))
+    defence_base: Count = Field(default=0, json_schema_extra=shown(
+        "陣形後の防御力", "defence after formation", rule="MASS-T-2"))
     #: The effective values (MASS-STRAT-1): base plus every turn-long `mods` change, never
     #: below 0; the engine keeps them in step with base and mods (rules.set_unit).
-    attack: Count = Field(default=0, json_schema_extra={"rule": "MASS-STRAT-1"})
-    defence: Count = Field(default=0, json_schema_extra={"rule": "MASS-STRAT-1"})
-    active: Name | None = None
+    attack: Count = Field(default=0, json_schema_extra=shown(
+        "攻撃力", "attack", rule="MASS-STRAT-1"))
+    defence: Count = Field(default=0, json_schema_extra=shown(
+        "防御力", "defence", rule="MASS-STRAT-1"))
+    active: Name | None = Field(default=None, json_schema_extra=shown("使用中の作戦", "strategy in use"))
     mods: list[Mod] = Field(default_factory=list)
-    acted: StrictBool = False
-    delayed: StrictBool = False
+    acted: StrictBool = Field(default=False, json_schema_extra=shown("行動済み", "acted"))
+    delayed: StrictBool = Field(default=False, json_schema_extra=shown("遅延", "delayed"))
     reroll_used: StrictBool = False
     surges_left: Count = 0
 
@@ -286,16 +308,19 @@ class MassState(Entity):
     strategies: dict[str, StrategySpec] = Field(default_factory=dict)
     sides: dict[str, Side] = Field(default_factory=dict)
     units: dict[str, Unit] = Field(default_factory=dict)
-    turn: Count = 0
-    step: Step = "preparation"
+    turn: Count = Field(default=0, json_schema_extra=shown("ターン", "turn"))
+    step: Step = Field(default="preparation", json_schema_extra=shown("ステップ", "step"))
     #: What the war closes by itself: deployment (then `split`: the halves are set and the
     #: odd points asked), or the turn's end.
     closing: Literal["deployment", "split", "turn_end"] | None = None
     rebalance_asked: list[Id] = Field(default_factory=list)
     order: list[Id] = Field(default_factory=list)
-    current: Id | None = None
+    current: Id | None = Field(default=None, json_schema_extra=shown(
+        "行動中の部隊", "acting unit", ids=UNITS))
     attack: PendingAttack | None = None
     stones: list[Stone] = Field(default_factory=list)
-    outcome: Outcome = "none"
-    winner: Id | None = None
+    outcome: Outcome = Field(default="none", json_schema_extra=shown(
+        "決着", "outcome", words=OUTCOME_WORDS))
+    winner: Id | None = Field(default=None, json_schema_extra=shown(
+        "勝者", "winner", ids=SIDES))
     outcome_reason: Name = ""

@@ -17,6 +17,7 @@ from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
 from ..phases import PhaseSpec, PhaseTable
 from ..players import Role
 from ..table import Cell
+from ..titles import shown
 from ..views import Entity
 
 __all__ = [
@@ -220,12 +221,12 @@ class Fort(Entity):
     """A 砦 with its 耐久力 (TD-MAP-1); `final` forts decide defeat."""
 
     id: Id
-    name: Name
-    tier: StrictInt = Field(ge=1, le=MAX_NUMBER)
-    durability: Number
-    max_durability: Number
+    name: Name = Field(json_schema_extra=shown("砦名", "fort name"))
+    tier: StrictInt = Field(ge=1, le=MAX_NUMBER, json_schema_extra=shown("段", "tier"))
+    durability: Number = Field(json_schema_extra=shown("耐久力", "durability"))
+    max_durability: Number = Field(json_schema_extra=shown("最大耐久力", "max durability"))
     cell: Cell
-    final: StrictBool = False
+    final: StrictBool = Field(default=False, json_schema_extra=shown("最終砦", "final fort"))
 
 
 class Direction(Entity):

@@ -374,15 +374,17 @@ async def test_override_reaches_a_player_and_undo_restores(browser: Browser, dem
     await pw_expect(page.locator(".popover .pop-error")).to_have_text("整数を入力してください。")
     await con.press("Escape")
     await pw_expect(page.locator(".popover")).to_have_count(0)
-    # …and one the server refuses (any value, from the whole-state tree) shows its reason.
+    # …and one the server refuses (any value, from the whole-state tree; an enum is a
+    # picker, so only the raw JSON view can say something else) shows its reason.
     await page.click("details.panel[data-panel=state] > summary")
     await page.click("""details.tree[data-path='["meta"]'] > summary""")
     await page.click("""button.ov[data-path='["meta","enforcement"]']""")
     await pw_expect(page.locator(".popover .rule-none")).to_be_visible()
-    await page.locator(".popover .ov-input").fill("sometimes")
+    await page.locator(".popover .ov-raw-toggle").check()
+    await page.locator(".popover .ov-raw-input").fill('"sometimes"')
     await page.locator(".popover input.reason").fill("typo")
     await page.locator(".popover button.primary").click()
-    await pw_expect(page.locator(".popover .pop-error")).to_contain_text("bad_value")
+    await pw_expect(page.locator(".popover .pop-error")).to_contain_text("は設定できません")
     await con.press("Escape")
     assert await version_shown(con) == undo_v
 

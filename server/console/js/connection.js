@@ -24,7 +24,7 @@ import { setTables } from "./phases.js";
  */
 /** @typedef {{secret: string} | {token: string}} Credentials */
 
-const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "history", "query.result"]);
+const REPLY_TYPES = new Set(["ack", "reject", "error", "invite", "invites", "history", "query.result", "dry_run.result"]);
 // Errors while connecting that retrying at once cannot fix: sign in again (the reason
 // says why, e.g. how long a throttled address must wait).
 const AUTH_STOPS = new Set(["auth_failed", "invite_revoked", "auth_timeout", "auth_throttled",

@@ -21,6 +21,9 @@
 //   describe(action, state, {actor, log}) → string | null   optional: the timeline's
 //             sentence for an action of this subsystem ("騎士が(4,4)へ移動"), in the current
 //             language; `actor` and `log` (the engine's lines) when the history has them
+//   lookahead(data, state) → action | null   optional: the GM's step-closing action
+//             (e.g. mass.next_step) the override editor dry-runs after an edit of this
+//             panel's part, so the GM sees what the next step would bring (戦力0 → 敗走)
 //   strings   {ja: {...}, en: {...}} — the panel's own UI strings
 //   roles     optional ["player", …]: shown only to those roles (welcome `role`); without
 //             it a panel is shown to everyone (read only for non-GMs)
@@ -66,6 +69,16 @@ export function rulesFor(path) {
     for (const r of p.rules) if (matches(r.path, path)) out.push(r);
   }
   return out;
+}
+
+/** The step-closing action to dry-run after an edit at `path` (see `lookahead`), or null. */
+export function lookaheadFor(path, state) {
+  for (const p of PANELS) {
+    if (typeof p.lookahead !== "function" || p.key !== path[0] || !state?.[p.key]) continue;
+    const action = p.lookahead(state[p.key], state);
+    if (action) return action;
+  }
+  return null;
 }
 
 /** Whether any panel declares the value at `path` GM-only. */

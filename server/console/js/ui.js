@@ -44,10 +44,15 @@ export function showPopover(anchor, content, { onClose, label } = {}) {
   const el = h("div.popover", { role: "dialog", "aria-label": label || "" }, content);
   document.body.appendChild(el);
   place(el, anchor);
-  openPop = { el, onClose };
+  openPop = { el, onClose, anchor };
   const first = el.querySelector("[autofocus], input, select, textarea, button");
   if (first) first.focus();
   return el;
+}
+
+/** Place the open popover again (its content grew or shrank after it opened). */
+export function replacePopover() {
+  if (openPop) place(openPop.el, openPop.anchor);
 }
 
 function place(el, anchor) {

@@ -7,7 +7,7 @@ import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { asGMWords } from "../words.js";
 import { t, pick } from "../i18n.js";
-import { nextPhase, phaseName, phases } from "../phases.js";
+import { nextPhase, phaseName, phaseSpec, phases } from "../phases.js";
 
 const K = "mass";
 
@@ -29,7 +29,7 @@ const STRINGS = {
     "ms.unlimited": "∞", "ms.stones": "投石部隊（ターン終了時）", "ms.none": "なし",
     "ms.mods": "このターンの修正",
     "ms.split_pending": "余り1点待ち", "ms.split_pending.long": "戦力が奇数: 余りの1点の振り分けを待っています（値は切り捨て）",
-    "ms.side": "陣営",
+    "ms.side": "陣営", "ms.row": "配置",
     "ms.do.next_step": "次のステップへ（{step}）",
     "ms.do.strength": "「{unit}」の最大戦力を決める（{ability}）",
     "ms.do.pick": "「{unit}」の陣形・作戦を取得（{n}個）",
@@ -60,7 +60,7 @@ const STRINGS = {
     "ms.unlimited": "∞", "ms.stones": "Stone throwers (at turn end)", "ms.none": "none",
     "ms.mods": "this turn",
     "ms.split_pending": "odd point pending", "ms.split_pending.long": "odd strength: waiting for where the extra point goes (values rounded down)",
-    "ms.side": "side",
+    "ms.side": "side", "ms.row": "row",
     "ms.do.next_step": "moved on from the {step} step",
     "ms.do.strength": "set “{unit}”'s max strength ({ability})",
     "ms.do.pick": "took formations and strategies for “{unit}” ({n})",
@@ -156,7 +156,10 @@ function unitCard(ctx, ms, u) {
       u.routed ? h("span.badge.bad", t("ms.routed")) : null,
       u.acted ? h("span.badge", t("ms.acted")) : null,
       u.delayed ? h("span.badge.warn", t("ms.delayed")) : null),
-    h("div.ms-unit-sub.small.muted", `${u.leader || ""}${u.leader ? " · " : ""}${player}`),
+    h("div.ms-unit-sub.small.muted", `${u.leader || ""}${u.leader ? " · " : ""}${player}`,
+      // MASS-T-1 the row, a picker in the GM's override editor (前列/後列)
+      ctx.isGM ? [" · ", ctx.editable([K, "units", u.id, "row"], u.row, {
+        display: u.row ? t(`ms.${u.row}`) : t("ms.unplaced"), label: `${u.name} ${t("ms.row")}` })] : null),
     strengthBar(ctx, u),
     h("div.ms-values",
       // Published effective values (base + this turn's mods, never below 0); the base in brackets.
@@ -291,6 +294,10 @@ registerPanel({
     const turn = ms.turn ? `${t("ms.turn", { n: ms.turn })} · ` : "";
     return `${turn}${stepName(ms.step)}${ms.outcome !== "none" ? ` · ${outcomeText(ms)}` : ""}`;
   },
+  // The step the GM closes next (MASS-T-3): dry-run after an override, so the editor
+  // shows what it would bring (a unit left at strength 0 routs: MASS-PREP-2).
+  lookahead: (ms) => (ms.outcome === "none" && phaseSpec(K, ms.step)?.ends === "gm"
+    ? { kind: "mass.next_step", expect: ms.step } : null),
   commands: [{
     id: "mass.next_step",
     key: "n",
