@@ -120,12 +120,12 @@ Label = Annotated[str, Field(max_length=100)]
 
 
 class BridgeToken(_Msg):
-    """A piece on the VTT as the bridge sees it: its name and top-left position in the
-    platform's units; `id` is its komasync id when komasync drew it."""
+    """A piece on the VTT as the bridge sees it: its name and top-left corner (`left`,
+    `top`) in the platform's units; `id` is its komasync id when komasync drew it."""
 
     name: Label
-    x: Finite
-    y: Finite
+    left: Finite
+    top: Finite
     id: Label | None = None
 
 
@@ -138,11 +138,12 @@ class BridgeUser(_Msg):
 
 
 class BridgeGrid(_Msg):
-    """The VTT's own grid, when the platform says it (Foundry's scene: size, padding)."""
+    """The VTT's own grid, when the platform says it (Foundry's scene: square size and
+    where the scene's squares start), named as the calibration is."""
 
     size: Annotated[float, Field(gt=0, le=10_000, allow_inf_nan=False, strict=True)]
-    x: Finite = 0.0
-    y: Finite = 0.0
+    origin_x: Finite = 0.0
+    origin_y: Finite = 0.0
 
 
 class BridgePage(_Msg):

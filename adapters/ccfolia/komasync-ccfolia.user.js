@@ -1622,7 +1622,7 @@ class CcfoliaBridge {
     const chars = Object.entries(this.page.readCharacters(state) || {}).slice(0, 100);
     const tokens = chars.filter(([, c]) => typeof c.x === "number" && typeof c.y === "number")
       .map(([cid, c]) => {
-        const tok = { name: String(c.name || "").slice(0, 100), x: c.x, y: c.y };
+        const tok = { name: String(c.name || "").slice(0, 100), left: c.x, top: c.y };
         const sid = this.known.has(cid) ? cid : null;
         if (sid) tok.id = sid.slice(0, 100);
         return tok;

@@ -384,7 +384,7 @@ describe("a full tower-defense round through the data layer (real server)", () =
   test("the GM console is told the characters, the users seen and the page check (issue 30)", async () => {
     const fort = p.characters()["ks-fort-f_left"];
     const told = () => gm.notices.filter((n) => n.kind === "bridge" && n.data.tokens).at(-1);
-    await gm.until(() => told() && told().data.tokens.some((t) => t.id === "ks-fort-f_left" && t.x === fort.x && t.y === fort.y), "characters reported");
+    await gm.until(() => told() && told().data.tokens.some((t) => t.id === "ks-fort-f_left" && t.left === fort.x && t.top === fort.y), "characters reported");
     const data = told().data;
     assert.equal(data.tokens.find((t) => t.id === "ks-fort-f_left").name, fort.name);
     assert.ok(data.users.some((u) => u.id === "uidGM0001" && u.name === "GM" && u.gm), "the bridge's own user");

@@ -184,14 +184,14 @@ for (const generation of [12, 13]) {
       await caughtUp();
       const fort = sceneView(scene())["ks-pc-pc1"];
       const told = () => gm.notices.filter((n) => n.kind === "bridge" && n.data.tokens).at(-1);
-      await waitFor(() => told() && told().data.tokens.some((t) => t.id === "ks-pc-pc1" && t.x === fort.x && t.y === fort.y), "tokens reported");
+      await waitFor(() => told() && told().data.tokens.some((t) => t.id === "ks-pc-pc1" && t.left === fort.x && t.top === fort.y), "tokens reported");
       const data = told().data;
       const pc1 = data.tokens.find((t) => t.id === "ks-pc-pc1");
       assert.equal(pc1.name, fort.name, "each token by its name, at its top-left pixels");
       assert.equal(data.tokens.length, scene().tokens.contents.length);
       assert.deepEqual(data.users.map((u) => [u.name, u.gm]).sort(), [["GM", true], ["プレイヤー1", false], ["プレイヤー2", false]]);
       assert.ok(data.users.some((u) => u.id === "userP1xxxxxxxxxx1"));
-      assert.deepEqual(data.grid, { size: 100, x: 600, y: 400 });
+      assert.deepEqual(data.grid, { size: 100, origin_x: 600, origin_y: 400 });
     });
 
     test("a legal move round-trips: one report per drag, the room and every counter follow", async () => {

@@ -2519,12 +2519,13 @@ export interface BattleOutcome {
   by?: "rule" | "gm";
 }
 /**
- * The VTT's own grid, when the platform says it (Foundry's scene: size, padding).
+ * The VTT's own grid, when the platform says it (Foundry's scene: square size and
+ * where the scene's squares start), named as the calibration is.
  */
 export interface BridgeGrid {
   size: number;
-  x?: number;
-  y?: number;
+  origin_x?: number;
+  origin_y?: number;
 }
 /**
  * Ccfolia's page check: which ways of working the page allows (`can`), the hooks not
@@ -2558,13 +2559,13 @@ export interface BridgeStatus {
   page?: BridgePage | null;
 }
 /**
- * A piece on the VTT as the bridge sees it: its name and top-left position in the
- * platform's units; `id` is its komasync id when komasync drew it.
+ * A piece on the VTT as the bridge sees it: its name and top-left corner (`left`,
+ * `top`) in the platform's units; `id` is its komasync id when komasync drew it.
  */
 export interface BridgeToken {
   name: string;
-  x: number;
-  y: number;
+  left: number;
+  top: number;
   id?: string | null;
 }
 /**

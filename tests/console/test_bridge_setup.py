@@ -31,8 +31,8 @@ else:  # pragma: no cover - the module is skipped
 
 # Two pieces the GM put on the VTT: 目印A on square (1, 1), 目印B on square (4, 3), 100 px
 # squares, square (0, 0)'s top-left at (550, 350).
-TOKENS = [{"name": "目印A", "x": 650, "y": 450}, {"name": "目印B", "x": 950, "y": 650},
-          {"name": "カルロス・ベガ", "x": 800, "y": 800, "id": "ks-pc-pc1"}]
+TOKENS = [{"name": "目印A", "left": 650, "top": 450}, {"name": "目印B", "left": 950, "top": 650},
+          {"name": "カルロス・ベガ", "left": 800, "top": 800, "id": "ks-pc-pc1"}]
 USERS = [{"id": "uAlice0001", "name": "アリス", "gm": False},
          {"id": "uGM000001", "name": "ゲームマスター", "gm": True}]
 CALIBRATION = {"units": "px", "cell_size": 100, "origin_x": 550, "origin_y": 350}

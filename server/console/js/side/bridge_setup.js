@@ -249,7 +249,8 @@ export class BridgeSetup {
   renderCalibration(b) {
     const state = this.app.store.state;
     const settings = settingsOf(state, b.platform);
-    const tokens = b.tokens || [];
+    // the wire says left/top (a corner in the VTT's units); the pairs below keep x/y
+    const tokens = (b.tokens || []).map((tok) => ({ ...tok, x: tok.left, y: tok.top }));
     const picked = this.pick !== null ? tokens[this.pick] : null;
     const list = tokens.length
       ? h("ul.plain.setup-tokens", tokens.map((tok, i) => h("li",

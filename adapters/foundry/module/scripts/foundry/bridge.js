@@ -340,7 +340,7 @@ export class FoundryBridge {
    */
   setupReport(scene) {
     const tokens = scene && scene.tokens ? scene.tokens.contents.slice(0, 100).map((t) => {
-      const tok = { name: String(t.name || "").slice(0, 100), x: Number(t.x) || 0, y: Number(t.y) || 0 };
+      const tok = { name: String(t.name || "").slice(0, 100), left: Number(t.x) || 0, top: Number(t.y) || 0 };
       const sid = stableIdOf(t);
       if (sid) tok.id = String(sid).slice(0, 100);
       return tok;
@@ -350,7 +350,7 @@ export class FoundryBridge {
     const size = scene && scene.grid && scene.grid.size;
     const rect = scene && scene.dimensions && scene.dimensions.sceneRect;
     const report = { tokens, users };
-    if (size > 0) report.grid = { size, x: rect ? rect.x : 0, y: rect ? rect.y : 0 };
+    if (size > 0) report.grid = { size, origin_x: rect ? rect.x : 0, origin_y: rect ? rect.y : 0 };
     return report;
   }
 
