@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from test_console import Console, wait_version
-from test_player import GM, open_player
 from test_plain_words import SCRIPTS, findings, internal_kinds, named_ids, open_gm, refusal_codes, set_lang
+from test_player import GM, open_player
 
 from conftest import CHROMIUM, SHOTS, Client, Demo
 from komasync.examples import DEMOS
