@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Refresh the README's screenshots on purpose: the browser tests that take them, writing into
-# docs/screenshots instead of the ignored test-artifacts/ folder the normal test run uses.
+# Refresh the screenshots README.md and docs/console.md embed, on purpose: exactly the browser
+# tests that take them, writing into docs/screenshots instead of the ignored test-artifacts/
+# folder the normal test run uses.
+#   console-ja/en.png, player-ja/en.png      the tower defense console and player page (1024×768)
+#   session-<subsystem>-<console|player>-<lang>.png   every demo room after a short session (1440×900)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 KOMASYNC_SCREENSHOTS="$PWD/docs/screenshots" python3 -m pytest -q -p no:cacheprovider \
-  tests/console -k "screenshots or places_attacks" "$@"
+  tests/console/test_console.py::test_language_switch_and_screenshots \
+  tests/console/test_player.py::test_player_places_attacks_and_sees_refusals \
+  tests/console/test_screenshots.py "$@"

@@ -6,6 +6,7 @@ import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
 import { askReason } from "../ui.js";
 import { makeBoard, nameIn, pieceLabels } from "../board.js";
+import { nameOf } from "../words.js";
 
 const K = "table";
 const CELL = 26;
@@ -57,7 +58,7 @@ const RULES = [
 
 function visibility(ctx, c) {
   if (c.visibility === "gm") return ctx.gmBadge(c.id);
-  if (c.visibility === "owner") return h("span.badge.owner", t("table.vis.owner", { o: c.owner ?? "?" }));
+  if (c.visibility === "owner") return h("span.badge.owner", t("table.vis.owner", { o: c.owner ? nameOf(ctx.state, c.owner) : "?" }));
   return h("span.muted.small", t("table.vis.all"));
 }
 
