@@ -16,6 +16,7 @@ import { editable } from "./overrides.js";
 import { askReason, closePopover, focusKept, popoverOpen, toast, gmBadge, showPopover } from "./ui.js";
 import { Timeline, sentence } from "./side/timeline.js";
 import { fmtDateTime } from "./words.js";
+import { loadSchema, schemaNow } from "./schema_form.js";
 import { Notices } from "./side/notices.js";
 import { Connections } from "./side/connections.js";
 import { Invites } from "./side/invites.js";
@@ -513,6 +514,8 @@ class RoomView {
     c.addEventListener("snapshot", () => {
       this.renderBanner();
       this.renderAll();
+      // overrides in the history name their path by the schema's titles once it is here
+      if (!schemaNow()) loadSchema().then((schema) => { if (schema) { this.timeline.render(); this.feed.render(); } });
     });
     c.addEventListener("change", (ev) => {
       const msg = ev.detail;

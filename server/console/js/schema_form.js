@@ -25,13 +25,20 @@ addStrings({
 });
 
 let loading = null;
+let loaded = null;
 
 /** The state tree's schema (fetched once; null when the server has none). */
 export function loadSchema() {
   if (!loading) {
-    loading = fetch("/api/schema").then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    loading = fetch("/api/schema").then((r) => (r.ok ? r.json() : null)).catch(() => null)
+      .then((schema) => { loaded = schema; return schema; });
   }
   return loading;
+}
+
+/** The schema once it has arrived (null before): for words drawn without waiting. */
+export function schemaNow() {
+  return loaded;
 }
 
 function deref(schema, node) {

@@ -5,6 +5,7 @@
 
 import { t, pick, lang, addStrings } from "./i18n.js";
 import { allPanels, describeAction } from "./registry.js";
+import { pathWords, schemaNow } from "./schema_form.js";
 
 addStrings({
   ja: {
@@ -235,7 +236,9 @@ export function actionSentence(a, state, log, actor) {
   const index = names(state);
   switch (a?.kind) {
     case "override": {
-      const path = (a.path || []).map((seg) => nameOf(state, seg, index)).join("/");
+      const schema = schemaNow();
+      const path = schema ? pathWords(schema, state, a.path || [])
+        : (a.path || []).map((seg) => nameOf(state, seg, index)).join("/");
       return a.delete ? t("do.override.delete", { path })
         : t("do.override", { path, value: short(valueWords(a.value, index) ?? String(a.value)) });
     }
