@@ -141,7 +141,7 @@ class BridgeGrid(_Msg):
     """The VTT's own grid, when the platform says it (Foundry's scene: square size and
     where the scene's squares start), named as the calibration is."""
 
-    size: Annotated[float, Field(gt=0, le=10_000, allow_inf_nan=False, strict=True)]
+    size: Annotated[float, Field(ge=1, le=10_000, allow_inf_nan=False, strict=True)]
     origin_x: Finite = 0.0
     origin_y: Finite = 0.0
 
