@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import Text
+from .levels import Level
 
 __all__ = [
     "FAILURE_LEVELS",
@@ -57,9 +58,6 @@ __all__ = [
     "parse_message",
     "reason_ja",
 ]
-
-Level = Literal["critical", "extreme", "hard", "regular", "special", "superb", "success",
-                "partial", "failure", "malfunction", "fumble"]
 
 #: BCDice's words → levels. "成功"/"失敗" alone come from difficulty-set rolls (CC<=53h),
 #: plain comparisons and Cthulhu 6th; "部分的成功" from CBR when one of two targets is met.

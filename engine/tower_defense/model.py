@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 
-from ..bcdice import Level
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
+from ..levels import Level
 from ..phases import PhaseSpec, PhaseTable
 from ..players import Role
 from ..table import Cell

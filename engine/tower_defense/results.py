@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from ..bcdice import Level
 from ..bounds import Count, Id, Name, Number
+from ..levels import Level
 from ..outcomes import Result
 from ..rng import Roll
 from ..table import Cell
