@@ -100,6 +100,8 @@ WAVE_MODE_WORDS = {"fixed": ("ラウンドごと", "by round"), "alternate": ("�
 VICTORY_WORDS = {"survive": ("規定ラウンド耐える", "survive the rounds"),
                  "destroy": ("タグの敵を倒す", "destroy the tag"),
                  "gm": ("GMが決める", "the GM decides")}
+#: A scenario may write ∞ for "unlimited" (None in the state).
+INFINITE_WORDS = {v: ("∞", "unlimited") for v in ("∞", "inf", "infinite")}
 #: Where the ids of directions, forts and passages point.
 DIRECTIONS = ("tower_defense", "directions")
 FORTS = ("tower_defense", "forts")
@@ -141,6 +143,7 @@ class TDSettings(_Spec):
     #: shotgun reaches only groups at its own fort): range N reaches forts at most N-1
     #: passages away. `steps`: range N reaches forts at most N passages away.
     range_mode: Literal["same_fort_is_1", "steps"] = Field(default="same_fort_is_1", json_schema_extra=shown(
+        
         "射程の数え方", "range counting", words=RANGE_MODE_WORDS))
     #: TD-ATK-2 removals per level (hard = regular unless changed).
     removal: LevelRemoval = Field(default_factory=LevelRemoval, json_schema_extra=shown(
@@ -151,6 +154,7 @@ class TDSettings(_Spec):
     #: Groups that may stand at one fort (None = no limit; the seed sets none). A group
     #: reaching a full, intact fort waits at the end of its passage.
     max_groups_per_fort: StrictInt | None = Field(default=None, ge=1, le=MAX_NUMBER, json_schema_extra=shown(
+        
         "砦ごとの敵集団の上限", "groups per fort"))
     #: TD-ADV-1 when every fort on a group's path is broken: `stay_at_last` (default) the
     #: group stands at the innermost fort of its path; `remove` it leaves the board.
@@ -197,10 +201,11 @@ class WeaponSpec(_Spec):
     kind: WeaponKind = Field(default="firearm", json_schema_extra=shown(
         "種類", "kind", words=WEAPON_WORDS))
     skill: Name = Field(default="", json_schema_extra=shown("技能", "skill"))
-    magazine: Unlimited = Field(default=None, json_schema_extra=shown("装弾数", "magazine"))
+    magazine: Unlimited = Field(default=None, json_schema_extra=shown(
+        "装弾数", "magazine", words=INFINITE_WORDS))
     attacks_per_round: StrictInt = Field(default=1, ge=1, le=MAX_NUMBER, json_schema_extra=shown(
         "攻撃回数", "attacks per round"))
-    range: Unlimited = Field(default=1, json_schema_extra=shown("射程", "range"))
+    range: Unlimited = Field(default=1, json_schema_extra=shown("射程", "range", words=INFINITE_WORDS))
     damage: Count = Field(default=1, json_schema_extra=shown("ダメージ", "damage"))
     special_ammo: SpecialAmmo | None = Field(default=None, json_schema_extra=shown(
         "特殊弾", "special ammo"))
