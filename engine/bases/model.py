@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
 from ..titles import shown
 from ..views import Audience, Entity
-from .blocks import Block, Target
+from .blocks import STATUS_WORDS, Block, Target
 from .states import JA_STATUS, CharSide, Side, Status
 
 __all__ = [
@@ -54,6 +54,11 @@ PART_WORDS = {"element": ("全体", "the whole element"), "name": ("名前", "na
               "effect": ("効果", "effect"), "delta": ("GPの増減", "GP change"), "count": ("回数", "count")}
 CHAR_SIDE_WORDS = {"pc": ("PC側", "PCs' side"), "enemy": ("敵側", "enemy side")}
 BY_WORDS = {"rule": ("ルール", "the rules"), "gm": ("GM", "the GM")}
+CHOOSER_WORDS = {"players": ("プレイヤー", "players"), "gm": ("GM", "the GM")}
+EFFECT_WORDS = {"gp": ("GP増減", "GP change"), "set_gp": ("GPを設定", "set GP"), "stop": ("停止", "stop"),
+                "excite": ("励起", "excite"), "calm": ("鎮静", "calm"), "restart": ("再起動", "restart"),
+                "regenerate": ("再生", "regenerate"), "reveal": ("公開", "reveal"),
+                "message": ("メッセージ", "message")}
 EffectDo = Literal["gp", "set_gp", "stop", "excite", "calm", "restart", "regenerate", "reveal",
                    "message"]
 
@@ -64,14 +69,17 @@ class Effect(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    do: EffectDo
-    value: Number | None = None
-    state: Literal["active", "excited", "stopped"] | None = None
-    target: Target = Field(default_factory=Target)
-    choose: StrictInt | None = Field(default=None, ge=1, le=MAX_NUMBER)
-    chooser: Literal["players", "gm"] | None = None
-    element: Id | None = None
-    text: Paragraph = ""
+    do: EffectDo = Field(json_schema_extra=shown("処理", "does", words=EFFECT_WORDS))
+    value: Number | None = Field(default=None, json_schema_extra=shown("値", "value"))
+    state: Literal["active", "excited", "stopped"] | None = Field(default=None, json_schema_extra=shown(
+        "状態", "state", words=STATUS_WORDS))
+    target: Target = Field(default_factory=Target, json_schema_extra=shown("対象", "target"))
+    choose: StrictInt | None = Field(default=None, ge=1, le=MAX_NUMBER, json_schema_extra=shown(
+        "選ぶ数", "choose"))
+    chooser: Literal["players", "gm"] | None = Field(default=None, json_schema_extra=shown(
+        "選ぶ者", "chooser", words=CHOOSER_WORDS))
+    element: Id | None = Field(default=None, json_schema_extra=shown("対象の要素", "element"))
+    text: Paragraph = Field(default="", json_schema_extra=shown("文章", "text"))
 
     @model_validator(mode="after")
     def _complete(self) -> Effect:
@@ -207,22 +215,28 @@ class Base(Entity):
 class EndCondition(BaseModel):
     """A GM-defined end condition (BASE-TYPE-5): when `condition` holds, `losers` lose."""
 
-    condition: Block
-    losers: list[CharSide] = Field(default_factory=list)
+    condition: Block = Field(json_schema_extra=shown("条件", "condition"))
+    losers: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "敗北する陣営", "losing sides", words=CHAR_SIDE_WORDS))
 
 
 class BattleType(Entity):
     """Battle type and its end rules (BASE-TYPE-1..5); published to everyone."""
 
-    key: Name
-    name: Name
-    rule: Name
-    core_defeat: list[CharSide] = Field(default_factory=list)
-    wipe_defeat: list[CharSide] = Field(default_factory=list)
-    core_required: list[CharSide] = Field(default_factory=list)
-    core_forbidden: list[CharSide] = Field(default_factory=list)
-    ends: list[EndCondition] = Field(default_factory=list)
-    text: Paragraph = ""
+    key: Name = Field(json_schema_extra=shown("種類", "kind"))
+    name: Name = Field(json_schema_extra=shown("名前", "name"))
+    rule: Name = Field(json_schema_extra=shown("ルール", "rule"))
+    core_defeat: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "コア撃破で敗北", "defeated when the core falls", words=CHAR_SIDE_WORDS))
+    wipe_defeat: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "全員戦闘不能で敗北", "defeated when wiped out", words=CHAR_SIDE_WORDS))
+    core_required: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "コア拠点が必要", "core required", words=CHAR_SIDE_WORDS))
+    core_forbidden: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "コア拠点を持てない", "core forbidden", words=CHAR_SIDE_WORDS))
+    ends: list[EndCondition] = Field(default_factory=list, json_schema_extra=shown(
+        "終了条件", "end conditions"))
+    text: Paragraph = Field(default="", json_schema_extra=shown("説明", "text"))
 
 
 BATTLE_TYPES: Final[dict[str, BattleType]] = {

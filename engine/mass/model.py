@@ -84,7 +84,7 @@ INITIATIVE_WORDS = {"initiative": ("行動値", "initiative"), "intellect": ("�
 GM_REACTION_WORDS = {"ask": ("毎回尋ねる", "ask every time"), "never": ("対応しない", "never react")}
 REPORTER_WORDS = {"gm": ("GM", "GM"), "player": ("プレイヤー", "player"), "bridge": ("VTT連携", "VTT bridge")}
 FLAG_WORDS = {"treat_front": ("前列扱い", "treated as front"), "treat_back": ("後列扱い", "treated as back"),
-              "divide": ("分断", "divide"), "smoke": ("煙幕", "smoke"),
+              "divide": ("分断作戦", "divide"), "smoke": ("煙攻め", "smoke"),
               "no_front_bonus": ("前列ボーナスなし", "no front-row bonus"), "lp_only": ("LPのみ", "LP only"),
               "charge": ("突撃", "charge")}
 #: Where the ids of a side and a unit point (the override editor offers them by name).
@@ -108,6 +108,32 @@ StrategyEffect = Literal[
 Flag = Literal["treat_front", "treat_back", "divide", "smoke", "no_front_bonus", "lp_only",
                "charge"]
 
+#: A formation's and a strategy's effect in words: the default data set's name for it.
+FORMATION_EFFECT_WORDS = {
+    "none": ("修正のみ", "modifiers only"), "first": ("疾風陣", "Gale"),
+    "reroll_front": ("片翼突撃の陣", "One-wing charge"),
+    "fixed_die": ("中央突破の陣", "Central breakthrough"),
+    "surge": ("三波状陣", "Triple wave"), "backwater": ("背水の陣", "Back to the river")}
+STRATEGY_EFFECT_WORDS = {
+    "manual": ("GMが処理", "applied by the GM"), "modifier": ("シナリオの修正", "scenario modifier"),
+    "commander_charge": ("指揮官突撃", "Commander's charge"), "rear_advance": ("後列前進", "Rear advance"),
+    "front_advance": ("前列前進", "Front advance"), "advance_attack": ("前進攻撃", "Advancing attack"),
+    "retreat_attack": ("後退攻撃", "Retreating attack"), "strong_advance": ("強撃前進", "Heavy advance"),
+    "blast": ("爆裂部隊", "Blast squad"), "full_retreat": ("全軍後退", "General withdrawal"),
+    "full_defence": ("全軍防御", "General defence"),
+    "full_defence_strong": ("全軍防御・強", "General defence+"),
+    "rally": ("統率回復", "Rally"), "rally_strong": ("統率回復・強", "Rally+"),
+    "formation_change": ("陣形変更", "Change formation"),
+    "formation_change_fast": ("陣形変更・速", "Quick formation change"),
+    "rapid_front": ("速攻前進", "Rush forward"), "rapid_back": ("速攻後退", "Rush back"),
+    "divide": ("分断作戦", "Divide"), "retreat": ("全軍退却", "Full retreat"),
+    "information": ("情報操作", "Disinformation"), "smoke": ("煙攻め", "Smoke"),
+    "rain": ("雨乞い", "Rain dance"),
+    "decoy": ("囮作戦", "Decoy"), "white_flag": ("偽りの白旗", "False white flag"),
+    "stones": ("投石部隊", "Stone throwers")}
+CATEGORY_WORDS = {"attack": ("攻撃", "attack"), "recovery": ("回復", "recovery"), "trick": ("策略", "trick")}
+SCOPE_WORDS = {"self": ("自部隊", "own unit"), "allies": ("味方全体", "allies"), "target": ("対象", "target")}
+
 
 class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -117,36 +143,43 @@ class FormationSpec(_Spec):
     """One formation (陣形): flat modifiers and a special effect (MASS-T-2, MASS-DATA)."""
 
     id: str = Field(min_length=1, max_length=40)
-    en: Name = ""
-    attack: StrictInt = Field(default=0, ge=-20, le=20)
-    defence: StrictInt = Field(default=0, ge=-20, le=20)
-    effect: FormationEffect = "none"
+    en: Name = Field(default="", json_schema_extra=shown("英語名", "English name"))
+    attack: StrictInt = Field(default=0, ge=-20, le=20, json_schema_extra=shown(
+        "攻撃力の修正", "attack modifier"))
+    defence: StrictInt = Field(default=0, ge=-20, le=20, json_schema_extra=shown(
+        "防御力の修正", "defence modifier"))
+    effect: FormationEffect = Field(default="none", json_schema_extra=shown(
+        "特殊効果", "special effect", words=FORMATION_EFFECT_WORDS))
     #: `fixed_die`: the face the attack die is fixed at; `surge`: +1s per turn.
-    value: StrictInt = Field(default=0, ge=0, le=20)
-    ja_text: Sentence = ""
-    en_text: Sentence = ""
+    value: StrictInt = Field(default=0, ge=0, le=20, json_schema_extra=shown("効果の値", "effect value"))
+    ja_text: Sentence = Field(default="", json_schema_extra=shown("説明", "text"))
+    en_text: Sentence = Field(default="", json_schema_extra=shown("英語の説明", "English text"))
 
 
 class ModifierEffect(_Spec):
     """A scenario-supplied effect (`effect: modifier`): flat or dice changes to a scope."""
 
-    scope: Literal["self", "allies", "target"] = "self"
-    attack: Number | Dice = 0
-    defence: Number | Dice = 0
-    strength: Number | Dice = 0
+    scope: Literal["self", "allies", "target"] = Field(default="self", json_schema_extra=shown(
+        "範囲", "scope", words=SCOPE_WORDS))
+    attack: Number | Dice = Field(default=0, json_schema_extra=shown("攻撃力の修正", "attack change"))
+    defence: Number | Dice = Field(default=0, json_schema_extra=shown("防御力の修正", "defence change"))
+    strength: Number | Dice = Field(default=0, json_schema_extra=shown("戦力の修正", "strength change"))
 
 
 class StrategySpec(_Spec):
     """One strategy (作戦): its use count (None = 無制限) and the effect it runs."""
 
     id: str = Field(min_length=1, max_length=40)
-    en: Name = ""
-    category: Literal["attack", "recovery", "trick"] = "attack"
-    uses: StrictInt | None = Field(default=1, ge=0, le=99)
-    effect: StrategyEffect = "manual"
-    modifier: ModifierEffect | None = None
-    ja_text: Sentence = ""
-    en_text: Sentence = ""
+    en: Name = Field(default="", json_schema_extra=shown("英語名", "English name"))
+    category: Literal["attack", "recovery", "trick"] = Field(default="attack", json_schema_extra=shown(
+        "分類", "category", words=CATEGORY_WORDS))
+    uses: StrictInt | None = Field(default=1, ge=0, le=99, json_schema_extra=shown("使用回数", "uses"))
+    effect: StrategyEffect = Field(default="manual", json_schema_extra=shown(
+        "効果の処理", "effect handler", words=STRATEGY_EFFECT_WORDS))
+    modifier: ModifierEffect | None = Field(default=None, json_schema_extra=shown(
+        "シナリオの修正", "scenario modifier"))
+    ja_text: Sentence = Field(default="", json_schema_extra=shown("説明", "text"))
+    en_text: Sentence = Field(default="", json_schema_extra=shown("英語の説明", "English text"))
 
 
 class MassSettings(_Spec):

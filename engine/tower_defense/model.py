@@ -143,7 +143,6 @@ class TDSettings(_Spec):
     #: shotgun reaches only groups at its own fort): range N reaches forts at most N-1
     #: passages away. `steps`: range N reaches forts at most N passages away.
     range_mode: Literal["same_fort_is_1", "steps"] = Field(default="same_fort_is_1", json_schema_extra=shown(
-        
         "射程の数え方", "range counting", words=RANGE_MODE_WORDS))
     #: TD-ATK-2 removals per level (hard = regular unless changed).
     removal: LevelRemoval = Field(default_factory=LevelRemoval, json_schema_extra=shown(
@@ -154,7 +153,6 @@ class TDSettings(_Spec):
     #: Groups that may stand at one fort (None = no limit; the seed sets none). A group
     #: reaching a full, intact fort waits at the end of its passage.
     max_groups_per_fort: StrictInt | None = Field(default=None, ge=1, le=MAX_NUMBER, json_schema_extra=shown(
-        
         "砦ごとの敵集団の上限", "groups per fort"))
     #: TD-ADV-1 when every fort on a group's path is broken: `stay_at_last` (default) the
     #: group stands at the innermost fort of its path; `remove` it leaves the board.

@@ -21,6 +21,8 @@ NOT_SHOWN: dict[tuple[str, str], str] = {
     ("RoomMeta", "gm_seq"): "the GM's id sequence: engine bookkeeping, never edited by hand",
     ("RoomState", "rng"): "the dice generator: never projected, never editable",
     ("EngagementState", "hidden_seq"): "the hidden attacks' id sequence: engine bookkeeping",
+    ("Prompt", "resume"): "which handler the answer resumes: the engine's continuation, GM-secret",
+    ("Prompt", "context"): "what the resumed handler needs: the engine's continuation, GM-secret",
 }
 #: Models the editor never opens: not state a GM edits (the dice generator's internals).
 NOT_SHOWN_MODELS: dict[str, str] = {
@@ -45,15 +47,15 @@ def _fields() -> Iterator[tuple[str, str, dict[str, Any]]]:
 
 
 def _enum_values(node: Any) -> set[str]:
-    """The string values an enum field may hold, through optional/list/map wrappers (a `$ref`
-    is its own model's business and is checked there)."""
+    """The values an enum field may hold (as the words' keys: strings), through optional,
+    list and map wrappers; a `$ref` to a model is that model's business."""
     if isinstance(node, list):
         return {v for item in node for v in _enum_values(item)}
     if not isinstance(node, dict) or "$ref" in node:
         return set()
-    own = {v for v in node.get("enum", []) if isinstance(v, str)}
-    if isinstance(node.get("const"), str):
-        own.add(node["const"])
+    own = {str(v) for v in node.get("enum", []) if not isinstance(v, bool)}
+    if "const" in node and not isinstance(node["const"], bool):
+        own.add(str(node["const"]))
     for key in ("anyOf", "oneOf", "items", "additionalProperties", "prefixItems"):
         own |= _enum_values(node.get(key))
     return own
@@ -61,12 +63,12 @@ def _enum_values(node: Any) -> set[str]:
 
 def _shared_enum(node: dict[str, Any]) -> set[str]:
     """The values of an enum declared once as a definition (`$ref` to a bare enum)."""
-    refs = [node] + list(node.get("anyOf", [])) + [node.get("items") or {}]
+    refs = [node, *node.get("anyOf", []), node.get("items") or {}]
     values: set[str] = set()
     for ref in refs:
         if isinstance(ref, dict) and isinstance(ref.get("$ref"), str):
             target = _defs()[ref["$ref"].rsplit("/", 1)[-1]]
-            values |= {v for v in target.get("enum", []) if isinstance(v, str)}
+            values |= {str(v) for v in target.get("enum", []) if not isinstance(v, bool)}
     return values
 
 
