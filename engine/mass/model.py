@@ -217,9 +217,8 @@ class MassSettings(_Spec):
         "GMの部隊の対応", "GM units' reactions", words=GM_REACTION_WORDS))
     #: Who may send BCDice lines instead of letting komasync roll.
     reported_results_from: list[Literal["gm", "player", "bridge"]] = Field(
-        default_factory=lambda: ["gm", "player", "bridge"], json_schema_extra=shown(
-            "ダイス結果を送れる者", "who may report dice",
-            words=REPORTER_WORDS))  # type: ignore[arg-type]
+        default_factory=lambda: ["gm", "player", "bridge"],  # type: ignore[arg-type]
+        json_schema_extra=shown("ダイス結果を送れる者", "who may report dice", words=REPORTER_WORDS))
 
 
 class Side(Entity):
