@@ -10,6 +10,7 @@ from .grid import GridState
 from .mass import MassState
 from .room import Enforcement, PlayerInfo, PlayerRolls, RoomBase, RoomMeta
 from .table import TableState
+from .titles import shown
 from .tower_defense import TowerDefenseState
 
 __all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomMeta", "RoomState"]
@@ -18,9 +19,12 @@ __all__ = ["Enforcement", "PlayerInfo", "PlayerRolls", "RoomMeta", "RoomState"]
 class RoomState(RoomBase):
     """Everything the engine knows about one room: its own parts plus each subsystem's."""
 
-    table: TableState = Field(default_factory=TableState)
-    tower_defense: TowerDefenseState | None = None
-    bases: BasesState | None = None
-    grid: GridState | None = None
-    mass: MassState | None = None
-    engagement: EngagementState | None = None
+    table: TableState = Field(default_factory=TableState, json_schema_extra=shown("テーブル", "table"))
+    tower_defense: TowerDefenseState | None = Field(default=None, json_schema_extra=shown(
+        "タワーディフェンス", "tower defense"))
+    bases: BasesState | None = Field(default=None, json_schema_extra=shown("拠点戦闘", "base battle"))
+    grid: GridState | None = Field(default=None, json_schema_extra=shown(
+        "シームレス戦闘", "seamless grid combat"))
+    mass: MassState | None = Field(default=None, json_schema_extra=shown("マスコンバット", "mass combat"))
+    engagement: EngagementState | None = Field(default=None, json_schema_extra=shown(
+        "近接と接近状態", "engagement"))

@@ -18,7 +18,8 @@ from typing import Annotated, Final, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from ..bounds import Count, Name, Number, OnlyInt, Sentence
-from .states import CharSide, Side, Status
+from ..titles import shown
+from .states import JA_STATUS, CharSide, Side, Status
 
 __all__ = [
     "CHARACTER_KINDS",
@@ -51,6 +52,20 @@ Op = Literal[">=", "<=", "<", ">", "=="]
 ElementKind = Literal["gp", "constant", "event"]
 Mode = Literal["edge", "level", "active", "manual"]
 
+#: The seed's words for each value the GM may pick (the override editor shows them).
+WHO_WORDS = {"ally": ("味方", "ally"), "foe": ("敵", "foe"), "pc": ("PC側", "PCs' side"),
+             "enemy": ("敵側", "enemy side"), "any": ("誰でも", "anyone")}
+TARGET_SIDE_WORDS = {**WHO_WORDS, "none": ("なし", "none")}
+OP_WORDS = {">=": ("以上", "at least"), "<=": ("以下", "at most"), "<": ("未満", "less than"),
+            ">": ("より多い", "more than"), "==": ("ちょうど", "exactly")}
+STATUS_WORDS = {s.value: (ja, s.value) for s, ja in JA_STATUS.items()}
+PRED_WORDS = {"count": ("人数", "count"), "wiped": ("全員戦闘不能", "wiped"), "gp": ("GP", "GP"),
+              "state": ("拠点の状態", "base state"), "round": ("ラウンド", "round"),
+              "fired": ("イベントの発生", "event fired")}
+COUNT_WORDS = {"on_field": ("戦場にいる", "on the field"), "incapacitated": ("戦闘不能", "incapacitated")}
+SIGN_WORDS = {"-1": ("減少", "decrease"), "1": ("増加", "increase")}
+QUANT_WORDS = {"all": ("すべて", "all"), "any": ("いずれか", "any")}
+
 # character happenings a player, the GM or a bridge may report (BASE-COND-5)
 ReportKind = Literal["character.entered", "character.incapacitated", "character.recovered",
                      "character.left", "character.damaged", "timing.abandoned", "mana.spent"]
@@ -79,12 +94,14 @@ class Target(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    this: StrictBool = False
-    name: Name | None = None
-    side: Literal["ally", "foe", "pc", "enemy", "none", "any"] | None = None
-    attribute: Name | None = None
-    without: Name | None = None
-    others: StrictBool = False
+    this: StrictBool = Field(default=False, json_schema_extra=shown("この拠点", "this base"))
+    name: Name | None = Field(default=None, json_schema_extra=shown("拠点名", "base name"))
+    side: Literal["ally", "foe", "pc", "enemy", "none", "any"] | None = Field(default=None,
+                                                                              json_schema_extra=shown(
+        "陣営", "side", words=TARGET_SIDE_WORDS))
+    attribute: Name | None = Field(default=None, json_schema_extra=shown("属性", "attribute"))
+    without: Name | None = Field(default=None, json_schema_extra=shown("除く属性", "without attribute"))
+    others: StrictBool = Field(default=False, json_schema_extra=shown("ほかの拠点", "other bases"))
 
     @field_validator("attribute", "without")
     @classmethod
@@ -99,65 +116,76 @@ class Target(BaseModel):
 class HappeningReq(BaseModel):
     """One happening a block waits for (`character.incapacitated`, `round.ended`…)."""
 
-    kind: Name
-    who: Who | None = None
-    character: Name | None = None
-    base: Target | None = None
-    to: Status | None = None
-    came_from: Status | None = None
-    sign: Annotated[Literal[-1, 1], OnlyInt] | None = None
-    op: Op | None = None
-    n: Number | None = None
-    name: Name | None = None
+    kind: Name = Field(json_schema_extra=shown("出来事", "happening"))
+    who: Who | None = Field(default=None, json_schema_extra=shown("誰の", "whose", words=WHO_WORDS))
+    character: Name | None = Field(default=None, json_schema_extra=shown("キャラクター", "character"))
+    base: Target | None = Field(default=None, json_schema_extra=shown("拠点", "base"))
+    to: Status | None = Field(default=None, json_schema_extra=shown(
+        "なった状態", "became", words=STATUS_WORDS))
+    came_from: Status | None = Field(default=None, json_schema_extra=shown(
+        "元の状態", "came from", words=STATUS_WORDS))
+    sign: Annotated[Literal[-1, 1], OnlyInt] | None = Field(default=None, json_schema_extra=shown(
+        "増減", "sign", words=SIGN_WORDS))
+    op: Op | None = Field(default=None, json_schema_extra=shown("比較", "comparison", words=OP_WORDS))
+    n: Number | None = Field(default=None, json_schema_extra=shown("値", "value"))
+    name: Name | None = Field(default=None, json_schema_extra=shown("名前", "name"))
 
 
 class CountPred(BaseModel):
     """Characters of a side on the field (or incapacitated) compared with `n`."""
 
-    kind: Literal["count"] = "count"
-    who: Who
-    what: Literal["on_field", "incapacitated"] = "on_field"
-    op: Op
-    n: Number
-    others: StrictBool = False
+    kind: Literal["count"] = Field(default="count", json_schema_extra=shown(
+        "条件の種類", "kind", words=PRED_WORDS))
+    who: Who = Field(json_schema_extra=shown("陣営", "side", words=WHO_WORDS))
+    what: Literal["on_field", "incapacitated"] = Field(default="on_field", json_schema_extra=shown(
+        "数えるもの", "counts", words=COUNT_WORDS))
+    op: Op = Field(json_schema_extra=shown("比較", "comparison", words=OP_WORDS))
+    n: Number = Field(json_schema_extra=shown("値", "value"))
+    others: StrictBool = Field(default=False, json_schema_extra=shown("自分を除く", "others only"))
 
 
 class WipedPred(BaseModel):
     """Every character of the side is incapacitated (全員戦闘不能)."""
 
-    kind: Literal["wiped"] = "wiped"
-    who: Who
+    kind: Literal["wiped"] = Field(default="wiped", json_schema_extra=shown(
+        "条件の種類", "kind", words=PRED_WORDS))
+    who: Who = Field(json_schema_extra=shown("陣営", "side", words=WHO_WORDS))
 
 
 class GpPred(BaseModel):
-    kind: Literal["gp"] = "gp"
-    base: Target = Field(default_factory=Target)
-    op: Op
-    n: Number
+    kind: Literal["gp"] = Field(default="gp", json_schema_extra=shown(
+        "条件の種類", "kind", words=PRED_WORDS))
+    base: Target = Field(default_factory=Target, json_schema_extra=shown("拠点", "base"))
+    op: Op = Field(json_schema_extra=shown("比較", "comparison", words=OP_WORDS))
+    n: Number = Field(json_schema_extra=shown("値", "value"))
 
 
 class StatePred(BaseModel):
     """Bases are (all / any) in a state; 撃破 counts as 停止 (BASE-ST-4)."""
 
-    kind: Literal["state"] = "state"
-    base: Target
-    state: Status
-    quant: Literal["all", "any"] = "all"
+    kind: Literal["state"] = Field(default="state", json_schema_extra=shown(
+        "条件の種類", "kind", words=PRED_WORDS))
+    base: Target = Field(json_schema_extra=shown("拠点", "base"))
+    state: Status = Field(json_schema_extra=shown("状態", "state", words=STATUS_WORDS))
+    quant: Literal["all", "any"] = Field(default="all", json_schema_extra=shown(
+        "すべて・いずれか", "all or any", words=QUANT_WORDS))
 
 
 class RoundPred(BaseModel):
-    kind: Literal["round"] = "round"
-    op: Op
-    n: Number
+    kind: Literal["round"] = Field(default="round", json_schema_extra=shown(
+        "条件の種類", "kind", words=PRED_WORDS))
+    op: Op = Field(json_schema_extra=shown("比較", "comparison", words=OP_WORDS))
+    n: Number = Field(json_schema_extra=shown("値", "value"))
 
 
 class FiredPred(BaseModel):
     """An event (by name) has fired `op n` times this battle."""
 
-    kind: Literal["fired"] = "fired"
-    name: Name
-    op: Op
-    n: Number
+    kind: Literal["fired"] = Field(default="fired", json_schema_extra=shown(
+        "条件の種類", "kind", words=PRED_WORDS))
+    name: Name = Field(json_schema_extra=shown("イベント名", "event name"))
+    op: Op = Field(json_schema_extra=shown("比較", "comparison", words=OP_WORDS))
+    n: Number = Field(json_schema_extra=shown("値", "value"))
 
 
 Predicate = Annotated[
@@ -169,29 +197,34 @@ Predicate = Annotated[
 class ActiveSpec(BaseModel):
     """`【能動誘発】（character/action）` (BASE-COND-3); `timing` set for 宣言(timing)."""
 
-    who: Who | None = None
-    character: Name | None = None
-    action: Name
-    kind: Name | None = None
-    timing: Name | None = None
+    who: Who | None = Field(default=None, json_schema_extra=shown("誰の", "whose", words=WHO_WORDS))
+    character: Name | None = Field(default=None, json_schema_extra=shown("キャラクター", "character"))
+    action: Name = Field(json_schema_extra=shown("行動", "action"))
+    kind: Name | None = Field(default=None, json_schema_extra=shown("種類", "kind"))
+    timing: Name | None = Field(default=None, json_schema_extra=shown("タイミング", "timing"))
 
 
 class Block(BaseModel):
     """One condition block (AND of everything in it, BASE-COND-4), with its text."""
 
-    text: Sentence
-    state: list[Status] = Field(default_factory=list)
-    from_round: Count | None = None
-    per_round: Count | None = None
-    becomes: list[Status] = Field(default_factory=list)
-    active: ActiveSpec | None = None
-    happening: HappeningReq | None = None
-    predicates: list[Predicate] = Field(default_factory=list)
-    always: StrictBool = False
-    once: StrictBool = False
-    exempt: StrictBool = False
-    manual: Sentence | None = None
-    defined: list[Name] = Field(default_factory=list)
+    text: Sentence = Field(json_schema_extra=shown("条件の文章", "condition text"))
+    state: list[Status] = Field(default_factory=list, json_schema_extra=shown(
+        "この拠点の状態", "this base's state", words=STATUS_WORDS))
+    from_round: Count | None = Field(default=None, json_schema_extra=shown("開始ラウンド", "from round"))
+    per_round: Count | None = Field(default=None, json_schema_extra=shown(
+        "ラウンドごとの回数", "times per round"))
+    becomes: list[Status] = Field(default_factory=list, json_schema_extra=shown(
+        "なった状態", "becomes", words=STATUS_WORDS))
+    active: ActiveSpec | None = Field(default=None, json_schema_extra=shown("能動誘発", "active trigger"))
+    happening: HappeningReq | None = Field(default=None, json_schema_extra=shown("出来事", "happening"))
+    predicates: list[Predicate] = Field(default_factory=list, json_schema_extra=shown(
+        "状態の条件", "state conditions"))
+    always: StrictBool = Field(default=False, json_schema_extra=shown("常時", "always"))
+    once: StrictBool = Field(default=False, json_schema_extra=shown("1回のみ", "once"))
+    exempt: StrictBool = Field(default=False, json_schema_extra=shown("制限を受けない", "exempt"))
+    manual: Sentence | None = Field(default=None, json_schema_extra=shown("GMが判断", "GM judges"))
+    defined: list[Name] = Field(default_factory=list, json_schema_extra=shown(
+        "定義された条件", "defined conditions"))
 
     @property
     def mode(self) -> Mode:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_
 from ..bounds import MAX_NUMBER, Count, Id, Name, Number, Paragraph, Sentence
 from ..titles import shown
 from ..views import Audience, Entity
-from .blocks import Block, Target
+from .blocks import STATUS_WORDS, Block, Target
 from .states import JA_STATUS, CharSide, Side, Status
 
 __all__ = [
@@ -45,6 +45,20 @@ Presence = Literal["on_field", "incapacitated", "off_field"]  # a character on t
 Reporters = Literal["own", "any"]  # players report for their own characters, or for anyone
 Part = Literal["element", "name", "condition", "effect", "delta", "count"]
 PARTS: Final[tuple[Part, ...]] = ("element", "name", "condition", "effect", "delta", "count")
+#: The seed's words for each value the GM may pick (the override editor shows them).
+PRESENCE_WORDS = {"on_field": ("戦場にいる", "on the field"), "incapacitated": ("戦闘不能", "incapacitated"),
+                  "off_field": ("戦場外", "off the field")}
+REPORTER_WORDS = {"own": ("自分のキャラクターのみ", "own characters"), "any": ("誰のでも", "anyone")}
+PART_WORDS = {"element": ("全体", "the whole element"), "name": ("名前", "name"),
+              "condition": ("条件", "condition"),
+              "effect": ("効果", "effect"), "delta": ("GPの増減", "GP change"), "count": ("回数", "count")}
+CHAR_SIDE_WORDS = {"pc": ("PC側", "PCs' side"), "enemy": ("敵側", "enemy side")}
+BY_WORDS = {"rule": ("ルール", "the rules"), "gm": ("GM", "the GM")}
+CHOOSER_WORDS = {"players": ("プレイヤー", "players"), "gm": ("GM", "the GM")}
+EFFECT_WORDS = {"gp": ("GP増減", "GP change"), "set_gp": ("GPを設定", "set GP"), "stop": ("停止", "stop"),
+                "excite": ("励起", "excite"), "calm": ("鎮静", "calm"), "restart": ("再起動", "restart"),
+                "regenerate": ("再生", "regenerate"), "reveal": ("公開", "reveal"),
+                "message": ("メッセージ", "message")}
 EffectDo = Literal["gp", "set_gp", "stop", "excite", "calm", "restart", "regenerate", "reveal",
                    "message"]
 
@@ -55,14 +69,17 @@ class Effect(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    do: EffectDo
-    value: Number | None = None
-    state: Literal["active", "excited", "stopped"] | None = None
-    target: Target = Field(default_factory=Target)
-    choose: StrictInt | None = Field(default=None, ge=1, le=MAX_NUMBER)
-    chooser: Literal["players", "gm"] | None = None
-    element: Id | None = None
-    text: Paragraph = ""
+    do: EffectDo = Field(json_schema_extra=shown("処理", "does", words=EFFECT_WORDS))
+    value: Number | None = Field(default=None, json_schema_extra=shown("値", "value"))
+    state: Literal["active", "excited", "stopped"] | None = Field(default=None, json_schema_extra=shown(
+        "状態", "state", words=STATUS_WORDS))
+    target: Target = Field(default_factory=Target, json_schema_extra=shown("対象", "target"))
+    choose: StrictInt | None = Field(default=None, ge=1, le=MAX_NUMBER, json_schema_extra=shown(
+        "選ぶ数", "choose"))
+    chooser: Literal["players", "gm"] | None = Field(default=None, json_schema_extra=shown(
+        "選ぶ者", "chooser", words=CHOOSER_WORDS))
+    element: Id | None = Field(default=None, json_schema_extra=shown("対象の要素", "element"))
+    text: Paragraph = Field(default="", json_schema_extra=shown("文章", "text"))
 
     @model_validator(mode="after")
     def _complete(self) -> Effect:
@@ -82,10 +99,13 @@ class Element(Entity):
     }
 
     id: Id
-    conditions: list[Block] = Field(default_factory=list)
-    hidden: list[Part] = Field(default_factory=list)
-    even_when_stopped: StrictBool = False
-    latched: StrictBool = False
+    conditions: list[Block] = Field(default_factory=list, json_schema_extra=shown("条件", "conditions"))
+    hidden: list[Part] = Field(default_factory=list, json_schema_extra=shown(
+        "伏せている部分", "hidden parts", words=PART_WORDS))
+    even_when_stopped: StrictBool = Field(default=False, json_schema_extra=shown(
+        "停止中も有効", "even when stopped"))
+    latched: StrictBool = Field(default=False, json_schema_extra=shown(
+        "一度満たせば有効のまま", "latched"))
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or "element" not in self.hidden
@@ -111,29 +131,30 @@ class Element(Entity):
 class GpCondition(Element):
     """GP変化条件: every time a block holds, this base's GP changes by `delta` (BASE-EL-1)."""
 
-    delta: Number
-    applied: Count = 0
+    delta: Number = Field(json_schema_extra=shown("GPの増減", "GP change"))
+    applied: Count = Field(default=0, json_schema_extra=shown("適用した回数", "times applied"))
 
 
 class ConstantEffect(Element):
     """常時効果: applies while a block holds; `manual_on` is the GM's word for manual blocks."""
 
-    name: Name
-    effect: Paragraph = ""
-    active: StrictBool = False
-    manual_on: StrictBool = False
+    name: Name = Field(json_schema_extra=shown("名前", "name"))
+    effect: Paragraph = Field(default="", json_schema_extra=shown("効果", "effect"))
+    active: StrictBool = Field(default=False, json_schema_extra=shown("有効", "active"))
+    manual_on: StrictBool = Field(default=False, json_schema_extra=shown(
+        "GMが有効にした", "turned on by the GM"))
 
 
 class Event(Element):
     """イベント: fires every time a block holds, at most `count` times (None = ∞)."""
 
-    name: Name
-    count: Count | None = None
-    effect: Paragraph = ""
-    effects: list[Effect] = Field(default_factory=list)
-    fired: Count = 0
-    fired_round: Count = 0
-    triggerer: Name | None = None
+    name: Name = Field(json_schema_extra=shown("名前", "name"))
+    count: Count | None = Field(default=None, json_schema_extra=shown("回数", "count"))
+    effect: Paragraph = Field(default="", json_schema_extra=shown("効果", "effect"))
+    effects: list[Effect] = Field(default_factory=list, json_schema_extra=shown("効果の処理", "effects"))
+    fired: Count = Field(default=0, json_schema_extra=shown("発生した回数", "times fired"))
+    fired_round: Count = Field(default=0, json_schema_extra=shown("発生したラウンド", "round fired"))
+    triggerer: Name | None = Field(default=None, json_schema_extra=shown("発生させた者", "triggered by"))
 
     def can_fire(self, block: Block) -> bool:
         """BASE-EL-1 activation count, 【ラウンドX回】 (BASE-COND-1), はじめて… once."""
@@ -157,14 +178,16 @@ class Base(Entity):
     gp: StrictInt = Field(ge=0, le=MAX_NUMBER, json_schema_extra=shown("GP", "GP", rule="BASE-GP-2"))
     state: Status = Field(default=Status.ACTIVE, json_schema_extra=shown(
         "状態", "state", words={s.value: (JA_STATUS[s], s.value) for s in Status}))
-    attributes: list[Name] = Field(default_factory=list)
+    attributes: list[Name] = Field(default_factory=list, json_schema_extra=shown("属性", "attributes"))
     hidden: StrictBool = Field(default=False, json_schema_extra=shown("非公開", "hidden"))
     gp_hidden: StrictBool = Field(default=False, json_schema_extra=shown("GP非公開", "GP hidden"))
-    summary: Paragraph = ""
-    note: Paragraph = ""
-    gp_conditions: list[GpCondition] = Field(default_factory=list)
-    constants: list[ConstantEffect] = Field(default_factory=list)
-    events: list[Event] = Field(default_factory=list)
+    summary: Paragraph = Field(default="", json_schema_extra=shown("概要", "summary"))
+    note: Paragraph = Field(default="", json_schema_extra=shown("メモ", "note"))
+    gp_conditions: list[GpCondition] = Field(default_factory=list, json_schema_extra=shown(
+        "GP条件", "GP conditions"))
+    constants: list[ConstantEffect] = Field(default_factory=list, json_schema_extra=shown(
+        "常時効果", "constant effects"))
+    events: list[Event] = Field(default_factory=list, json_schema_extra=shown("イベント", "events"))
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden
@@ -192,22 +215,28 @@ class Base(Entity):
 class EndCondition(BaseModel):
     """A GM-defined end condition (BASE-TYPE-5): when `condition` holds, `losers` lose."""
 
-    condition: Block
-    losers: list[CharSide] = Field(default_factory=list)
+    condition: Block = Field(json_schema_extra=shown("条件", "condition"))
+    losers: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "敗北する陣営", "losing sides", words=CHAR_SIDE_WORDS))
 
 
 class BattleType(Entity):
     """Battle type and its end rules (BASE-TYPE-1..5); published to everyone."""
 
-    key: Name
-    name: Name
-    rule: Name
-    core_defeat: list[CharSide] = Field(default_factory=list)
-    wipe_defeat: list[CharSide] = Field(default_factory=list)
-    core_required: list[CharSide] = Field(default_factory=list)
-    core_forbidden: list[CharSide] = Field(default_factory=list)
-    ends: list[EndCondition] = Field(default_factory=list)
-    text: Paragraph = ""
+    key: Name = Field(json_schema_extra=shown("種類", "kind"))
+    name: Name = Field(json_schema_extra=shown("名前", "name"))
+    rule: Name = Field(json_schema_extra=shown("ルール", "rule"))
+    core_defeat: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "コア撃破で敗北", "defeated when the core falls", words=CHAR_SIDE_WORDS))
+    wipe_defeat: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "全員戦闘不能で敗北", "defeated when wiped out", words=CHAR_SIDE_WORDS))
+    core_required: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "コア拠点が必要", "core required", words=CHAR_SIDE_WORDS))
+    core_forbidden: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "コア拠点を持てない", "core forbidden", words=CHAR_SIDE_WORDS))
+    ends: list[EndCondition] = Field(default_factory=list, json_schema_extra=shown(
+        "終了条件", "end conditions"))
+    text: Paragraph = Field(default="", json_schema_extra=shown("説明", "text"))
 
 
 BATTLE_TYPES: Final[dict[str, BattleType]] = {
@@ -230,38 +259,42 @@ BATTLE_TYPES: Final[dict[str, BattleType]] = {
 class BattleOutcome(Entity):
     """How the battle ended: who lost, by which rule, in both languages."""
 
-    losers: list[CharSide] = Field(default_factory=list)
-    rule: Name
-    ja: Paragraph
-    en: Paragraph
-    by: Literal["rule", "gm"] = "rule"
+    losers: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "敗北した陣営", "losing sides", words=CHAR_SIDE_WORDS))
+    rule: Name = Field(json_schema_extra=shown("ルール", "rule"))
+    ja: Paragraph = Field(json_schema_extra=shown("理由", "reason"))
+    en: Paragraph = Field(json_schema_extra=shown("英語の理由", "English reason"))
+    by: Literal["rule", "gm"] = Field(default="rule", json_schema_extra=shown(
+        "決めたもの", "decided by", words=BY_WORDS))
 
 
 class SideCount(Entity):
     """Characters of one side on the field / incapacitated (reported or GM-set)."""
 
-    on_field: Count = 0
-    incapacitated: Count = 0
+    on_field: Count = Field(default=0, json_schema_extra=shown("戦場にいる数", "on the field"))
+    incapacitated: Count = Field(default=0, json_schema_extra=shown("戦闘不能の数", "incapacitated"))
 
 
 class FieldCharacter(Entity):
     """A character on the roster; `player` plays it (None: the GM's, or bound by name)."""
 
-    side: CharSide
-    status: Presence = "on_field"
-    player: Id | None = None
+    side: CharSide = Field(json_schema_extra=shown("陣営", "side", words=CHAR_SIDE_WORDS))
+    status: Presence = Field(default="on_field", json_schema_extra=shown(
+        "状態", "status", words=PRESENCE_WORDS))
+    player: Id | None = Field(default=None, json_schema_extra=shown(
+        "プレイヤー", "player", ids=("meta", "players")))
 
 
 class DefinedCondition(Entity):
     """A named condition (BASE-OPT-3), usable as 【name】 in any element; public."""
 
-    text: Sentence
-    block: Block
+    text: Sentence = Field(json_schema_extra=shown("条件の文章", "condition text"))
+    block: Block = Field(json_schema_extra=shown("条件", "condition"))
 
 
 class GridSize(BaseModel):
-    width: Count
-    height: Count
+    width: Count = Field(json_schema_extra=shown("幅", "width"))
+    height: Count = Field(json_schema_extra=shown("高さ", "height"))
 
 
 def _both_sides() -> dict[CharSide, SideCount]:
@@ -273,19 +306,26 @@ class BasesState(Entity):
 
     __secret__ = frozenset({"notes"})
 
-    battle: BattleType = Field(default_factory=lambda: BATTLE_TYPES["general"].model_copy(deep=True))
-    round: Count = 0
-    large_scale: StrictBool = False
-    battle_grid: GridSize | None = None
-    summary: Paragraph = ""
-    defined: dict[str, DefinedCondition] = Field(default_factory=dict)
-    bases: dict[str, Base] = Field(default_factory=dict)
+    battle: BattleType = Field(default_factory=lambda: BATTLE_TYPES["general"].model_copy(deep=True),
+                               json_schema_extra=shown("戦闘の種類", "battle type"))
+    round: Count = Field(default=0, json_schema_extra=shown("ラウンド", "round"))
+    large_scale: StrictBool = Field(default=False, json_schema_extra=shown(
+        "大規模戦闘", "large-scale battle"))
+    battle_grid: GridSize | None = Field(default=None, json_schema_extra=shown(
+        "戦場の広さ", "battle grid"))
+    summary: Paragraph = Field(default="", json_schema_extra=shown("概要", "summary"))
+    defined: dict[str, DefinedCondition] = Field(default_factory=dict, json_schema_extra=shown(
+        "定義された条件", "defined conditions"))
+    bases: dict[str, Base] = Field(default_factory=dict, json_schema_extra=shown("拠点", "bases"))
     sides: dict[CharSide, SideCount] = Field(
-        default_factory=lambda: _both_sides())
-    characters: dict[str, FieldCharacter] = Field(default_factory=dict)
-    players_report: Reporters = "own"
-    outcome: BattleOutcome | None = None
-    notes: list[Paragraph] = Field(default_factory=list)
+        default_factory=lambda: _both_sides(), json_schema_extra=shown(
+            "陣営ごとの人数", "characters by side", words=CHAR_SIDE_WORDS))
+    characters: dict[str, FieldCharacter] = Field(default_factory=dict, json_schema_extra=shown(
+        "キャラクター", "characters"))
+    players_report: Reporters = Field(default="own", json_schema_extra=shown(
+        "プレイヤーが報告できる範囲", "players report for", words=REPORTER_WORDS))
+    outcome: BattleOutcome | None = Field(default=None, json_schema_extra=shown("決着", "outcome"))
+    notes: list[Paragraph] = Field(default_factory=list, json_schema_extra=shown("メモ", "notes"))
 
     @property
     def running(self) -> bool:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from ..bounds import Count, Id, Number
 from ..combatants import Combatant
 from ..phases import PhaseSpec, PhaseTable
+from ..titles import shown
 from ..views import Audience, Entity
 
 __all__ = [
@@ -73,6 +74,30 @@ Stage = Literal["attack", "cover", "defence", "damage"]
 #: defence (`defence`), the defence check's line (`defence_check`), the damage line.
 Awaited = Literal["attack_check", "cover", "defence", "defence_check", "damage"]
 
+#: The seed's words for each value the GM may pick (the override editor shows them).
+PHASE_WORDS = {p.id: (p.ja, p.en) for p in TURN.phases}
+HOW_WORDS = {"approach": ("接近", "approach"), "cover": ("カバー", "cover"), "guard": ("ガード", "guard"),
+             "ability": ("能力・GM", "ability or GM")}
+ATTACK_WORDS = {"approach": ("接近", "approach"), "melee": ("近接攻撃", "melee"),
+                "shot": ("ショット", "shot"), "homing": ("ホーミング", "homing")}
+DEFENCE_WORDS = {"evade": ("回避", "evade"), "guard": ("ガード", "guard"), "cover": ("カバー", "cover"),
+                 "none": ("受ける", "take it")}
+PURPOSE_WORDS = {**ATTACK_WORDS, **DEFENCE_WORDS, "damage": ("ダメージ", "damage")}
+STAGE_WORDS = {"attack": ("攻撃の判定", "attack check"), "cover": ("カバー待ち", "cover"),
+               "defence": ("防御", "defence"), "damage": ("ダメージ", "damage")}
+AWAITED_WORDS = {"attack_check": ("攻撃の判定", "attack check"), "cover": ("カバー", "cover"),
+                 "defence": ("防御の宣言", "defence"), "defence_check": ("防御の判定", "defence check"),
+                 "damage": ("ダメージ", "damage")}
+TIE_WORDS = {"defender": ("防御側の勝ち", "defender wins"), "attacker": ("攻撃側の勝ち", "attacker wins")}
+APPROACH_ROW_WORDS = {"any": ("制限なし (GMが判断)", "any (the GM judges)"),
+                      "from_front": ("接近する者が前衛", "from the front row"),
+                      "front_to_front": ("前衛から前衛へ", "front row to front row")}
+SETUP_TARGET_WORDS = {"earlier": ("前のターンからの接近状態のみ", "pairs from earlier turns"),
+                      "any": ("このセットアップの接近状態も", "also pairs from this setup")}
+LEFT_WORDS = {"handover": ("離脱", "handover"), "guard": ("ガード", "guard"), "cover": ("カバー", "cover")}
+#: Where a combatant's id points.
+COMBATANTS = ("engagement", "combatants")
+
 
 class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -83,24 +108,34 @@ class EngagementSettings(_Spec):
     per reading of an ambiguity (docs/engagement.md)."""
 
     #: Sides of a check die: achievement = check value + the dice (base game).
-    check_die: StrictInt = Field(default=6, ge=2, le=100)
+    check_die: StrictInt = Field(default=6, ge=2, le=100, json_schema_extra=shown(
+        "判定ダイスの面数", "check die sides"))
     #: Sides of a damage die (`1D-3`, `(LV)D` of ENG-ACT-2).
-    damage_die: StrictInt = Field(default=6, ge=2, le=100)
+    damage_die: StrictInt = Field(default=6, ge=2, le=100, json_schema_extra=shown(
+        "ダメージダイスの面数", "damage die sides"))
     #: An opposed check that ties: the `defender` wins (the seed: the attacker must win
     #: to hit) or the `attacker` wins.
-    ties: Literal["defender", "attacker"] = "defender"
+    ties: Literal["defender", "attacker"] = Field(default="defender", json_schema_extra=shown(
+        "同値のとき", "on a tie", words=TIE_WORDS))
     #: ENG-ACT-2 damage added per graze spent on a melee hit (the base game's rate).
-    graze_damage: StrictInt = Field(default=1, ge=0, le=100)
+    graze_damage: StrictInt = Field(default=1, ge=0, le=100, json_schema_extra=shown(
+        "グレイズ1点のダメージ", "damage per graze"))
     #: ENG-ACT-1 the front/back rule of the base game for approach: `any` (no limit here,
     #: the GM judges), `from_front` (the approacher stands in front), `front_to_front`.
-    approach_rows: Literal["any", "from_front", "front_to_front"] = "any"
+    approach_rows: Literal["any", "from_front", "front_to_front"] = Field(
+        default="any", json_schema_extra=shown(
+        "接近と前衛・後衛", "approach and rows", words=APPROACH_ROW_WORDS))
     #: ENG-EF-2 at a setup, melee only partners engaged in an earlier turn (`earlier`),
     #: or also those a guard/cover engaged in this very setup (`any`).
-    setup_targets: Literal["earlier", "any"] = "earlier"
+    setup_targets: Literal["earlier", "any"] = Field(default="earlier", json_schema_extra=shown(
+        "セットアップの近接攻撃の相手", "setup melee partners", words=SETUP_TARGET_WORDS))
     #: Names of the combatants' table counters: DP pool, HP, grazes (base game).
-    dp_counter: str = Field(default="DP", max_length=64)
-    hp_counter: str = Field(default="HP", max_length=64)
-    graze_counter: str = Field(default="グレイズ", max_length=64)
+    dp_counter: str = Field(default="DP", max_length=64, json_schema_extra=shown(
+        "DPのカウンター", "DP counter"))
+    hp_counter: str = Field(default="HP", max_length=64, json_schema_extra=shown(
+        "HPのカウンター", "HP counter"))
+    graze_counter: str = Field(default="グレイズ", max_length=64, json_schema_extra=shown(
+        "グレイズのカウンター", "graze counter"))
 
 
 def pair_key(a: str, b: str) -> str:
@@ -111,7 +146,7 @@ def pair_key(a: str, b: str) -> str:
 class _Shown(Entity):
     """Hidden from players and the table while it involves a hidden character."""
 
-    hidden: StrictBool = False
+    hidden: StrictBool = Field(default=False, json_schema_extra=shown("GMのみ", "GM only"))
 
     def visible_to(self, audience: Audience) -> bool:
         return audience.is_gm or not self.hidden
@@ -121,13 +156,13 @@ class Pair(_Shown):
     """ENG-1 two characters engaged with each other. `turn` is the turn it counts for:
     it lasts until the end of the next turn's setup (ENG-EF-2/3, ENG-SETUP)."""
 
-    a: Id
-    b: Id
-    turn: Count
-    phase: Phase
-    how: How
+    a: Id = Field(json_schema_extra=shown("キャラクターA", "character A", ids=COMBATANTS))
+    b: Id = Field(json_schema_extra=shown("キャラクターB", "character B", ids=COMBATANTS))
+    turn: Count = Field(json_schema_extra=shown("ターン", "turn"))
+    phase: Phase = Field(json_schema_extra=shown("フェイズ", "phase", words=PHASE_WORDS))
+    how: How = Field(json_schema_extra=shown("接近状態になった理由", "how it formed", words=HOW_WORDS))
     #: The ability or GM reason, for `ability`.
-    note: str = Field(default="", max_length=100)
+    note: str = Field(default="", max_length=100, json_schema_extra=shown("メモ", "note"))
 
     def other(self, cid: str) -> str:
         return self.b if cid == self.a else self.a
@@ -141,46 +176,51 @@ class Used(_Shown):
     while the character is hidden."""
 
     #: ENG-GUARD the once-per-turn guard (not a guard against melee on oneself).
-    guard: Count = 0
+    guard: Count = Field(default=0, json_schema_extra=shown("ガードしたターン", "guard used in turn"))
     #: ENG-GUARD / ENG-COVER a guard for another this turn (no cover then).
-    guard_other: Count = 0
+    guard_other: Count = Field(default=0, json_schema_extra=shown(
+        "他人へのガードをしたターン", "guard for another in turn"))
     #: ENG-COVER the once-per-turn cover (no guard for another then).
-    cover: Count = 0
+    cover: Count = Field(default=0, json_schema_extra=shown("カバーしたターン", "cover used in turn"))
     #: ENG-EF-2 its one melee at a setup.
-    setup_melee: Count = 0
+    setup_melee: Count = Field(default=0, json_schema_extra=shown(
+        "セットアップで近接攻撃したターン", "setup melee in turn"))
 
 
 class Check(_Spec):
     """A check or damage roll: the fixed part (check value), how many dice of how many
     sides, and the total once rolled or reported (None: waiting for a report)."""
 
-    who: Id
-    purpose: Purpose
-    base: Number
-    dice: StrictInt = Field(ge=0, le=100)
-    sides: StrictInt = Field(ge=2, le=100)
-    total: Number | None = None
+    who: Id = Field(json_schema_extra=shown("判定する者", "who rolls", ids=COMBATANTS))
+    purpose: Purpose = Field(json_schema_extra=shown("判定の目的", "purpose", words=PURPOSE_WORDS))
+    base: Number = Field(json_schema_extra=shown("判定値", "check value"))
+    dice: StrictInt = Field(ge=0, le=100, json_schema_extra=shown("ダイスの数", "dice"))
+    sides: StrictInt = Field(ge=2, le=100, json_schema_extra=shown("ダイスの面数", "die sides"))
+    total: Number | None = Field(default=None, json_schema_extra=shown("達成値", "total"))
 
 
 class Defence(_Spec):
-    kind: DefenceKind
-    by: Id
+    kind: DefenceKind = Field(json_schema_extra=shown("防御の種類", "defence", words=DEFENCE_WORDS))
+    by: Id = Field(json_schema_extra=shown("防御する者", "defender", ids=COMBATANTS))
 
 
 class Awaiting(_Spec):
     """What an open exchange waits for and from whom, built only from what every audience
     of the exchange is shown (an unpublished character's 〈近接戦闘〉 is not consulted)."""
 
-    what: Awaited
+    what: Awaited = Field(json_schema_extra=shown("待っているもの", "waiting for", words=AWAITED_WORDS))
     #: The characters any one of whom may send it (declare the defence or cover, or
     #: report the line); the GM may answer for anyone.
-    who: list[Id] = Field(default_factory=list, max_length=64)
+    who: list[Id] = Field(default_factory=list, max_length=64, json_schema_extra=shown(
+        "答えられる者", "who may answer", ids=COMBATANTS))
     #: Whose `engagement.defend {defence: none}` ends the wait (the target), if any.
-    decides: Id | None = None
+    decides: Id | None = Field(default=None, json_schema_extra=shown(
+        "決める者", "who decides", ids=COMBATANTS))
     #: The players who answer for `who` and `decides` (their owners).
-    players: list[Id] = Field(default_factory=list, max_length=64)
+    players: list[Id] = Field(default_factory=list, max_length=64, json_schema_extra=shown(
+        "答えるプレイヤー", "players who answer", ids=("meta", "players")))
     #: One of them is a character no player owns: the GM answers for it.
-    by_gm: StrictBool = False
+    by_gm: StrictBool = Field(default=False, json_schema_extra=shown("GMが答える", "the GM answers"))
 
 
 class Exchange(_Shown):
@@ -192,49 +232,54 @@ class Exchange(_Shown):
     __secret__ = frozenset({"goal"})
 
     id: Id
-    attack: AttackKind
-    attacker: Id
-    target: Id
-    turn: Count
-    phase: Phase
-    stage: Stage = "attack"
-    dp: Count = 0
-    grazes: Count = 0
+    attack: AttackKind = Field(json_schema_extra=shown("攻撃の種類", "attack", words=ATTACK_WORDS))
+    attacker: Id = Field(json_schema_extra=shown("攻撃者", "attacker", ids=COMBATANTS))
+    target: Id = Field(json_schema_extra=shown("対象", "target", ids=COMBATANTS))
+    turn: Count = Field(json_schema_extra=shown("ターン", "turn"))
+    phase: Phase = Field(json_schema_extra=shown("フェイズ", "phase", words=PHASE_WORDS))
+    stage: Stage = Field(default="attack", json_schema_extra=shown("段階", "stage", words=STAGE_WORDS))
+    dp: Count = Field(default=0, json_schema_extra=shown("DP", "DP"))
+    grazes: Count = Field(default=0, json_schema_extra=shown("グレイズ", "grazes"))
     #: Shot/homing: the damage on a hit (the base game's power, as declared).
-    power: Count = 0
+    power: Count = Field(default=0, json_schema_extra=shown("威力", "power"))
     #: The melee's damage roll waits for a reported line (`report_damage`) instead of
     #: being rolled; the checks' own waits are each declaration's `report_check`.
-    report_damage: StrictBool = False
-    goal: Number | None = None
-    attack_total: Number | None = None
-    check: Check | None = None
-    defence: Defence | None = None
-    cover_failed: StrictBool = False
-    victim: Id | None = None
-    reduction: Count = 0
-    awaiting: Awaiting | None = None
+    report_damage: StrictBool = Field(default=False, json_schema_extra=shown(
+        "ダメージを報告で受ける", "damage reported"))
+    goal: Number | None = Field(default=None, json_schema_extra=shown("目標値", "target number"))
+    attack_total: Number | None = Field(default=None, json_schema_extra=shown(
+        "攻撃の達成値", "attack total"))
+    check: Check | None = Field(default=None, json_schema_extra=shown("判定", "check"))
+    defence: Defence | None = Field(default=None, json_schema_extra=shown("防御", "defence"))
+    cover_failed: StrictBool = Field(default=False, json_schema_extra=shown("カバー失敗", "cover failed"))
+    victim: Id | None = Field(default=None, json_schema_extra=shown(
+        "攻撃を受ける者", "who is hit", ids=COMBATANTS))
+    reduction: Count = Field(default=0, json_schema_extra=shown("軽減", "reduction"))
+    awaiting: Awaiting | None = Field(default=None, json_schema_extra=shown(
+        "待っているもの", "waiting for"))
 
 
 class Offer(_Shown):
     """ENG-HAND-1 a leave offered to `leaver`, engaged with `partner`, when `formed`
     (a new pair) appeared; `prompt` is the question waiting for its answer."""
 
-    prompt: Id
-    leaver: Id
-    partner: Id
-    formed: Id
+    prompt: Id = Field(json_schema_extra=shown("問いかけ", "prompt", ids=("prompts",)))
+    leaver: Id = Field(json_schema_extra=shown("離脱する者", "leaver", ids=COMBATANTS))
+    partner: Id = Field(json_schema_extra=shown("相手", "partner", ids=COMBATANTS))
+    formed: Id = Field(json_schema_extra=shown("新しい接近状態", "new pair", ids=("engagement", "pairs")))
 
 
 class Left(_Shown):
     """`leaver` left its engagement with `partner` in `turn` (ENG-HAND-1, or the target
     of a guard/cover, ENG-GUARD/ENG-COVER): the partner cannot pick it at the next setup."""
 
-    leaver: Id
-    partner: Id
-    turn: Count
+    leaver: Id = Field(json_schema_extra=shown("離脱した者", "leaver", ids=COMBATANTS))
+    partner: Id = Field(json_schema_extra=shown("相手", "partner", ids=COMBATANTS))
+    turn: Count = Field(json_schema_extra=shown("ターン", "turn"))
     #: `handover` (ENG-HAND-1), or the `guard` / `cover` its partner's attack was
     #: taken by (ENG-GUARD / ENG-COVER: the target leaves).
-    by: Literal["handover", "guard", "cover"] = "handover"
+    by: Literal["handover", "guard", "cover"] = Field(default="handover", json_schema_extra=shown(
+        "離脱の理由", "left by", words=LEFT_WORDS))
 
 
 class EngagementState(Entity):
@@ -247,18 +292,25 @@ class EngagementState(Entity):
 
     __secret__ = frozenset({"hidden_exchange", "hidden_seq"})
 
-    settings: EngagementSettings = Field(default_factory=EngagementSettings)
-    combatants: dict[str, Combatant] = Field(default_factory=dict)
-    active: StrictBool = False
-    turn: Count = 0
-    phase: Phase = "setup"
-    pairs: dict[str, Pair] = Field(default_factory=dict)
-    used: dict[str, Used] = Field(default_factory=dict)
-    exchange: Exchange | None = None
-    hidden_exchange: Exchange | None = None
+    settings: EngagementSettings = Field(default_factory=EngagementSettings, json_schema_extra=shown(
+        "設定", "settings"))
+    combatants: dict[str, Combatant] = Field(default_factory=dict, json_schema_extra=shown(
+        "キャラクター", "characters"))
+    active: StrictBool = Field(default=False, json_schema_extra=shown("戦闘中", "in battle"))
+    turn: Count = Field(default=0, json_schema_extra=shown("ターン", "turn"))
+    phase: Phase = Field(default="setup", json_schema_extra=shown("フェイズ", "phase", words=PHASE_WORDS))
+    pairs: dict[str, Pair] = Field(default_factory=dict, json_schema_extra=shown(
+        "接近状態", "engaged pairs"))
+    used: dict[str, Used] = Field(default_factory=dict, json_schema_extra=shown("使用済み", "used"))
+    exchange: Exchange | None = Field(default=None, json_schema_extra=shown(
+        "解決中の攻撃", "attack being resolved"))
+    hidden_exchange: Exchange | None = Field(default=None, json_schema_extra=shown(
+        "GMのみの攻撃", "hidden attack"))
     hidden_seq: Count = 0
-    offers: dict[str, Offer] = Field(default_factory=dict)
-    left: dict[str, Left] = Field(default_factory=dict)
+    offers: dict[str, Offer] = Field(default_factory=dict, json_schema_extra=shown(
+        "離脱の申し出", "leave offers"))
+    left: dict[str, Left] = Field(default_factory=dict, json_schema_extra=shown(
+        "離脱", "left engagements"))
 
     def partners(self, cid: str) -> list[str]:
         """Everyone `cid` is engaged with, in the order the pairs formed."""
