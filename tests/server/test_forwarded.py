@@ -12,10 +12,10 @@ import aiohttp
 import pytest
 from pydantic import ValidationError
 
+from conftest import EXAMPLES, Client, Running, start_server
 from komasync.server.connection import Limits
 from komasync.server.forwarded import parse_proxies
 from komasync.server.settings import load_settings
-from conftest import EXAMPLES, Client, Running, start_server
 
 PROXY = "127.0.0.1"  # the tests' proxy; other loopback addresses are clients
 
