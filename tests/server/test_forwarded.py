@@ -4,6 +4,7 @@ an `X-Forwarded-For` from any other peer is ignored."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import aiohttp
 import pytest
 from pydantic import ValidationError
 
-from conftest import EXAMPLES, Client, Running, start_server
+from conftest import EXAMPLES, KOMASYNC, Client, Running, start_server
 from komasync.server.connection import Limits
 from komasync.server.forwarded import parse_proxies
 from komasync.server.settings import load_settings
@@ -49,6 +50,15 @@ def test_behind_proxy_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("KOMASYNC_BEHIND_PROXY", "1")
     proxies = load_settings().proxies()
     assert proxies is not None and proxies.client("127.0.0.1", ["192.0.2.4"]) == "192.0.2.4"
+
+
+def test_a_wrong_behind_proxy_stops_serve_with_one_clear_error(tmp_path: Path) -> None:
+    out = subprocess.run([*KOMASYNC, "serve", "--port", "0", "--db", str(tmp_path / "k.db"),
+                          "--behind-proxy", "caddy.local"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2
+    assert "設定 --behind-proxy / KOMASYNC_BEHIND_PROXY の値が正しくありません" in out.stderr
+    assert "Setting --behind-proxy / KOMASYNC_BEHIND_PROXY is not valid" in out.stderr
 
 
 @pytest.fixture
