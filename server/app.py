@@ -36,6 +36,7 @@ from .errors import (
     TOO_MANY_CONNECTIONS,
     error_frame,
 )
+from .forwarded import TrustedProxies
 from .gm_key import all_rooms, gm_key_ok
 from .invite_limits import InviteLimits
 from .offload import SETTLE, keep, offload
@@ -90,6 +91,14 @@ class Komasync:
         self.queries = QueryBudget(self.limits)  # queries' share of the loop, answers kept
         self.cluster: Cluster | None = None  # several processes on one Redis (cluster.py)
         self.operator_token: str | None = None  # opens `/healthz?rooms=1`
+        self.proxies: TrustedProxies | None = None  # `serve --behind-proxy` (forwarded.py)
+
+    def client_address(self, request: web.Request) -> str:
+        """Where the request comes from: the TCP peer, or behind a trusted proxy the
+        client it forwarded for; limits and throttles count per this address."""
+        if self.proxies is None:
+            return request.remote or "?"
+        return self.proxies.client(request.remote, request.headers.getall("X-Forwarded-For", []))
 
     # -- rooms ------------------------------------------------------------------------
     async def recover_all(self) -> None:
@@ -259,7 +268,7 @@ class Komasync:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=self.limits.max_frame * 4)
         await ws.prepare(request)
         relayed = self.cluster.relayed_from(request) if self.cluster is not None else None
-        peer = Peer(relayed.address if relayed else request.remote or "?", request.transport)
+        peer = Peer(relayed.address if relayed else self.client_address(request), request.transport)
         limit = self.limits.connections_per_address
         if limit and self.per_address[peer.address] >= limit:  # 0: no limit
             code = TOO_MANY_CONNECTIONS
@@ -329,7 +338,7 @@ async def _rooms(request: web.Request) -> web.Response:
         secret = str(body["secret"])
     except Exception:
         return web.json_response(_malformed("need {secret}"), status=400)
-    address = request.remote or "?"
+    address = server.client_address(request)
     if (wait := server.throttle.wait(address)) > 0:  # as a guessing socket would be
         seconds = math.ceil(wait)
         return web.json_response(error_frame(AUTH_THROTTLED, None, AUTH_THROTTLED.text.format(

@@ -64,6 +64,11 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         "where the other processes reach this one (Redis; ws://HOST:PORT/ws)")
     s.add_argument("--public-url", help="プレイヤーが開くURL（招待リンク用）/ "
                                         "URL players open (used in invite links)")
+    s.add_argument("--behind-proxy", nargs="?", const="loopback", metavar="ADDRS",
+                   help="リバースプロキシ（Caddy など）の後ろで動かす: このアドレス（カンマ区切り、"
+                        "省略時はループバック）からの接続だけ X-Forwarded-For を信じる / run "
+                        "behind a reverse proxy such as Caddy: believe X-Forwarded-For only from "
+                        "these addresses or networks (comma-separated; loopback if left out)")
     s.add_argument("--demo", action="store_true",
                    help="デモルームを用意してGM秘密鍵を表示 / set up the demo rooms, print their GM secret")
     s.add_argument("--demo-scenario", default=None,
@@ -166,6 +171,23 @@ def _store_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     rc.add_argument("--host", default="127.0.0.1", help="待ち受けるアドレス / address to bind")
 
 
+def _caddy_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    c = sub.add_parser("caddyfile", help="HTTPS用のCaddyの設定を表示 / print a Caddyfile for HTTPS",
+                       description="例 / e.g. komasync caddyfile --domain example.org > Caddyfile")
+    c.set_defaults(run=_lazy(".caddyfile", "run"))
+    c.add_argument("--domain", help="公開するドメイン（証明書は自動取得）/ "
+                                    "your domain (Caddy obtains its certificate)")
+    c.add_argument("--lan", action="store_true",
+                   help="LAN内で使う（Caddyの内部認証局 tls internal）/ "
+                        "for a LAN (Caddy's internal CA, tls internal)")
+    c.add_argument("--host", help="LANでのこのPCのアドレス（既定: 自動検出）/ "
+                                  "this PC's LAN address (default: detected)")
+    c.add_argument("--port", type=int, default=8750,
+                   help="komasync serve のポート（既定8750）/ komasync serve's port (8750)")
+    c.add_argument("--https-port", type=int, default=443,
+                   help="Caddyが待ち受けるHTTPSポート（既定443）/ HTTPS port Caddy listens on (443)")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="komasync",
@@ -199,6 +221,7 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--store", help=STORE_HELP)
 
     _store_parsers(sub)
+    _caddy_parser(sub)
 
     sc = sub.add_parser("scenario", help="シナリオ操作 / scenarios")
     scsub = sc.add_subparsers(dest="scenario_cmd", required=True, metavar="ACTION")

@@ -82,6 +82,7 @@ def serve(args: argparse.Namespace) -> int:
     settings = load_settings(host=args.host, port=args.port, db=args.db, store=args.store,
                              lease_ms=args.lease_ms, cluster_url=getattr(args, "cluster_url", None),
                              public_url=args.public_url,
+                             behind_proxy=getattr(args, "behind_proxy", None),
                              durability=args.durability, snapshot_every=args.snapshot_every,
                              max_frame=args.max_frame, rate=args.rate, log=args.log,
                              outbox_bytes=args.outbox_bytes,
@@ -109,6 +110,7 @@ def serve(args: argparse.Namespace) -> int:
     gm_key = ensure_gm_key(backend)  # before serving: the same key at every start
     server = Komasync(settings.db, limits, settings.durability, storage=backend)
     server.operator_token = settings.operator_token
+    server.proxies = settings.proxies()
     if (shared := backend.shared()) is not None:  # every process on it serves every room
         server.cluster = Cluster(server, shared)
     asyncio.run(_run(server, settings, demo_secret, gm_key))

@@ -182,8 +182,8 @@ class Peer:
 class Limits:
     """Per-connection, per-address and per-room limits (most configurable on `serve`).
 
-    Behind a reverse proxy every client has the proxy's address: raise the per-address
-    limits there (`connections_per_address`, `auth_failures_per_address`).
+    Behind a reverse proxy every client has the proxy's address unless the server trusts
+    it (`serve --behind-proxy`, forwarded.py): then each counts as the client it forwards.
     """
 
     max_frame: int = 64 * 1024

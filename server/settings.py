@@ -5,11 +5,14 @@ A flag given on the command line wins over the environment, which wins over the 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from .forwarded import TrustedProxies
 
 __all__ = ["DEFAULT_DB", "Settings", "invite_link", "load_settings"]
 
@@ -29,6 +32,8 @@ class Settings(BaseSettings):
     cluster_url: str | None = None  # ws://… the other processes reach this one at (Redis)
     operator_token: str | None = None  # opens /healthz?rooms=1 (KOMASYNC_OPERATOR_TOKEN only)
     public_url: str | None = None
+    # Trusted reverse proxies (forwarded.py): None = none, X-Forwarded-For is ignored.
+    behind_proxy: str | None = None
     durability: Literal["full", "normal"] = "full"
     snapshot_every: int = Field(200, ge=1)
     max_frame: int = Field(64 * 1024, ge=1024)
@@ -51,6 +56,23 @@ class Settings(BaseSettings):
         from .distribution import check_public_url
 
         return check_public_url(value) if value else None
+
+    @field_validator("behind_proxy")
+    @classmethod
+    def _behind_proxy(cls, value: str | None) -> str | None:
+        """Addresses or networks of the proxies (a yes-word: loopback; a no-word: off)."""
+        if value is None or value.strip().lower() in ("0", "false", "no", "off"):
+            return None
+        from .forwarded import parse_proxies
+
+        parse_proxies(value)  # a typo is one clear error at start
+        return value
+
+    def proxies(self) -> TrustedProxies | None:
+        """The trusted proxies, None when not behind one."""
+        from .forwarded import parse_proxies
+
+        return parse_proxies(self.behind_proxy) if self.behind_proxy is not None else None
 
     def base_url(self) -> str:
         """Where players reach this server: `public_url`, else the bound address."""
