@@ -19,6 +19,7 @@ command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v caddy >/dev/null 2>&1 || need+=(caddy)  # HTTPS in front of komasync (docs/remote.md)
+command -v certutil >/dev/null 2>&1 || need+=(libnss3-tools)  # Chromium trusting Caddy's CA in the HTTPS test
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
