@@ -4,6 +4,10 @@ the auth throttle counting the real client, never the proxy, and never a spoofed
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import shutil
 import ssl
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +17,7 @@ import aiohttp
 import pytest
 from caddy_support import PROXY, Front, caddy_front, needs_caddy
 
-from conftest import Client, invite
+from conftest import ROOT, Client, invite
 
 pytestmark = needs_caddy
 
@@ -95,3 +99,26 @@ async def test_the_auth_throttle_counts_each_client_behind_caddy(front: Front) -
         async with aiohttp.ClientSession(connector=connector) as http:
             async with http.post(f"{front.https}/api/rooms", json={"secret": secret}) as resp:
                 assert resp.status == status, source
+
+
+PROBE = ROOT / "adapters" / "test" / "support" / "bridge_probe.mjs"
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (ROOT / "adapters/node_modules/ws").is_dir(),
+                    reason="Node and the bridges' packages (cd adapters && npm ci) are needed")
+async def test_the_bridges_own_socket_client_joins_through_caddy(front: Front) -> None:
+    """The bridges' JavaScript client itself (core/client.js), not a stand-in, over wss://
+    trusting Caddy's root: each platform joins and takes the room's table."""
+    g = await connect(front)
+    await g.auth("demo", secret=front.demo.secret)
+    await g.expect("snapshot")
+    env = {**os.environ, "NODE_EXTRA_CA_CERTS": str(front.root)}
+    for platform in ("foundry", "ccfolia"):
+        proc = await asyncio.create_subprocess_exec(
+            "node", str(PROBE), front.wss, "demo", await invite(g, "bridge"), platform,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
+        out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
+        said = json.loads(out.decode().strip().splitlines()[-1])
+        assert proc.returncode == 0 and said["ok"], (said, err.decode()[-500:])
+        assert said["platform"] == platform and said["live"]
+    await g.close()
