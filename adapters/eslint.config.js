@@ -48,7 +48,7 @@ export default [
     languageOptions: { sourceType: "script" },
   },
   {
-    files: ["adapters/test/**/*.js", "adapters/ccfolia/build.mjs", "adapters/types/**/*.mjs",
+    files: ["adapters/test/**/*.js", "adapters/test/**/*.mjs", "adapters/ccfolia/build.mjs", "adapters/types/**/*.mjs",
       "adapters/eslint.config.js"],
     languageOptions: { globals: globals.node },
   },
