@@ -350,7 +350,7 @@ async def test_override_reaches_a_player_and_undo_restores(browser: Browser, dem
     entry = page.locator(f".tl-entry[data-version='{override_v}']")
     await pw_expect(entry).to_have_attribute("data-kind", "override")
     await pw_expect(entry.locator(".tl-sentence")).to_have_text(
-        "tower_defense/forts/左端砦/durability を 7 に修正")
+        "左端砦 › 耐久力 を 7 に修正")  # the path by names and the schema's titles
     await pw_expect(entry.locator(".tl-why")).to_contain_text("補修材が届かなかった")
 
     # Undo to the point before it (timeline "back to here"), with a reason.

@@ -38,7 +38,7 @@ WIDTHS = (1024, 1440, 1920)
 LANGS = ("ja", "en")
 LOCALE = {"ja": "ja-JP", "en": "en-US"}
 DONE_WAIT_MS = 20_000  # longer than player/common.js DONE_MS: the note must have gone by then
-MOVED = {"ja": "マス移動", "en": "square(s)"}  # engine/grid/moves.py MOVED
+MOVED = {"ja": "へ移動", "en": "moves to"}  # engine/grid/moves.py MOVED
 UNDO_NOTE = {"ja": "GMがv{v}の時点まで戻しました", "en": "The GM went back to v{v}"}
 
 matrix = pytest.mark.parametrize(("width", "lang"), [(w, lang) for w in WIDTHS for lang in LANGS])

@@ -5,6 +5,7 @@
 // switches a constant effect), `bases.reveal` (a base or one element).
 
 import { h } from "../dom.js";
+import { asGMWords } from "../words.js";
 import { registerPanel } from "../registry.js";
 import { t, pick } from "../i18n.js";
 
@@ -247,7 +248,7 @@ function render(ctx) {
 }
 
 /** The timeline's sentence for a `bases.*` action, with names from the state. */
-function describe(a, state) {
+function describe(a, state, entry) {
   const b = state[K];
   if (!b || !String(a.kind || "").startsWith("bases.")) return null;
   const name = (table, id) => (table && table[id] && table[id].name) || id || "";
@@ -261,7 +262,10 @@ function describe(a, state) {
   };
   const key = `bases.do.${a.kind.slice(6)}`;
   const text = t(key, p);
-  return text === key ? null : text;
+  if (text === key) return null;
+  // a character's trigger or report the GM sent for it (panels/bases_act.js) says so
+  const acted = (a.kind === "bases.trigger" || a.kind === "bases.report") && a.character;
+  return acted ? asGMWords(entry?.actor, b.characters?.[a.character]?.player, state, text) : text;
 }
 
 /** An element by its name, else its base's name and kind with its condition (never its id). */

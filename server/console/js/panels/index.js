@@ -3,6 +3,7 @@ import "./prompts.js";
 import "./tower_defense.js";
 import "./tower_defense_gm.js";
 import "./bases.js";
+import "./bases_act.js";
 import "./grid.js";
 import "./mass.js";
 import "./mass_act.js";

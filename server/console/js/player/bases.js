@@ -55,6 +55,7 @@ const STRINGS = {
  * binds to them, or an unbound PC named as they are; every PC with `players_report: any`.
  * The player's own name first. */
 function characters(ctx, bs) {
+  if (ctx.isGM) return Object.keys(bs.characters || {}); // the GM acts for anyone (panels/bases_act.js)
   const mine = ctx.state.meta?.players?.[ctx.player]?.name;
   const theirs = ([n, c]) => (c.player ? c.player === ctx.player : n === mine || n === ctx.player);
   const roster = Object.entries(bs.characters || {})
@@ -63,17 +64,23 @@ function characters(ctx, bs) {
   return mine && roster.includes(mine) ? [mine, ...roster.filter((n) => n !== mine)] : roster;
 }
 
+/** Who acts: the character's player when the roster binds one (the GM console's card). */
+export function playerOf(ctx, bs) {
+  const c = bs.characters?.[current(ctx, bs)];
+  return c?.player ? ctx.state.meta?.players?.[c.player]?.name || c.player : null;
+}
+
 /** The character the player acts as (kept; the player's own roster name by default). */
 function current(ctx, bs) {
   const mine = ctx.state.meta?.players?.[ctx.player]?.name || "";
   return String(val(ctx, "character", characters(ctx, bs)[0] ?? mine)).trim();
 }
 
-function characterField(ctx, bs) {
+export function characterField(ctx, bs) {
   const names = characters(ctx, bs);
   const mine = ctx.state.meta?.players?.[ctx.player]?.name || "";
   const control = names.length
-    ? select(ctx, "character", names.map((n) => ({ value: n, label: n })), { label: t("pb.character"), name: "character" })
+    ? select(ctx, "character", names.map((n) => ({ value: n, label: n })), { label: t("pb.character"), name: "character", redraw: true })
     : input(ctx, "character", { type: "text", maxlength: 100, name: "character", "aria-label": t("pb.character") }, mine);
   const status = bs.characters?.[current(ctx, bs)]?.status;
   return h("div.pl-row.pl-character", field(t("pb.character"), control),
@@ -81,7 +88,7 @@ function characterField(ctx, bs) {
 }
 
 /** Events of the visible bases that have at least one 【能動誘発】 block. */
-function activeEvents(bs) {
+export function activeEvents(bs) {
   const out = [];
   for (const base of Object.values(bs.bases || {})) {
     for (const ev of base.events || []) {
@@ -92,7 +99,7 @@ function activeEvents(bs) {
   return out;
 }
 
-function triggerItem(ctx, bs, { base, ev, blocks }) {
+export function triggerItem(ctx, bs, { base, ev, blocks }) {
   const key = `trigger.${ev.id}`;
   const usedUp = ev.count !== null && ev.count !== undefined && (ev.fired ?? 0) >= ev.count;
   const buttons = blocks.map((b, i) => {
@@ -115,7 +122,7 @@ function triggerItem(ctx, bs, { base, ev, blocks }) {
     feedback(ctx, key));
 }
 
-function reportForm(ctx, bs) {
+export function reportForm(ctx, bs) {
   const key = "report";
   const kind = val(ctx, `${key}.kind`, HAPPENINGS[0]);
   const go = (button) => {
