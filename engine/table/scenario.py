@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from .model import Cell, Counter, Grid, Marker, Piece, TableState
 
-__all__ = ["AROUND", "Surroundings", "TableScenario", "off_grid", "repeated", "square",
-           "surroundings"]
+__all__ = ["AROUND", "OnBoard", "Surroundings", "TableScenario", "off_board", "off_grid",
+           "repeated", "square", "surroundings"]
 
 
 @dataclass
@@ -78,6 +79,29 @@ def repeated(what: tuple[str, str], ids: Iterable[str]) -> list[str]:
     seen: list[str] = list(ids)
     return [f"{what[0]} {i} が重複しています / duplicate {what[1]} id {i}"
             for i in sorted({i for i in seen if seen.count(i) > 1})]
+
+
+def off_board(cell: Cell, width: int = 1, height: int = 1) -> None:
+    """TABLE-MV-2, for a square a part places (a field of a part, validated after the
+    table): raises when the `width`×`height` block from it leaves the file's board."""
+    table = surroundings().table
+    if table is None or not off_grid(table.grid, cell, width, height):
+        return
+    g = table.grid
+    block = f"（{width}×{height}）" if (width, height) != (1, 1) else ""
+    block_en = f" ({width}×{height})" if (width, height) != (1, 1) else ""
+    raise ValueError(f"{square(cell)}{block} は盤面 {g.width}×{g.height} の外です（TABLE-MV-2） / "
+                     f"{square(cell)}{block_en} is outside the {g.width}×{g.height} board "
+                     "(TABLE-MV-2)")
+
+
+def _on_board(cell: Cell) -> Cell:
+    off_board(cell)
+    return cell
+
+
+#: A square a part places, checked to lie on the file's board (its own line on error).
+OnBoard = Annotated[Cell, AfterValidator(_on_board)]
 
 
 def _repeats(t: TableScenario) -> list[str]:
