@@ -209,11 +209,12 @@ class _Source:
 
     def mention(self, loc: Loc, text: str) -> Loc:
         """Inside `loc`, the place of the last id that `text` names (the offending one)."""
-        words = set(re.split(r"[\s:;,()「」]+", text))
+        # each word's last place as a whole word (`goblin` is not where `goblin_hp` is)
+        words = {m.group(): m.start() for m in re.finditer(r"[^\s:;,()「」]+", text)}
         best: tuple[int, Loc] | None = None
         for path, value in self.scalars.items():
             if path[: len(loc)] == loc and value in words:
-                pos = text.rfind(value)
+                pos = words[value]
                 if best is None or pos > best[0]:
                     best = (pos, path)
         return best[1] if best else loc
