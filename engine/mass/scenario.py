@@ -155,6 +155,7 @@ def _side_problems(m: MassScenario) -> list[str]:
             out.append(f"陣営 {side} に部隊がありません / side {side} has no units")
         chiefs = [u.id for u in units if u.commander]
         if len(chiefs) > 1:
-            out.append(f"総大将が複数います（MASS-PREP-1）: {', '.join(chiefs)} / side {side} has "
-                       f"more than one commander-in-chief (総大将): {', '.join(chiefs)}")
+            out.append(f"陣営 {side} に総大将が複数います（MASS-PREP-1）: {', '.join(chiefs)} / "
+                       f"side {side} has more than one commander-in-chief (総大将): "
+                       f"{', '.join(chiefs)}")
     return out
