@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 from ..bounds import Count, Number
+from ..table.scenario import surroundings
 from .blocks import Block, ElementKind, normalize_attribute, uses_relative_sides
 from .model import (
     BATTLE_TYPES,
@@ -45,7 +46,6 @@ from .model import (
     SideCount,
 )
 from .states import CharSide, Side, Status
-from ..table.scenario import surroundings
 from .tags import parse_condition, parse_defined
 
 __all__ = ["LARGE_SCALE_GRID", "BaseSpec", "BasesScenario", "BattleTypeSpec", "EventSpec"]

@@ -23,7 +23,8 @@ bases:
 """
 
 
-def test_a_valid_file_has_no_problem() -> None:
+
+def test_an_effect_on_a_misspelt_base_is_refused_at_its_line() -> None:
     assert scenario_problems(HEAD + """\
       events:
         - id: fall
@@ -33,9 +34,6 @@ def test_a_valid_file_has_no_problem() -> None:
             - {do: gp, value: -1, target: {name: gate}}
             - {do: reveal, element: fall}
 """) == []
-
-
-def test_an_effect_on_a_misspelt_base_is_refused_at_its_line() -> None:
     line, ja, en = one_problem(HEAD + """\
       events:
         - name: 崩落

@@ -19,11 +19,9 @@ engagement:
 """
 
 
-def test_a_valid_file_has_no_problem() -> None:
-    assert scenario_problems(TEXT) == []
-
 
 def test_a_misspelt_counter_reference_is_refused_at_its_line() -> None:
+    assert scenario_problems(TEXT) == []
     line, ja, en = one_problem(TEXT + """\
     - id: oni
       side: enemy

@@ -17,10 +17,6 @@ mass:
 """
 
 
-def test_a_valid_file_has_no_problem() -> None:
-    assert scenario_problems(
-        HEAD + "    - {id: alice, name: A隊, side: kingdom, player: p1, abilities: {愛: 3}}\n") == []
-
 
 def test_a_units_player_is_one_of_the_players() -> None:
     line, ja, en = one_problem(HEAD + """\
@@ -36,6 +32,8 @@ def test_a_units_player_is_one_of_the_players() -> None:
 
 
 def test_a_pcs_unit_needs_an_ability_for_its_max_strength_check() -> None:  # MASS-PREP-1
+    assert scenario_problems(
+        HEAD + "    - {id: alice, name: A隊, side: kingdom, player: p1, abilities: {愛: 3}}\n") == []
     line, ja, en = one_problem(HEAD + """\
     - id: alice
       name: A隊
@@ -44,7 +42,8 @@ def test_a_pcs_unit_needs_an_ability_for_its_max_strength_check() -> None:  # MA
       abilities: {知力: 2}
 """)
     assert line == 8  # alice's id
-    assert ja == "最大戦力の判定（MASS-PREP-1）には 魅力・愛・ボディ・テクニック のどれかの値が要ります: 部隊 alice"
+    assert ja == ("最大戦力の判定（MASS-PREP-1）には 魅力・愛・ボディ・テクニック のどれかの値が"
+                  "要ります: 部隊 alice")
     assert en == ("unit alice: its max strength check (MASS-PREP-1) needs a value for one of "
                   "魅力, 愛, ボディ, テクニック in abilities (or a max_strength)")
 

@@ -26,6 +26,14 @@ def test_a_piece_off_a_10_wide_map_is_refused_at_its_line() -> None:  # TABLE-MV
 
 
 def test_every_square_a_big_piece_covers_is_on_the_map() -> None:  # TABLE-MV-2
+    assert scenario_problems(table("""\
+  pieces:
+    - {id: ogre, name: O, owner: alice, size: 2, cell: {x: 8, y: 6}}
+  counters:
+    - {id: hp, name: HP, value: 3, min: 0, max: 5, visibility: owner, owner: alice}
+  markers:
+    - {id: gate, text: Gate, cell: {x: 7, y: 0}, width: 3}
+""")) == []
     line, ja, en = one_problem(table("  pieces:\n    - {id: ogre, name: O, size: 2, cell: {x: 9, y: 0}}\n"))
     assert line == 5
     assert "駒 ogre" in ja and "size=2" in ja and "盤面 10×8 の外" in ja
@@ -83,14 +91,3 @@ def test_an_owner_only_counter_needs_an_owner() -> None:
     assert line == 5
     assert (ja, en) == ("カウンター hp: visibility owner には owner が必要です",
                         "counter hp: visibility owner needs an owner")
-
-
-def test_a_valid_table_has_no_problem() -> None:
-    assert scenario_problems(table("""\
-  pieces:
-    - {id: ogre, name: O, owner: alice, size: 2, cell: {x: 8, y: 6}}
-  counters:
-    - {id: hp, name: HP, value: 3, min: 0, max: 5, visibility: owner, owner: alice}
-  markers:
-    - {id: gate, text: Gate, cell: {x: 7, y: 0}, width: 3}
-""")) == []
