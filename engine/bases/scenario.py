@@ -356,6 +356,10 @@ def _reference_problems(s: BasesScenario) -> list[str]:
                 if e.element is not None and e.element not in elements:
                     out.append(f"{where} の効果: 要素 {e.element} はありません / {where}: an "
                                f"effect names an unknown element {e.element}")
+    for name, block in s._defined.items():  # BASE-OPT-3 (parsed before these checks run)
+        out += [f"定義された条件「{name}」: 拠点「{base}」はありません / defined condition "
+                f"'{name}': unknown base '{base}'"
+                for base in _condition_bases([block]) if base not in bases]
     players = surroundings().players
     out += [f"キャラクター {c.name}: プレイヤー {c.player} は players にいません / character "
             f"{c.name}: player {c.player} is not in players" for c in s.characters

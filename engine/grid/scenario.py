@@ -73,7 +73,7 @@ class GridScenario(BaseModel):
         """The state: combatants hidden exactly when their piece is; an enemy's data
         published when the settings say so (unless its spec says otherwise)."""
         pieces: dict[str, Any] = {p.id: p for p in table.pieces} if table is not None else {}
-        cells = {(c.x, c.y): c for c in self.obstacles}  # written ones first: their lines
+        cells = {(c.x, c.y): c for c in self.obstacles}
         for wall in self.walls:
             for x, y in wall.squares():
                 cells.setdefault((x, y), Cell(x=x, y=y))

@@ -114,8 +114,8 @@ def _data_problems(m: MassScenario) -> list[str]:
 
 
 def _unit_problems(m: MassScenario, u: UnitSpec) -> list[str]:
-    """A unit's side, player, formations and strategies resolve; its numbers are whole.
-    Each problem names the offending id last (the line shown is that id's)."""
+    """A unit's side, player, formations and strategies resolve; its strength is within
+    its max. Each problem names the offending id last (the line shown is that id's)."""
     formations = {*default_formations(), *(f.id for f in m.formations)}
     strategies = {*default_strategies(), *(x.id for x in m.strategies)}
     out: list[str] = []

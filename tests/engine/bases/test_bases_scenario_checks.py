@@ -76,3 +76,12 @@ def test_a_characters_player_is_one_of_the_players() -> None:
     assert line == 4
     assert (ja, en) == ("キャラクター アリス: プレイヤー p5 は players にいません",
                         "character アリス: player p5 is not in players")
+
+
+def test_a_defined_condition_naming_an_unknown_base_is_refused() -> None:  # BASE-OPT-3
+    text = HEAD.replace("  characters:", "  defined_conditions:\n    孤立: 「城問」のGPが3以上\n"
+                        "  characters:")
+    line, ja, en = one_problem(text)
+    assert line == 3  # the part's first line: the condition's name is a key, not a value
+    assert ja == "定義された条件「孤立」: 拠点「城問」はありません"
+    assert en == "defined condition '孤立': unknown base '城問'"
