@@ -13,11 +13,19 @@ from pathlib import Path as FsPath
 from typing import Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from .bounds import Id, Json, Name
 from .players import Enforcement, PlayerInfo, PlayerRolls
-from .table import TableScenario
+from .table.scenario import AROUND, Surroundings, TableScenario
 
 __all__ = ["EXPLAIN", "PARTS", "Problem", "RoomSettings", "ScenarioError", "ScenarioRoom",
            "build_part", "check_scenario_file", "explain", "part_model", "read_document",
@@ -39,13 +47,47 @@ class RoomSettings(BaseModel):
 
 class ScenarioRoom(BaseModel):
     """What every scenario has: room settings, players and the table; each subsystem's
-    part is a field of a subclass (engine/scenario.py `Scenario`, or `part_model`)."""
+    part is a field of a subclass (engine/scenario.py `Scenario`, or `part_model`).
+
+    Fields are validated in order, so players and the table are known (`surroundings`)
+    by the time each part's checks run (engine/table/scenario.py `surroundings`): a piece
+    or counter a part names is checked against the table with the part's own lines."""
 
     model_config = {"extra": "forbid"}
 
     room: RoomSettings = Field(default_factory=RoomSettings)
     players: list[PlayerInfo] = Field(default_factory=list)
     table: TableScenario = Field(default_factory=TableScenario)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _around(cls, data: Any, handler: ModelWrapValidatorHandler[ScenarioRoom]
+                ) -> ScenarioRoom:
+        around = Surroundings()
+        if isinstance(data, dict):  # a part left out is its default, known at once
+            around.players = frozenset() if "players" not in data else None
+            around.table = TableScenario() if "table" not in data else None
+        token = AROUND.set(around)
+        try:
+            return handler(data)
+        finally:
+            AROUND.reset(token)
+
+    @field_validator("players")
+    @classmethod
+    def _seen_players(cls, players: list[PlayerInfo]) -> list[PlayerInfo]:
+        around = AROUND.get()
+        if around is not None:
+            around.players = frozenset(p.id for p in players)
+        return players
+
+    @field_validator("table")
+    @classmethod
+    def _seen_table(cls, table: TableScenario) -> TableScenario:
+        around = AROUND.get()
+        if around is not None:
+            around.table = table
+        return table
 
 
 #: Each subsystem's scenario part: its package and its model's name. `Scenario` has one
@@ -167,11 +209,12 @@ class _Source:
 
     def mention(self, loc: Loc, text: str) -> Loc:
         """Inside `loc`, the place of the last id that `text` names (the offending one)."""
-        words = set(re.split(r"[\s:;,()「」]+", text))
+        # each word's last place as a whole word (`goblin` is not where `goblin_hp` is)
+        words = {m.group(): m.start() for m in re.finditer(r"[^\s:;,()「」]+", text)}
         best: tuple[int, Loc] | None = None
         for path, value in self.scalars.items():
             if path[: len(loc)] == loc and value in words:
-                pos = text.rfind(value)
+                pos = words[value]
                 if best is None or pos > best[0]:
                     best = (pos, path)
         return best[1] if best else loc

@@ -15,10 +15,11 @@ from typing import Any, TypeVar
 from komasync.engine.core import Engine, Outcome
 from komasync.engine.errors import Refusal
 from komasync.engine.registry import parse_action
-from komasync.engine.scenario import Scenario, build_room, load_scenario
+from komasync.engine.scenario import Scenario, ScenarioError, build_room, load_scenario
 from komasync.engine.tx import Actor
 
-__all__ = ["GM", "do", "engine_of", "part", "refusal_of", "refused"]
+__all__ = ["GM", "do", "engine_of", "one_problem", "part", "refusal_of", "refused",
+           "scenario_problems"]
 
 GM = Actor(role="gm", label="GM")
 P = TypeVar("P")
@@ -58,3 +59,25 @@ def refusal_of(e: Engine, attempt: Callable[[], object], what: object = "") -> R
 def refused(e: Engine, actor: Actor, **action: Any) -> Refusal:
     """Apply, expecting a refusal; the state must be untouched."""
     return refusal_of(e, lambda: do(e, actor, **action), action)
+
+
+def scenario_problems(text: str) -> list[tuple[int | None, str, str]]:
+    """What `load_scenario` finds wrong in the YAML `text`: (line, ja, en) per problem,
+    [] when it is valid."""
+    try:
+        load_scenario(text, "t.yaml")
+    except ScenarioError as e:
+        return [(p.line, *_ja_en(p.message)) for p in e.problems]
+    return []
+
+
+def one_problem(text: str) -> tuple[int | None, str, str]:
+    """The single problem `load_scenario` finds in `text`: (line, ja, en)."""
+    found = scenario_problems(text)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _ja_en(message: str) -> tuple[str, str]:
+    ja, en = message.split(" / ", 1)
+    return ja, en

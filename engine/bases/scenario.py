@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 from ..bounds import Count, Number
+from ..table.scenario import surroundings
 from .blocks import Block, ElementKind, normalize_attribute, uses_relative_sides
 from .model import (
     BATTLE_TYPES,
@@ -285,6 +286,15 @@ class BasesScenario(BaseModel):
             self._check_cores(BATTLE_TYPES[self.type])
         return self
 
+    @model_validator(mode="after")
+    def _references(self) -> BasesScenario:
+        """Every base, element and player the bases name exists (a misspelt one would
+        make an effect or a condition silently do nothing)."""
+        problems = _reference_problems(self)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
     def _check_cores(self, battle: BattleType) -> None:
         """BASE-TYPE-2..4: which sides must (and must not) have core bases."""
         cores = {b.side for b in self.bases if "core" in b.attributes}
@@ -323,6 +333,45 @@ class BasesScenario(BaseModel):
                 on_field=extra.on_field + sum(c.status == "on_field" for c in mine),
                 incapacitated=extra.incapacitated + sum(c.status == "incapacitated" for c in mine))
         return sides
+
+
+def _reference_problems(s: BasesScenario) -> list[str]:
+    """Effects' and conditions' bases, revealed elements, characters' players (each
+    problem names the offending reference last: its line is the one shown; a condition's
+    is in its text, so the element's id, or its base's, gives the line)."""
+    bases = {n for b in s.bases for n in (b.id, b.name)}
+    elements = {i for b in s.bases for i in b.element_ids()}
+    out: list[str] = []
+    for b in s.bases:
+        for default, spec in b.specs():
+            where = spec.id or default
+            for name in _condition_bases(spec.blocks):
+                if name not in bases:
+                    out.append(f"拠点 {b.id} の要素 {where} の条件: 拠点「{name}」はありません / "
+                               f"{where}: the condition names an unknown base '{name}'")
+            for e in spec.effects if isinstance(spec, EventSpec) else []:
+                if e.target.name is not None and e.target.name not in bases:
+                    out.append(f"{where} の効果: 拠点 {e.target.name} はありません / {where}: "
+                               f"an effect targets an unknown base {e.target.name}")
+                if e.element is not None and e.element not in elements:
+                    out.append(f"{where} の効果: 要素 {e.element} はありません / {where}: an "
+                               f"effect names an unknown element {e.element}")
+    for name, block in s._defined.items():  # BASE-OPT-3 (parsed before these checks run)
+        out += [f"定義された条件「{name}」: 拠点「{base}」はありません / defined condition "
+                f"'{name}': unknown base '{base}'"
+                for base in _condition_bases([block]) if base not in bases]
+    players = surroundings().players
+    out += [f"キャラクター {c.name}: プレイヤー {c.player} は players にいません / character "
+            f"{c.name}: player {c.player} is not in players" for c in s.characters
+            if players is not None and c.player is not None and c.player not in players]
+    return out
+
+
+def _condition_bases(blocks: list[Block]) -> list[str]:
+    """The bases a condition names by id or name (GP, state and happening predicates)."""
+    targets = [getattr(p, "base", None) for b in blocks for p in b.predicates]
+    targets += [b.happening.base for b in blocks if b.happening is not None]
+    return [t.name for t in targets if t is not None and t.name is not None]
 
 
 def _core_permanent_notes(bases: dict[str, Base]) -> list[str]:

@@ -37,7 +37,7 @@ from .ops import (
     status_of,
     sync_hidden,
 )
-from .spec import CombatantSpec, repeated_ids
+from .spec import CombatantSpec, repeated_ids, table_problems
 
 __all__ = [
     "DURATIONS",
@@ -63,4 +63,5 @@ __all__ = [
     "repeated_ids",
     "status_of",
     "sync_hidden",
+    "table_problems",
 ]

@@ -8,9 +8,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ..bounds import MAX_ITEMS, Id, Number
+from ..table.scenario import TableScenario
 from .model import MAX_ANY_SEVEN, MAX_DATA, Combatant, Row, Side, Status
 
-__all__ = ["CombatantSpec", "repeated_ids"]
+__all__ = ["CombatantSpec", "repeated_ids", "table_problems"]
 
 
 class CombatantSpec(BaseModel):
@@ -48,5 +49,21 @@ def repeated_ids(specs: list[CombatantSpec], *more: tuple[str, list[str]]) -> st
                       ("pieces", [c.piece or c.id for c in specs]), *more):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
-            return f"{what} used twice: {', '.join(twice)}"
+            return (f"{what} の id が重複しています: {', '.join(twice)} / {what} used twice: "
+                    f"{', '.join(twice)}")
     return None
+
+
+def table_problems(specs: list[CombatantSpec], table: TableScenario, rule: str = "") -> list[str]:
+    """A problem per piece or counter a combatant names that the table lacks (its number
+    would silently be missing from play); `rule` cites what needs the piece."""
+    pieces, counters = {p.id for p in table.pieces}, {c.id for c in table.counters}
+    why = f"（{rule}）" if rule else ""
+    why_en = f" ({rule})" if rule else ""
+    out = [f"戦闘者 {c.id}: 駒 {c.piece or c.id} が table.pieces にありません{why} / combatant "
+           f"{c.id}: piece {c.piece or c.id} is not in table.pieces{why_en}"
+           for c in specs if (c.piece or c.id) not in pieces]
+    out += [f"戦闘者 {c.id}: {name} のカウンター {ref} が table.counters にありません / combatant "
+            f"{c.id}: counter {ref} (for {name}) is not in table.counters"
+            for c in specs for name, ref in c.counters.items() if ref not in counters]
+    return out

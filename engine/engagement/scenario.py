@@ -7,8 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..combatants import CombatantSpec, repeated_ids
+from ..combatants import CombatantSpec, repeated_ids, table_problems
 from ..table import TableScenario
+from ..table.scenario import surroundings
 from .model import EngagementSettings, EngagementState
 
 __all__ = ["EngagementScenario"]
@@ -28,6 +29,16 @@ class EngagementScenario(BaseModel):
         problem = repeated_ids(self.combatants)
         if problem:
             raise ValueError(problem)
+        return self
+
+    @model_validator(mode="after")
+    def _on_the_table(self) -> EngagementScenario:
+        """Every piece and counter a character names is on the file's table (its DP, HP
+        and grazes are those counters: one misspelt would silently go unpaid)."""
+        table = surroundings().table
+        problems = table_problems(self.combatants, table) if table is not None else []
+        if problems:
+            raise ValueError("; ".join(problems))
         return self
 
     def build(self, table: TableScenario | None = None) -> EngagementState:

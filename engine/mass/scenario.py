@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from ..bounds import Id, Name, Number
+from ..table.scenario import repeated, surroundings
 from .data import default_formations, default_strategies
 from .model import FormationSpec, MassSettings, MassState, Row, Side, StrategySpec, Unit
 
@@ -63,37 +64,13 @@ class MassScenario(_Spec):
 
     @model_validator(mode="after")
     def _references(self) -> MassScenario:
-        sides = {s.id for s in self.sides}
-        if len(sides) != len(self.sides):
-            raise ValueError("side ids must be unique")
-        ids = [u.id for u in self.units]
-        if len(set(ids)) != len(ids):
-            raise ValueError("unit ids must be unique")
-        formations = {*default_formations(), *(f.id for f in self.formations)}
-        strategies = {*default_strategies(), *(s.id for s in self.strategies)}
-        s = self.settings
-        for name in [*s.free_formations, s.default_formation]:
-            if name not in formations:
-                raise ValueError(f"settings name an unknown formation '{name}'")
-        for name in s.free_strategies:
-            if name not in strategies:
-                raise ValueError(f"settings name an unknown strategy '{name}'")
-        for u in self.units:
-            if u.side not in sides:
-                raise ValueError(f"unit '{u.id}': unknown side '{u.side}'")
-            for f in u.formations or []:
-                if f not in formations:
-                    raise ValueError(f"unit '{u.id}': unknown formation '{f}'")
-            for x in u.strategies or []:
-                if x not in strategies:
-                    raise ValueError(f"unit '{u.id}': unknown strategy '{x}'")
-            if u.strength is not None and (u.max_strength is None or u.strength > u.max_strength):
-                raise ValueError(f"unit '{u.id}': strength needs a max_strength at least as big")
-        for side in sides:
-            if sum(u.commander for u in self.units if u.side == side) > 1:
-                raise ValueError(f"side '{side}' has more than one commander-in-chief (総大将)")
-            if not any(u.side == side for u in self.units):
-                raise ValueError(f"side '{side}' has no units")
+        problems = [*repeated(("陣営", "side"), (x.id for x in self.sides)),
+                    *repeated(("部隊", "unit"), (u.id for u in self.units))]
+        problems += _data_problems(self)
+        problems += [p for u in self.units for p in _unit_problems(self, u)]
+        problems += _side_problems(self)
+        if problems:
+            raise ValueError("; ".join(problems))
         return self
 
     def build(self) -> MassState:
@@ -122,3 +99,63 @@ class MassScenario(_Spec):
             picked=u.formations is not None or u.strategies is not None,
             formations=owned_f, strategies=owned_s,
             uses={x: strategies[x].uses for x in owned_s}, row=u.row)
+
+
+def _data_problems(m: MassScenario) -> list[str]:
+    """The settings' free and default formations and strategies exist (MASS-DATA)."""
+    formations = {*default_formations(), *(f.id for f in m.formations)}
+    strategies = {*default_strategies(), *(x.id for x in m.strategies)}
+    s = m.settings
+    out = [f"settings: 陣形「{name}」はありません / settings: unknown formation '{name}'"
+           for name in [*s.free_formations, s.default_formation] if name not in formations]
+    out += [f"settings: 作戦「{name}」はありません / settings: unknown strategy '{name}'"
+            for name in s.free_strategies if name not in strategies]
+    return out
+
+
+def _unit_problems(m: MassScenario, u: UnitSpec) -> list[str]:
+    """A unit's side, player, formations and strategies resolve; its strength is within
+    its max. Each problem names the offending id last (the line shown is that id's)."""
+    formations = {*default_formations(), *(f.id for f in m.formations)}
+    strategies = {*default_strategies(), *(x.id for x in m.strategies)}
+    out: list[str] = []
+    if u.side not in {x.id for x in m.sides}:
+        out.append(f"部隊 {u.id}: 陣営 {u.side} はありません / unit {u.id}: unknown side {u.side}")
+    players = surroundings().players
+    if players is not None and u.player is not None and u.player not in players:
+        out.append(f"部隊 {u.id}: プレイヤー {u.player} は players にいません / unit {u.id}: "
+                   f"player {u.player} is not in players")
+    out += [f"部隊 {u.id}: 陣形「{f}」はありません / unit {u.id}: unknown formation '{f}'"
+            for f in u.formations or [] if f not in formations]
+    out += [f"部隊 {u.id}: 作戦「{x}」はありません / unit {u.id}: unknown strategy '{x}'"
+            for x in u.strategies or [] if x not in strategies]
+    if u.strength is not None and (u.max_strength is None or u.strength > u.max_strength):
+        out.append(f"部隊 {u.id}: strength には同じかそれ以上の max_strength が必要です / unit "
+                   f"{u.id}: strength needs a max_strength at least as big")
+    return out + _prep_problems(m, u)
+
+
+def _prep_problems(m: MassScenario, u: UnitSpec) -> list[str]:
+    """MASS-PREP-1: a PC's unit whose max strength is not given gets it by a check of
+    one of the settings' abilities, so its leader needs a value for one of them."""
+    usable = [*m.settings.abilities, *m.settings.lp_abilities]
+    if u.player is None or u.max_strength is not None or any(a in u.abilities for a in usable):
+        return []
+    return [f"最大戦力の判定（MASS-PREP-1）には {'・'.join(usable)} のどれかの値が要ります: 部隊 "
+            f"{u.id} / unit {u.id}: its max strength check (MASS-PREP-1) needs a value for one "
+            f"of {', '.join(usable)} in abilities (or a max_strength)"]
+
+
+def _side_problems(m: MassScenario) -> list[str]:
+    """MASS-PREP-1, MASS-END: at most one commander-in-chief per side; every side has units."""
+    out: list[str] = []
+    for side in dict.fromkeys(x.id for x in m.sides):
+        units = [u for u in m.units if u.side == side]
+        if not units:
+            out.append(f"陣営 {side} に部隊がありません / side {side} has no units")
+        chiefs = [u.id for u in units if u.commander]
+        if len(chiefs) > 1:
+            out.append(f"陣営 {side} に総大将が複数います（MASS-PREP-1）: {', '.join(chiefs)} / "
+                       f"side {side} has more than one commander-in-chief (総大将): "
+                       f"{', '.join(chiefs)}")
+    return out

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_
 
 from ..bounds import MAX_NUMBER, Count, Name, Number
 from ..table import Cell
+from ..table.scenario import OnBoard, surroundings
 from .map import inward_passages, route_from
 from .model import (
     PC,
@@ -45,14 +46,14 @@ class FortSpec(_Spec):
     name: str
     tier: StrictInt = Field(ge=1, le=MAX_NUMBER)
     durability: Count
-    cell: Cell
+    cell: OnBoard
     final: StrictBool | None = None
 
 
 class DirectionSpec(_Spec):
     id: str
     name: str
-    cell: Cell
+    cell: OnBoard
 
 
 class PassageSpec(_Spec):
@@ -61,7 +62,7 @@ class PassageSpec(_Spec):
     id: str
     outer: str
     inner: str
-    cells: list[Cell] = Field(default_factory=list)
+    cells: list[OnBoard] = Field(default_factory=list)
 
 
 class PCSpec(_Spec):
@@ -187,7 +188,23 @@ def _map_problems(s: TowerDefenseScenario) -> list[str]:
         if not route_from(built, d.id):
             out.append(f"方向 {d.id}: 内側へ向かう通路がありません / direction {d.id}: no passage leads "
                        "inward from it")
-    return out
+    return out or _unreachable(s)
+
+
+def _unreachable(s: TowerDefenseScenario) -> list[str]:
+    """TD-MAP-1: every fort lies on some way in from a direction (a fort no group and
+    no passage from outside can reach is a map drawn wrong)."""
+    seen = {d.id for d in s.directions}
+    todo = list(seen)
+    while todo:
+        node = todo.pop()
+        for p in s.passages:
+            if p.outer == node and p.inner not in seen:
+                seen.add(p.inner)
+                todo.append(p.inner)
+    return [f"砦 {f.id}: どの方角からも通路でたどり着けません（TD-MAP-1） / fort {f.id}: no "
+            "passage leads to it from any direction (TD-MAP-1)"
+            for f in s.forts if f.id not in seen] if s.directions else []
 
 
 def _reference_problems(s: TowerDefenseScenario) -> list[str]:
@@ -199,8 +216,39 @@ def _reference_problems(s: TowerDefenseScenario) -> list[str]:
             for p in s.pcs if p.fort is not None and p.fort not in forts]
     out += [f"罠 {t.id}: 通路 {t.passage} はありません / trap {t.id}: unknown passage {t.passage}"
             for t in s.traps if t.passage not in passages]
-    out += _wave_problems(s, directions)
+    pcs = {p.id for p in s.pcs}
+    out += [f"罠 {t.id}: PC {t.pc} はいません / trap {t.id}: unknown pc {t.pc}"
+            for t in s.traps if t.pc is not None and t.pc not in pcs]
+    out += [*_player_problems(s), *_skill_problems(s), *_wave_problems(s, directions)]
     return out
+
+
+def _player_problems(s: TowerDefenseScenario) -> list[str]:
+    """A PC's player is one of the file's `players:` (else nobody can act for it)."""
+    players = surroundings().players
+    return [f"PC {p.id}: プレイヤー {p.player} は players にいません / pc {p.id}: player "
+            f"{p.player} is not in players" for p in s.pcs
+            if players is not None and p.player is not None and p.player not in players]
+
+
+def _skill_problems(s: TowerDefenseScenario) -> list[str]:
+    """TD-SET-1, TD-ATK-2: a PC attacks with a weapon by a check of the weapon's skill,
+    so the PC needs a value for it (else every attack is refused in play)."""
+    weapons = {w.id: w for w in s.weapons}
+    out = []
+    for p in s.pcs:
+        for wid in (w for w in p.weapons if w in weapons):
+            skill = _check_skill(weapons[wid])
+            if skill not in p.skills:  # the PC's id last: its line is the one shown
+                out.append(f"武器 {wid} の技能「{skill}」の値が PC {p.id} の skills にありません"
+                           f"（TD-SET-1） / pc {p.id}: weapon {wid} needs the skill '{skill}', "
+                           "which its skills lack (TD-SET-1)")
+    return out
+
+
+def _check_skill(w: WeaponSpec) -> str:
+    """The skill a weapon's check is made with (魔眼: 目星 unless it names one)."""
+    return (w.skill or "目星") if w.kind == "eye" else w.skill
 
 
 def _wave_problems(s: TowerDefenseScenario, directions: set[str]) -> list[str]:

@@ -31,6 +31,41 @@ def test_scenario_check_names_file_line_and_problem(tmp_path: Path) -> None:
     assert "問題" in result.stderr and "problem" in result.stderr
 
 
+def test_scenario_check_refuses_what_breaks_the_table(tmp_path: Path) -> None:
+    """Issue 32: a file of the right shape that the table cannot play — a piece off the
+    map, a misspelt counter, a PC on an obstacle — fails with file:line, ja and en."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("""\
+table:
+  grid: {width: 10, height: 8}
+  pieces:
+    - {id: hero, name: H, cell: {x: 2, y: 2}}
+    - {id: goblin, name: G, cell: {x: 12, y: 3}}
+  counters:
+    - {id: goblin_hp, name: HP, value: 8}
+""", encoding="utf-8")
+    result = run("scenario", "check", str(bad))
+    assert result.returncode == 1
+    assert f"{bad}:5: table: 駒 goblin: x=12 y=3 は盤面 10×8 の外です（TABLE-MV-2） / piece " \
+           "goblin: x=12 y=3 is outside the 10×8 board (TABLE-MV-2)" in result.stderr.splitlines()
+    bad.write_text(bad.read_text(encoding="utf-8").replace("x: 12", "x: 5") + """\
+grid:
+  obstacles:
+    - {x: 2, y: 2}
+  combatants:
+    - {id: hero, side: pc}
+    - {id: goblin, side: enemy, counters: {HP: gobln_hp}}
+""", encoding="utf-8")
+    result = run("scenario", "check", str(bad))
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert any(line.startswith(f"{bad}:12: grid: 戦闘者 hero: x=2 y=2 は障害物です")
+               and "GRID-MV-3" in line for line in lines), lines
+    assert any(line.startswith(f"{bad}:13: grid: 戦闘者 goblin: HP のカウンター gobln_hp")
+               and "is not in table.counters" in line for line in lines), lines
+    assert "2件の問題 / 2 problem(s)" in result.stderr
+
+
 def test_every_subsystem_with_a_part_of_the_room_has_its_demo_room() -> None:
     """Issue 27: the demo rooms are the examples' declarations of the registered
     subsystems; one with a part of the room's state and no demo fails, named. The ids

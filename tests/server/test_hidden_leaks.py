@@ -385,6 +385,9 @@ async def td_probes(t: Table) -> None:
     await p1.refused({**shoot, "weapon": "derringer", "shots": 2}, "out_of_ammo")
     await p1.refused({**shoot, "weapon": "shotgun", "shots": 2, "ammo": "special"}, "out_of_special")
     await p1.refused({"kind": "td.reload", "pc": "pc1", "weapon": "minigun"}, "no_reload")
+    # a scenario must give a PC its weapons' skills (TD-SET-1); a GM override can take one
+    await g.ok({"kind": "override", "path": ["tower_defense", "pcs", "pc1", "skills", "近接戦闘（格闘）"],
+                "delete": True, "reason": "no_skill path"})
     await p1.refused({"kind": "td.melee", "pc": "pc1", "weapon": "knife", "group": at_a}, "no_skill")
     line = cc(80, 45, "レギュラー成功", bonus=-1)
     await p1.refused({**shoot, "results": [line]}, "player_rolls_refused")
