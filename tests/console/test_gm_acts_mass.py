@@ -36,12 +36,14 @@ WORDS = {
            "turn": "GMとして：「魔狼騎兵」の行動です", "alice_turn": "GMとして：「アリス隊」の行動です",
            "attack": "GMとして：「魔狼騎兵」が「ボリス隊」を攻撃",
            "defend": "GMとして（アリスの代わり）：「アリス隊」が防御",
-           "deploy": "GMとして：「魔狼騎兵」を前列へ", "title": "GMとして部隊を動かす"},
+           "deploy": "GMとして：「魔狼騎兵」を前列へ",
+           "for_alice": "GMとして（アリスの代わり）", "answered": "GMとして（アリスの代わり）：", "title": "GMとして部隊を動かす"},
     "en": {"badge": "as GM", "npc": "the GM's unit", "player": "player: アリス",
            "turn": "As GM: “魔狼騎兵” acts now", "alice_turn": "As GM: “アリス隊” acts now",
            "attack": "As GM: “魔狼騎兵” attacked “ボリス隊”",
            "defend": "As GM (for アリス): “アリス隊” defended",
-           "deploy": "As GM: put “魔狼騎兵” in the Front row", "title": "Play a unit as GM"},
+           "deploy": "As GM: put “魔狼騎兵” in the Front row",
+           "for_alice": "as GM (for アリス)", "answered": "As GM (for アリス): ", "title": "Play a unit as GM"},
 }
 
 
@@ -138,6 +140,7 @@ async def test_gm_plays_its_unit_and_an_absent_players_unit(browser: Browser, de
     await step.click()
     await gm.wait(lambda s: any(p["to"] == "player:p1" for p in s["prompts"].values()), "alice's odd point")
     odd = page.locator(".prompt").filter(has_text="アリス隊")
+    await pw_expect(odd.locator(".prompt-as-gm .badge.as-gm")).to_have_text(w["for_alice"])
     await odd.locator("button[data-choice=defence]").click()
     await gm.wait(lambda s: s["mass"]["step"] == "tactics", "the tactics step")
     assert gm.state["mass"]["units"]["alice"]["defence"] == 8  # 15 → 7 / 8 (MASS-T-2)
@@ -191,6 +194,9 @@ async def test_gm_plays_its_unit_and_an_absent_players_unit(browser: Browser, de
     timeline = page.locator(".tl-list")
     for key in ("deploy", "attack", "defend"):
         await pw_expect(timeline).to_contain_text(w[key])
+    # the odd point the GM chose for アリス's unit reads as answered for her
+    answered = timeline.locator(".tl-entry[data-kind=answer] .tl-sentence").last
+    await pw_expect(answered).to_contain_text(w["answered"])
 
     if width == 1440:
         SHOTS.mkdir(parents=True, exist_ok=True)

@@ -205,6 +205,15 @@ export function promptKindWords(kind) {
   return text === key ? t("words.prompt", { what: subsystemWords(kind) }) : text;
 }
 
+// Whom each prompt seen was for (prompt id → `to`): an answer in the history no longer
+// finds its prompt in the state.
+const PROMPT_TO = new Map();
+
+/** Remember whom a prompt is for (the prompts panel, as it draws one). */
+export function rememberPrompt(id, to) {
+  if (id && to) PROMPT_TO.set(String(id), String(to));
+}
+
 /** `text` marked as done by the GM for a character — player `owner`'s, or (owner null) one
  * no player plays — when the GM sent it (a panel's `describe`: the timeline and the undo
  * dialog say who really acted). */
@@ -246,8 +255,15 @@ export function actionSentence(a, state, log, actor) {
     case "undo":
       return t("do.undo", { v: a.to_version });
     case "answer": {
-      // The engine's line names the question and the label (the prompt has left the state).
-      if (log && log.length) return pick(log[0]);
+      // The engine's line names the question and the label (the prompt has left the state);
+      // a player's question the GM answered says it was answered for them.
+      const to = PROMPT_TO.get(a.prompt) || "";
+      const forWhom = to.startsWith("player:") ? to.slice(7) : null;
+      if (log && log.length) {
+        const said = pick(log[0]);
+        if (actor?.role !== "gm" || !to.startsWith("player")) return said;
+        return forWhom ? asGMWords(actor, forWhom, state, said) : t("words.as_gm", { who: t("to.players"), what: said });
+      }
       const prompt = state?.prompts?.[a.prompt];
       const choice = prompt?.choices?.find((c) => c.id === a.choice);
       return t("do.answer", { prompt: prompt ? pick(prompt) : t("prompt.kind.choice"),

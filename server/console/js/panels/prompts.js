@@ -6,7 +6,8 @@ import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick } from "../i18n.js";
 import { toast } from "../ui.js";
-import { audienceWords, promptKindWords } from "../words.js";
+import { audienceWords, promptKindWords, rememberPrompt } from "../words.js";
+import { asGMBadge } from "../player/common.js";
 
 async function answer(ctx, prompt, choice, button) {
   if (button) button.disabled = true;
@@ -35,6 +36,10 @@ function render(ctx) {
   if (!prompts.length) return null;
   return h("div.prompts", prompts.map((p) => {
     const mine = ctx.isGM || (ctx.isPlayer && (p.to === "players" || p.to === `player:${ctx.player}`));
+    rememberPrompt(p.id, p.to);
+    // the GM answering a player's question answers for them: said on the prompt and in the log
+    const forPlayer = ctx.isGM && String(p.to || "").startsWith("player") ? asGMBadge(
+      p.to === "players" ? t("to.players") : audienceWords(p.to, ctx.state)) : null;
     let free = null;
     if (p.free && mine) {
       const input = h("input", { type: "text", maxlength: 200, "aria-label": t("prompt.free"), dataset: { keep: `free.${p.id}` } });
@@ -47,6 +52,7 @@ function render(ctx) {
           " · ", h("span.prompt-kind", promptKindWords(p.kind))),
         p.to === "gm" ? [" ", ctx.gmBadge(p.id)] : null),
       h("div.prompt-text", pick(p)),
+      forPlayer ? h("div.prompt-as-gm", forPlayer) : null,
       mine ? h("div.prompt-choices", p.choices.map((c) => h("button.primary", {
         type: "button", dataset: { choice: c.id },
         on: { click: (ev) => answer(ctx, p, c.id, ev.currentTarget) },
