@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import json
 import re
 import socket
 import ssl
@@ -135,17 +136,25 @@ async def _probe(url: str) -> Finding:
     try:
         async with aiohttp.ClientSession(timeout=timeout) as http, \
                 http.get(url.rstrip("/") + "/healthz", allow_redirects=False) as answer:
-            body = await answer.json(content_type=None) if answer.status == 200 else None
+            text = await answer.text()
     except (aiohttp.ClientSSLError, ssl.SSLError) as e:
         return finding("tls", "fail", BAD_TLS.format(url=url, why=_short(e)), FIX_TLS, url=url)
-    except (aiohttp.ClientError, TimeoutError, ValueError) as e:
+    except (aiohttp.ClientError, TimeoutError, UnicodeDecodeError) as e:
         return finding("public_url", "fail", NO_ANSWER.format(url=url, why=_short(e)),
                        MAKE_ANSWER, url=url)
+    body = _json(text) if answer.status == 200 else None
     if not (isinstance(body, dict) and body.get("ok") is True and "protocol" in body):
         return finding("public_url", "fail", NOT_OURS.format(url=url, status=answer.status),
                        FIX_PROXY, url=url, status=answer.status)
     return finding("public_url", "ok", ANSWERS.format(url=url), url=url,
                    protocol=body["protocol"])
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _scheme_findings(url: str, configured: bool) -> list[Finding]:
