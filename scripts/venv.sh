@@ -7,6 +7,8 @@ make_venv() {
   if [ -x "$dir/bin/python" ]; then return 0; fi
   if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
     local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    echo "komasync: python3-venv を入れます（Pythonの仮想環境に必要）/ installing python3-venv (Python's virtual environments need it)"
+    bash "$(dirname "${BASH_SOURCE[0]}")/wait_for_apt.sh"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
   fi

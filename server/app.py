@@ -24,7 +24,7 @@ from aiohttp import web
 from ..adapters import exports
 from ..engine.scenario import Scenario, build_room
 from ..engine.views import GM, Audience, View
-from . import distribution
+from . import distribution, doctor
 from .connection import Connection, Limits, Peer, close_socket, dumps
 from .errors import (
     AUTH_FAILED,
@@ -37,7 +37,7 @@ from .errors import (
     error_frame,
 )
 from .forwarded import TrustedProxies
-from .gm_key import all_rooms, gm_key_ok
+from .gm_key import all_rooms, gm_key_ok, recorded_address
 from .invite_limits import InviteLimits
 from .offload import SETTLE, keep, offload
 from .protocol import PROTOCOL_VERSION, state_schema
@@ -92,6 +92,9 @@ class Komasync:
         self.cluster: Cluster | None = None  # several processes on one Redis (cluster.py)
         self.operator_token: str | None = None  # opens `/healthz?rooms=1`
         self.proxies: TrustedProxies | None = None  # `serve --behind-proxy` (forwarded.py)
+        # room id → principal → a bridge's last `Connection.info()` once it disconnected,
+        # since this process started: its last contact, for `komasync doctor` (doctor.py).
+        self.bridges_gone: dict[str, dict[str, dict[str, Any]]] = {}
 
     def client_address(self, request: web.Request) -> str:
         """Where the request comes from: the TCP peer, or behind a trusted proxy the
@@ -339,17 +342,9 @@ async def _rooms(request: web.Request) -> web.Response:
     except Exception:
         return web.json_response(_malformed("need {secret}"), status=400)
     address = server.client_address(request)
-    if (wait := server.throttle.wait(address)) > 0:  # as a guessing socket would be
-        seconds = math.ceil(wait)
-        return web.json_response(error_frame(AUTH_THROTTLED, None, AUTH_THROTTLED.text.format(
-            s=seconds), retry_after=seconds), status=429)
-    store = server.storage.storage
-    if await server._lookup(gm_key_ok, store, secret):  # the server's GM key: every room
-        rooms = await server._lookup(all_rooms, store)
-    else:
-        rooms = await server._lookup(store.rooms_for_secret, secret)
-    if not rooms:  # a wrong secret counts against the address, as on /ws
-        server.throttle.failed(address, "/api/rooms")
+    if (throttled := _throttled(server, address)) is not None:
+        return throttled
+    rooms = await _gm_rooms(server, secret, address, "/api/rooms")
     for r in rooms:
         room = server.rooms.get(r["id"])
         r["version"] = room.version if room else None
@@ -362,6 +357,53 @@ async def _schema(request: web.Request) -> web.Response:
     """The state tree's JSON Schema (types, bounds, ja/en titles) for the override editor:
     public, the same for every room (no room's data)."""
     return web.json_response(state_schema())
+
+
+def _throttled(server: Komasync, address: str) -> web.Response | None:
+    """The answer to an address past its limit of failed secrets, as a guessing socket's."""
+    if (wait := server.throttle.wait(address)) <= 0:
+        return None
+    seconds = math.ceil(wait)
+    return web.json_response(error_frame(AUTH_THROTTLED, None, AUTH_THROTTLED.text.format(
+        s=seconds), retry_after=seconds), status=429)
+
+
+async def _gm_rooms(server: Komasync, secret: str, address: str, where: str
+                    ) -> list[dict[str, Any]]:
+    """The rooms `secret` opens as GM: every room for the server's GM key. None opened
+    counts as a failure against the address, as on /ws."""
+    store = server.storage.storage
+    if await server._lookup(gm_key_ok, store, secret):
+        rooms: list[dict[str, Any]] = await server._lookup(all_rooms, store)
+    else:
+        rooms = await server._lookup(store.rooms_for_secret, secret)
+    if not rooms:
+        server.throttle.failed(address, where)
+    return rooms
+
+
+async def _doctor(request: web.Request) -> web.Response:
+    """GET with `Authorization: Bearer <GM key or a room's GM secret>`: the doctor's
+    findings (doctor.py) for the rooms it opens, as this running server sees them."""
+    server = request.app[SERVER_KEY]
+    address = server.client_address(request)
+    if (throttled := _throttled(server, address)) is not None:
+        return throttled
+    secret = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    rooms = await _gm_rooms(server, secret, address, "/api/doctor") if secret else []
+    if not rooms:
+        if not secret:
+            server.throttle.failed(address, "/api/doctor")
+        return web.json_response(error_frame(AUTH_FAILED), status=403)
+    configured = request.app.get(distribution.PUBLIC_URL)
+    recorded = await server.storage.call(recorded_address, server.storage.storage)
+    base = configured or recorded or distribution.base_url(request)
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    port = int(sockname[1]) if sockname else None
+    findings = await doctor.server_findings(server, base, configured is not None, port,
+                                            [r["id"] for r in rooms])
+    return web.json_response({"ok": not doctor.needs_action(findings),
+                              "findings": [f.model_dump(mode="json") for f in findings]})
 
 
 def _malformed(detail: str) -> dict[str, Any]:
@@ -436,6 +478,7 @@ def make_app(server: Komasync) -> web.Application:
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
     app.router.add_get("/api/schema", _schema)
+    app.router.add_get("/api/doctor", _doctor)
     app.router.add_get("/", _index)
     distribution.add_routes(app)
     console = _console_dir()

@@ -188,6 +188,22 @@ def _caddy_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                    help="Caddyが待ち受けるHTTPSポート（既定443）/ HTTPS port Caddy listens on (443)")
 
 
+def _doctor_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    d = sub.add_parser("doctor", help="設定を点検して対処法を表示 / check the set-up, say what to do",
+                       description="公開URL・TLS・ポート・ルーム・ブリッジ・配布中のバージョンを点検します"
+                                   "（要対応があれば終了コード1）/ checks the public URL, TLS, the "
+                                   "port, the rooms, the bridges and the versions served (exit "
+                                   "code 1 when a finding needs action)")
+    d.set_defaults(run=_lazy(".cli_doctor", "run"))
+    d.add_argument("--host", help="サーバーのアドレス / the server's address")
+    d.add_argument("--port", type=int, help="サーバーのポート（既定8750）/ the server's port (8750)")
+    d.add_argument("--public-url", help="プレイヤーが開くURL（既定: 記録されたアドレス）/ "
+                                        "URL players open (default: the recorded address)")
+    d.add_argument("--json", action="store_true", help="JSONで出力 / print JSON")
+    d.add_argument("--db", help=DB_HELP)
+    d.add_argument("--store", help=STORE_HELP)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="komasync",
@@ -222,6 +238,9 @@ def _parser() -> argparse.ArgumentParser:
 
     _store_parsers(sub)
     _caddy_parser(sub)
+
+
+    _doctor_parser(sub)
 
     sc = sub.add_parser("scenario", help="シナリオ操作 / scenarios")
     scsub = sc.add_subparsers(dest="scenario_cmd", required=True, metavar="ACTION")

@@ -374,6 +374,10 @@ class Session:
                 self.conn.later.cancel()
             if self.room is not None:
                 self.room.leave(self.conn)
+                if self.conn.role == "bridge":  # its last contact, for `komasync doctor`
+                    gone = self.server.bridges_gone.setdefault(self.room.id, {})
+                    gone[self.conn.principal] = {**self.conn.info(), "detail": (
+                        self.conn.bridge_notice or {}).get("detail", "")}
                 self.server.invites.release(self.room.id, self.conn)
             if self.conn.closer is not None:
                 await self.conn.closer

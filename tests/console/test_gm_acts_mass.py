@@ -37,13 +37,15 @@ WORDS = {
            "attack": "GMとして：「魔狼騎兵」が「ボリス隊」を攻撃",
            "defend": "GMとして（アリスの代わり）：「アリス隊」が防御",
            "deploy": "GMとして：「魔狼騎兵」を前列へ",
-           "for_alice": "GMとして（アリスの代わり）", "answered": "GMとして（アリスの代わり）：", "title": "GMとして部隊を動かす"},
+           "for_alice": "GMとして（アリスの代わり）", "answered": "GMとして（アリスの代わり）：",
+           "title": "GMとして部隊を動かす"},
     "en": {"badge": "as GM", "npc": "the GM's unit", "player": "player: アリス",
            "turn": "As GM: “魔狼騎兵” acts now", "alice_turn": "As GM: “アリス隊” acts now",
            "attack": "As GM: “魔狼騎兵” attacked “ボリス隊”",
            "defend": "As GM (for アリス): “アリス隊” defended",
            "deploy": "As GM: put “魔狼騎兵” in the Front row",
-           "for_alice": "as GM (for アリス)", "answered": "As GM (for アリス): ", "title": "Play a unit as GM"},
+           "for_alice": "as GM (for アリス)", "answered": "As GM (for アリス): ",
+           "title": "Play a unit as GM"},
 }
 
 
