@@ -227,7 +227,7 @@ class RoomView {
     this.feed.render();
     this.timeline.render();
     this.notices.render();
-    this.connections.render();
+    this.connections.relabel();
     this.invites.render();
   }
 

@@ -7,6 +7,7 @@
 import { h, clear } from "../dom.js";
 import { t, ago, lang, pick } from "../i18n.js";
 import { BridgeSetup, detailCell } from "./bridge_setup.js";
+import { Doctor } from "./doctor.js";
 
 /** Rolls kept per bridge (as the server keeps them). */
 const ROLLS_KEPT = 20;
@@ -23,7 +24,9 @@ export class Connections {
     this.topEl = h("div");
     this.setupEl = h("div.bridge-setups");
     this.restEl = h("div");
-    this.el = h("div.connections", this.topEl, this.setupEl, this.restEl);
+    // the check-up (GM only) keeps its own element: the second-by-second redraw leaves it be
+    this.doctor = app.isGM ? new Doctor(app) : null;
+    this.el = h("div.connections", this.doctor ? this.doctor.el : null, this.topEl, this.setupEl, this.restEl);
     this.render();
   }
 
@@ -64,6 +67,12 @@ export class Connections {
     const v = this.app.store.version;
     if (typeof b.reported === "number" && typeof v === "number") return Math.max(0, v - b.reported);
     return b.lag ?? null;
+  }
+
+  /** Everything again in the UI's language (the check-up too). */
+  relabel() {
+    if (this.doctor) this.doctor.render();
+    this.render();
   }
 
   render() {
