@@ -321,6 +321,12 @@ UPDATE_SCRIPT = Text("ユーザースクリプトマネージャーで更新を�
                      "ココフォリアのページを再読み込みしてください。",
                      "Check for updates in the userscript manager, then reload the Ccfolia page.")
 SOFTWARE = Text("、ユーザースクリプト {v}", ", userscript {v}")
+SOFTWARE_FOUNDRY = Text("、Foundryモジュール {v}", ", Foundry module {v}")
+OLD_MODULE = Text("ルーム「{room}」のブリッジ「{label}」はFoundryモジュール {have} を使っていますが、"
+                  "サーバーは {served} を配布しています。",
+                  "Room '{room}': bridge '{label}' runs Foundry module {have}; the server serves {served}.")
+UPDATE_MODULE = Text("Foundryの「アドオンモジュール」でkomasyncを更新し、ワールドを再読み込みしてください。",
+                     "Update komasync under Foundry's Add-on Modules, then reload the world.")
 
 
 def bridge_findings(room_id: str, version: int, seen: list[dict[str, Any]],
@@ -358,7 +364,8 @@ def _bridge(room_id: str, version: int, b: dict[str, Any], served: dict[str, str
     if ago > QUIET_SECONDS:
         return [finding(id_, "warn", BRIDGE_QUIET.format(room=room_id, label=b["label"], ago=ago),
                         WAKE_IT, **facts)]
-    said = SOFTWARE.format(v=software) if software else Text("", "")
+    foundry = b.get("platform") == "foundry"
+    said = (SOFTWARE_FOUNDRY if foundry else SOFTWARE).format(v=software) if software else Text("", "")
     out = [finding(id_, "ok", Text(
         BRIDGE_LIVE.ja.format(room=room_id, label=b["label"], platform=b.get("platform") or "?",
                               ago=ago, applied=b.get("version"), version=version,
@@ -366,17 +373,18 @@ def _bridge(room_id: str, version: int, b: dict[str, Any], served: dict[str, str
         BRIDGE_LIVE.en.format(room=room_id, label=b["label"], platform=b.get("platform") or "?",
                               ago=ago, applied=b.get("version"), version=version,
                               software=said.en)), **facts)]
-    wanted = served.get("ccfolia")
-    if software and wanted and b.get("platform") == "ccfolia" and software != wanted:
-        out.append(finding(id_ + ".version", "warn", OLD_SCRIPT.format(
-            room=room_id, label=b["label"], have=software, served=wanted), UPDATE_SCRIPT, **facts))
+    wanted = served.get(str(b.get("platform")))
+    if software and wanted and software != wanted:
+        old, update = (OLD_MODULE, UPDATE_MODULE) if foundry else (OLD_SCRIPT, UPDATE_SCRIPT)
+        out.append(finding(id_ + ".version", "warn", old.format(
+            room=room_id, label=b["label"], have=software, served=wanted), update, **facts))
     return out
 
 
 def _software(b: dict[str, Any]) -> str | None:
     """The bridge's own version where its status line names it (the Ccfolia userscript
-    starts it with `ccfolia X.Y.Z`; the Foundry module does not report one yet)."""
-    m = re.match(r"ccfolia (\d+\.\d+\.\d+\S*)", str(b.get("detail") or ""))
+    starts it with `ccfolia X.Y.Z`, the Foundry module with `foundry X.Y.Z`)."""
+    m = re.match(r"(?:ccfolia|foundry) (\d+\.\d+\.\d+\S*)", str(b.get("detail") or ""))
     return m.group(1) if m else None
 
 

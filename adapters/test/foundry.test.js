@@ -173,6 +173,7 @@ for (const generation of [12, 13]) {
       const cal = gmBridge.calibration();
       assert.deepEqual(cal, { origin_x: 600, origin_y: 400, cell_size: 100, units: "px" });
       assert.match(gmBridge.client.statusDetail, /origin_x 600/);
+      assert.match(gmBridge.client.statusDetail, /^foundry \d+\.\d+\.\d+ v1[23] /, "the module's version first (komasync doctor)");
       await gm.must({ kind: "override", path: ["meta", "platforms", "foundry"], value: cal, reason: "calibration from the Foundry scene" });
       await caughtUp();
       // f_left is square (2, 4): top-left pixel = origin + 100 × square.

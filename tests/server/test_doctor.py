@@ -187,6 +187,25 @@ async def test_a_connected_bridge_reports_its_last_contact_and_versions(served: 
     assert old["level"] == "warn" and "0.0.9" in said(old) and served_version in said(old)
 
 
+async def test_a_foundry_bridge_reports_its_module_version(served: Running) -> None:
+    """The Foundry module's status line starts `foundry X.Y.Z` (its manifest's version): an
+    older module than the one served is a warning saying how to update it."""
+    r = served
+    g = await gm(r)
+    bridge = await Client.connect(r.url)
+    await bridge.auth(r.room, token=await invite(g, "bridge"), platform="foundry", client="Foundry GM")
+    await bridge.expect("snapshot")
+    await bridge.send({"type": "bridge.status", "platform": "foundry", "version": 0,
+                       "detail": "foundry 0.0.1 v12 scene TD: cell_size 100, origin_x 0, origin_y 0"})
+    await g.expect("notice", kind="bridge")
+    found = await server_findings(r)
+    live = next(f for k, f in found.items() if k.startswith("bridge:room1:") and not k.endswith(".version"))
+    assert live["data"]["software"] == "0.0.1" and "Foundry module 0.0.1" in said(live)
+    old = next(f for k, f in found.items() if k.endswith(".version"))
+    assert old["level"] == "warn" and "Foundry module 0.0.1" in said(old)
+    assert "Add-on Modules" in old["todo"]["en"]
+
+
 async def test_a_bridge_that_went_away_and_one_never_seen_are_warnings(served: Running) -> None:
     r = served
     g = await gm(r)

@@ -37,6 +37,8 @@
 
 import { readFileSync } from "node:fs";
 
+const KOMASYNC_MODULE = JSON.parse(readFileSync(new URL("../../foundry/module/module.json", import.meta.url), "utf8"));
+
 let idCounter = 0;
 function randomId() {
   idCounter += 1;
@@ -508,7 +510,9 @@ export class FoundryClient {
         return world.users.get(client.userId);
       },
       users,
-      modules: new Map(world.modules.map((id) => [id, { id, active: true }])),
+      // a Module carries its manifest's `version` (foundry.packages.BaseModule); komasync's is
+      // read from the module.json Foundry would install
+      modules: new Map(world.modules.map((id) => [id, { id, active: true, version: id === "komasync" ? KOMASYNC_MODULE.version : "1.0.0" }])),
       scenes: Object.assign(this.scenes, {
         get active() {
           return client.scenes.get(world.activeScene) || null;

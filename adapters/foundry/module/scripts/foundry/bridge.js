@@ -360,8 +360,11 @@ export class FoundryBridge {
     const rect = d && d.sceneRect;
     const size = scene && scene.grid && scene.grid.size;
     const unbound = this.lastUnbound ? ` | 駒を名指ししないロール / roll naming no piece: ${this.lastUnbound.slice(0, 40)}` : "";
-    if (!rect || !size) return `foundry v${this.generation}${unbound}`;
-    return `foundry v${this.generation} scene ${scene.name}: cell_size ${size}, origin_x ${rect.x}, origin_y ${rect.y}${unbound}`;
+    // the module's own version first (as the userscript's line starts): `komasync doctor` reads it
+    const mod = this.game.modules && this.game.modules.get && this.game.modules.get("komasync");
+    const head = `foundry ${(mod && mod.version) || "?"} v${this.generation}`;
+    if (!rect || !size) return `${head}${unbound}`;
+    return `${head} scene ${scene.name}: cell_size ${size}, origin_x ${rect.x}, origin_y ${rect.y}${unbound}`;
   }
 
   /**
