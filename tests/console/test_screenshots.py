@@ -67,21 +67,9 @@ def check_text(text: str, lang: str, state: dict[str, Any], where: str) -> list[
     return [f"[{where} {lang}] {f}" for f in found]
 
 
-# A GM panel's table cell may follow a name with its id in small grey type (for the CLI and
-# the override paths); the name is there, so that id is left out of the check.
-PANEL_TEXT = """(el) => {
-  const beside = [...el.querySelectorAll("td > span.muted.small")]
-    .filter((s) => s.previousSibling?.nodeType === Node.TEXT_NODE && s.previousSibling.textContent.trim());
-  beside.forEach((s) => { s.style.display = "none"; });
-  const text = el.innerText;
-  beside.forEach((s) => { s.style.display = ""; });
-  return text;
-}"""
-
-
 async def panel_text(con: Console, panel: str) -> str:
-    """The panel's text as shown, without the ids printed beside their names."""
-    return str(await con.page.locator(f".panel[data-panel={panel}]").evaluate(PANEL_TEXT))
+    """The panel's text as shown (ids only in tooltips, never beside their names)."""
+    return str(await con.page.locator(f".panel[data-panel={panel}]").inner_text())
 
 
 async def panel_title(con: Console, panel: str, lang: str) -> str:

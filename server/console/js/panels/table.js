@@ -110,7 +110,7 @@ function render(ctx) {
   if (pieces.length) {
     out.push(h("section.sub", h("h4", t("table.pieces")), h("table.grid-table.table-pieces",
       h("tbody", pieces.map((p) => h("tr", { class: p.hidden ? "hidden-item" : ctx.player && p.owner === ctx.player ? "mine" : "", dataset: { piece: p.id } },
-        h("td", p.name, h("span.muted.small", ` ${p.id}`), p.hidden ? [" ", ctx.gmBadge(p.id)] : null),
+        h("td", { title: p.id }, p.name, p.hidden ? [" ", ctx.gmBadge(p.id)] : null),
         h("td.small", p.owner ? (players[p.owner]?.name || p.owner) : "—"),
         h("td", ctx.editable([K, "pieces", p.id, "cell"], p.cell, { display: p.cell ? `(${p.cell.x}, ${p.cell.y})` : "—" })),
         h("td", ctx.isGM ? h("button.small", {
@@ -121,7 +121,7 @@ function render(ctx) {
   if (counters.length) {
     out.push(h("section.sub", h("h4", t("table.counters")), h("table.grid-table.table-counters",
       h("tbody", counters.map((c) => h("tr", { class: c.visibility === "gm" ? "hidden-item" : "", dataset: { counter: c.id } },
-        h("td", c.name, h("span.muted.small", ` ${c.id}`)),
+        h("td", { title: c.id }, c.name),
         h("td.num", ctx.editable([K, "counters", c.id, "value"], c.value, { type: "int", label: c.name })),
         h("td.small.muted", c.min !== null || c.max !== null ? `${fmtValue(c.min)}…${fmtValue(c.max)}` : ""),
         h("td", visibility(ctx, c))))))));
@@ -129,7 +129,7 @@ function render(ctx) {
   if (markers.length) {
     out.push(h("section.sub", h("h4", t("table.markers")), h("table.grid-table.table-markers",
       h("tbody", markers.map((m) => h("tr", { class: m.hidden ? "hidden-item" : "", dataset: { marker: m.id } },
-        h("td", m.text, h("span.muted.small", ` ${m.id}`), m.hidden ? [" ", ctx.gmBadge(m.id)] : null),
+        h("td", { title: m.id }, m.text, m.hidden ? [" ", ctx.gmBadge(m.id)] : null),
         h("td.small", `(${m.cell.x}, ${m.cell.y}) ${m.width}×${m.height}`),
         h("td", ctx.isGM ? h("button.small", {
           type: "button",

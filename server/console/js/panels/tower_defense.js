@@ -48,7 +48,7 @@ const STRINGS = {
     "td.traps": "罠", "td.trap.explosive": "爆破", "td.trap.snare": "足止め", "td.spent": "使用済み",
     "td.passage": "通路", "td.none": "なし",
     "td.waves": "今後のウェーブ", "td.waves.round": "第{n}ラウンド",
-    "td.waves.next": "次", "td.waves.past": "出現済み", "td.waves.mode": "方式",
+    "td.waves.next": "次", "td.waves.past": "出現済み", "td.waves.mode": "方式", "td.waves.mode.fixed": "固定", "td.waves.mode.alternate": "交互", "td.waves.mode.random": "ランダム（出現表）",
     "td.waves.odd": "奇数ラウンド", "td.waves.even": "偶数ラウンド", "td.waves.table": "ランダム表 {n}",
     "td.san": "SAN",
   },
@@ -85,7 +85,7 @@ const STRINGS = {
     "td.traps": "Traps", "td.trap.explosive": "explosive", "td.trap.snare": "snare", "td.spent": "spent",
     "td.passage": "passage", "td.none": "none",
     "td.waves": "Future waves", "td.waves.round": "Round {n}",
-    "td.waves.next": "next", "td.waves.past": "appeared", "td.waves.mode": "mode",
+    "td.waves.next": "next", "td.waves.past": "appeared", "td.waves.mode": "mode", "td.waves.mode.fixed": "fixed", "td.waves.mode.alternate": "alternating", "td.waves.mode.random": "random (wave table)",
     "td.waves.odd": "odd rounds", "td.waves.even": "even rounds", "td.waves.table": "random row {n}",
     "td.san": "SAN",
   },
@@ -296,14 +296,14 @@ function groupsTable(ctx, td) {
   const inds = Object.values(td.individuals);
   if (!groups.length && !inds.length) return h("p.muted.td-no-groups", t("td.none"));
   const rows = groups.map((g) => h("tr", { dataset: { group: g.id } },
-    h("td", g.name, h("span.muted.small", ` ${g.id}`)),
+    h("td", { title: g.id }, g.name),
     h("td.num", ctx.editable([K, "groups", g.id, "count"], g.count, { type: "int", label: g.name })),
     h("td.td-where", whereText(td, g)),
     h("td", g.snared ? h("span.badge.warn", t("td.snared")) : null,
       td.marks[g.id] ? h("span.badge.warn", t("td.marked")) : null,
       g.san ? h("span.muted.small", ` ${t("td.san")} ${g.san}`) : null)));
   const irows = inds.map((i) => h("tr", { dataset: { individual: i.id } },
-    h("td", "◆ ", i.name, h("span.muted.small", ` ${i.id}`)),
+    h("td", { title: i.id }, "◆ ", i.name),
     h("td.num", i.hp ?? "—"),
     h("td.td-where", whereText(td, i)),
     h("td.small", [i.fort_damage ? `fort −${i.fort_damage}` : "", i.penalty_dice ? `penalty ${i.penalty_dice}` : "",
@@ -386,7 +386,7 @@ function wavesSection(ctx, td) {
       h("div.td-wave-head", t("td.waves.table", { n: i + 1 })), waveEntries(td, row))));
   }
   return h("section.sub.td-waves.gm-secret", { dataset: { secretPath: "tower_defense/waves" } },
-    h("h4", t("td.waves"), " ", ctx.gmBadge(), h("span.muted.small", ` ${t("td.waves.mode")}: ${plan.mode}`)), body);
+    h("h4", t("td.waves"), " ", ctx.gmBadge(), h("span.muted.small", ` ${t("td.waves.mode")}: ${t(`td.waves.mode.${plan.mode}`)}`)), body);
 }
 
 function render(ctx) {
