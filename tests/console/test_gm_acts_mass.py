@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_console import Console
+from test_console import Console, wait_version
 from test_player import GM
 
 from conftest import CHROMIUM, SHOTS, Client, Demo
@@ -145,6 +145,7 @@ async def test_gm_plays_its_unit_and_an_absent_players_unit(browser: Browser, de
     await pw_expect(odd.locator(".prompt-as-gm .badge.as-gm")).to_have_text(w["for_alice"])
     await odd.locator("button[data-choice=defence]").click()
     await gm.wait(lambda s: s["mass"]["step"] == "tactics", "the tactics step")
+    await wait_version(con, gm.c.version)  # the console has the new step: its picker reset is done
     assert gm.state["mass"]["units"]["alice"]["defence"] == 8  # 15 → 7 / 8 (MASS-T-2)
 
     # MASS-T-2 the GM's unit's formation, then the battle: 魔狼騎兵 opens it.
@@ -153,6 +154,7 @@ async def test_gm_plays_its_unit_and_an_absent_players_unit(browser: Browser, de
     await gm.wait(lambda s: s["mass"]["units"]["wolves"]["formation"] == "疾風陣", "wolves' formation")
     await step.click()
     await gm.wait(lambda s: s["mass"]["step"] == "battle", "the battle step")
+    await wait_version(con, gm.c.version)
     assert gm.state["mass"]["current"] == "wolves"
 
     # MASS-DMG-1 the picker follows the acting unit: 魔狼騎兵 attacks ボリス隊 with a pasted
