@@ -6,7 +6,7 @@ import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t } from "../i18n.js";
 import { asGMBadge } from "../player/common.js";
-import { activeEvents, characterField, playerOf, reportForm, triggerItem } from "../player/bases.js";
+import { baseControls, playerOf } from "../player/bases.js";
 
 const STRINGS = {
   ja: { "gb.title": "GMとしてキャラクターを動かす（拠点戦闘）", "gb.help": "欠席したプレイヤーのキャラクターやエネミーの能動誘発・報告をGMが行います。" },
@@ -22,13 +22,9 @@ registerPanel({
   strings: STRINGS,
   render(ctx) {
     const bs = ctx.data;
-    const events = activeEvents(bs);
     return h("div.pl-bases.gm-acts", { dataset: { panel: "bases_act" } },
       h("p.small.muted", t("gb.help")),
       h("div.pl-row", asGMBadge(playerOf(ctx, bs))),
-      characterField(ctx, bs),
-      h("section.pl-form.pl-triggers", h("div.pl-form-title", t("pb.triggers")),
-        events.length ? h("ul.plain", events.map((e) => triggerItem(ctx, bs, e))) : h("p.muted.small", t("pb.triggers.none"))),
-      reportForm(ctx, bs));
+      ...baseControls(ctx, bs));
   },
 });

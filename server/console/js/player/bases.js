@@ -76,7 +76,7 @@ function current(ctx, bs) {
   return String(val(ctx, "character", characters(ctx, bs)[0] ?? mine)).trim();
 }
 
-export function characterField(ctx, bs) {
+function characterField(ctx, bs) {
   const names = characters(ctx, bs);
   const mine = ctx.state.meta?.players?.[ctx.player]?.name || "";
   const control = names.length
@@ -88,7 +88,7 @@ export function characterField(ctx, bs) {
 }
 
 /** Events of the visible bases that have at least one 【能動誘発】 block. */
-export function activeEvents(bs) {
+function activeEvents(bs) {
   const out = [];
   for (const base of Object.values(bs.bases || {})) {
     for (const ev of base.events || []) {
@@ -99,7 +99,7 @@ export function activeEvents(bs) {
   return out;
 }
 
-export function triggerItem(ctx, bs, { base, ev, blocks }) {
+function triggerItem(ctx, bs, { base, ev, blocks }) {
   const key = `trigger.${ev.id}`;
   const usedUp = ev.count !== null && ev.count !== undefined && (ev.fired ?? 0) >= ev.count;
   const buttons = blocks.map((b, i) => {
@@ -122,7 +122,7 @@ export function triggerItem(ctx, bs, { base, ev, blocks }) {
     feedback(ctx, key));
 }
 
-export function reportForm(ctx, bs) {
+function reportForm(ctx, bs) {
   const key = "report";
   const kind = val(ctx, `${key}.kind`, HAPPENINGS[0]);
   const go = (button) => {
@@ -151,6 +151,18 @@ export function reportForm(ctx, bs) {
     feedback(ctx, key));
 }
 
+/** The character picker, its 【能動誘発】 triggers and the report form (the player's page;
+ * the GM's console draws the same for any character: panels/bases_act.js). */
+export function baseControls(ctx, bs) {
+  const events = activeEvents(bs);
+  return [
+    characterField(ctx, bs),
+    h("section.pl-form.pl-triggers", h("div.pl-form-title", t("pb.triggers")),
+      events.length ? h("ul.plain", events.map((e) => triggerItem(ctx, bs, e))) : h("p.muted.small", t("pb.triggers.none"))),
+    reportForm(ctx, bs),
+  ];
+}
+
 registerPanel({
   id: "player_bases",
   key: "bases",
@@ -159,13 +171,5 @@ registerPanel({
   roles: ["player"],
   title: () => t("pb.title"),
   strings: STRINGS,
-  render(ctx) {
-    const bs = ctx.data;
-    const events = activeEvents(bs);
-    return h("div.pl-bases",
-      characterField(ctx, bs),
-      h("section.pl-form.pl-triggers", h("div.pl-form-title", t("pb.triggers")),
-        events.length ? h("ul.plain", events.map((e) => triggerItem(ctx, bs, e))) : h("p.muted.small", t("pb.triggers.none"))),
-      reportForm(ctx, bs));
-  },
+  render: (ctx) => h("div.pl-bases", ...baseControls(ctx, ctx.data)),
 });
