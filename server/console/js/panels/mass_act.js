@@ -7,8 +7,8 @@
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick } from "../i18n.js";
-import { field, select, unset, val } from "../player/common.js";
-import { asGMBadge, freshStep, unitCard } from "../player/mass.js";
+import { asGMBadge, field, select, unset, val } from "../player/common.js";
+import { freshStep, unitCard } from "../player/mass.js";
 
 const CURRENT = "@current";
 

@@ -11,7 +11,7 @@
 import { h } from "../dom.js";
 import { registerPanel } from "../registry.js";
 import { t, pick } from "../i18n.js";
-import { actButton, feedback, field, localError, meBadge, readRoll, rollChoice, select, send, setVal, val } from "./common.js";
+import { actButton, asGMBadge, feedback, field, localError, meBadge, readRoll, rollChoice, select, send, setVal, val } from "./common.js";
 import { rowOf } from "../panels/mass.js";
 
 const REACTIONS = new Set(["decoy", "information", "white_flag"]);
@@ -41,7 +41,6 @@ const STRINGS = {
     "pms.no_target": "（対象なし）", "pms.change_to": "変更先の陣形", "pms.uses": "残り{n}",
     "pms.routed": "この部隊は敗走しました。", "pms.over": "戦争は決着しました。",
     "pms.waiting.prep": "GMが戦争を始めるのを待っています。",
-    "pms.as_gm": "GMとして",
     "pms.gm.turn": "GMとして：「{name}」の行動です",
     "pms.gm.player": "プレイヤー: {name}",
     "pms.gm.npc": "GMの部隊",
@@ -69,7 +68,6 @@ const STRINGS = {
     "pms.no_target": "(no target)", "pms.change_to": "change to", "pms.uses": "{n} left",
     "pms.routed": "This unit has been routed.", "pms.over": "The war is decided.",
     "pms.waiting.prep": "Waiting for the GM to start the war.",
-    "pms.as_gm": "as GM",
     "pms.gm.turn": "As GM: “{name}” acts now",
     "pms.gm.player": "player: {name}",
     "pms.gm.npc": "the GM's unit",
@@ -263,11 +261,6 @@ function strategyForm(ctx, ms, u) {
     h("div.pl-row", actButton(t("pms.strategy.use"), go, { dataset: { act: "strategy" } })),
     (u.strategies || []).some((s) => REACTIONS.has(ms.strategies[s]?.effect)) ? h("p.small.muted", t("pms.strategy.reaction")) : null,
     feedback(ctx, key));
-}
-
-/** The "as GM" badge: what the GM does with these controls is done for this unit's side. */
-export function asGMBadge() {
-  return h("span.badge.as-gm", t("pms.as_gm"));
 }
 
 /** Who leads `u`, for the GM's card: its player's name, or the GM's own unit. */
