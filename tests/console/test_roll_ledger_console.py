@@ -71,17 +71,18 @@ async def test_roll_ledger_in_japanese_and_english_at_two_widths(browser: Browse
     await pw_expect(entries.nth(0).locator(".roll-sentence")).to_contain_text("使われませんでした: ")
     await pw_expect(entries.nth(1).locator(".roll-line")).to_have_text(GARBLED)
     await pw_expect(entries.nth(1)).to_have_attribute("data-used", "no")
-    await pw_expect(entries.nth(1).locator(".roll-codes")).to_have_text("[event_ignored]")
+    await pw_expect(entries.nth(1)).to_have_attribute("data-code", "event_ignored")
     used = entries.nth(2)
     await pw_expect(used.locator(".roll-who")).to_have_text("カルロス・ベガ → カルロス・ベガ（プレイヤー1）")
     await pw_expect(used.locator(".roll-line")).to_have_text(LINE)
     await pw_expect(used.locator(".roll-sentence")).to_have_text("TD-ATK-2 の命中判定に使いました")
-    await pw_expect(used.locator(".roll-codes")).to_have_text("[td.attack · TD-ATK-2]")
+    await pw_expect(used).to_have_attribute("data-code", "td.attack")
     stamp = await used.locator("time").get_attribute("datetime")
     assert stamp and re.match(r"\d{4}-\d\d-\d\dT", stamp)
     await pw_expect(used.locator("time")).to_have_text(re.compile(r"\d{1,2}:\d\d:\d\d"))
     ledger = await page.locator(".roll-ledger").inner_text()
     assert "{" not in ledger and "outcome" not in ledger  # plain words, no raw JSON
+    assert "td.attack" not in ledger and "event_ignored" not in ledger  # no internal codes
     SHOTS.mkdir(parents=True, exist_ok=True)
     await shot(page.locator(".roll-ledger"), "roll-ledger-ja.png")
 

@@ -147,7 +147,6 @@ function rollItem(e) {
   const locale = lang() === "ja" ? "ja-JP" : (navigator.language?.startsWith("en") ? navigator.language : "en");
   const pc = e.pc ? e.pc.name : t("rolls.unbound");
   const player = e.player ? t("rolls.player", { name: e.player.name }) : "";
-  const codes = [o.used ? o.action : o.code, o.rule].filter(Boolean).join(" · ");
   const sentence = o.used ? pick(o.text) : t("rolls.not_used", { why: pick(o.text) });
   return h("li.roll-entry", { dataset: { id: e.id, used: o.used ? "yes" : "no", code: o.code || o.action || "" } },
     h("div.roll-head",
@@ -155,8 +154,8 @@ function rollItem(e) {
       h("span.roll-who", `${e.speaker || "?"} → ${pc}${player}`)),
     h("div.roll-line", rollLine(e)),
     h("div.roll-outcome", { class: o.used ? "used" : "unused" },
-      h("span.roll-sentence", sentence), codes ? " " : null,
-      codes ? h("span.muted.small.roll-codes", `[${codes}]`) : null),
+      // the internal code stays in data-code only: a person reads the sentence
+      h("span.roll-sentence", sentence)),
     e.note ? h("div.muted.small.roll-note", pick(e.note)) : null);
 }
 
