@@ -2,8 +2,10 @@
 
 A room is copied whole — its row (GM secret hash, initial state), its log in order, its
 snapshots and invites (token hashes) — and the copy is checked (same last version, same
-number of actions). Into Redis the log goes through the fenced append script under a lease,
-so versions stay gapless. A room that already exists in the target is left alone and
+number of actions). The server's GM key and recorded address go too, so the GM's one
+sign-in still opens every room; a target that has its own GM key keeps it (reported).
+Into Redis the log goes through the fenced append script under a lease, so versions stay
+gapless. A room that already exists in the target is left alone and
 reported. Stop the servers on the source first: a room still being played would be copied
 only up to the moment it was read.
 """
@@ -18,10 +20,11 @@ import redis
 
 from ..engine.errors import Text
 from .cli_common import CliError, say_error
+from .gm_key import GM_KEY, PUBLIC_ADDRESS
 from .storage import Backend, RedisStorage, RoomExists, Storage, StoredRoom, log_chunks
 from .storage.base import MISMATCH
 
-__all__ = ["copy_rooms", "open_store", "run"]
+__all__ = ["copy_rooms", "copy_settings", "open_store", "run"]
 
 BAD_STORE = Text("保存先 {store} が分かりません。sqlite:パス か redis://ホスト:ポート で指定してください。",
                  "Cannot tell what store {store} is; name it as sqlite:PATH or redis://HOST:PORT.")
@@ -29,6 +32,10 @@ NO_REDIS = Text("Redis {store} に接続できません（{why}）。", "Cannot 
 NO_SOURCE = Text("コピー元 {store} がありません。", "The source {store} does not exist.")
 EXISTS = Text("ルーム「{room}」はコピー先に既にあるため、コピーしませんでした。",
               "Room '{room}' already exists in the target; it was not copied.")
+
+KEY_KEPT = Text("コピー先には別のGMキーがあるため、コピー先のGMキーをそのまま使います"
+                "（`komasync gm-key` で表示できます）。",
+                "The target has a GM key of its own; it is kept (`komasync gm-key` shows it).")
 
 
 def open_store(spec: str, must_exist: bool) -> Backend:
@@ -74,11 +81,21 @@ def copy_rooms(src: Backend, dst: Backend) -> tuple[list[tuple[str, int]], list[
     return done, skipped
 
 
+def copy_settings(src: Backend, dst: Backend) -> bool:
+    """The server's GM key and public address into a target that has none; False if the
+    target's own, different GM key was kept."""
+    if (address := src.setting(PUBLIC_ADDRESS)) is not None and dst.setting(PUBLIC_ADDRESS) is None:
+        dst.put_setting(PUBLIC_ADDRESS, address)
+    key = src.setting(GM_KEY)
+    return key is None or dst.first_setting(GM_KEY, key) == key
+
+
 def run(args: argparse.Namespace) -> int:
     src = open_store(args.source, must_exist=True)
     dst = open_store(args.target, must_exist=False)
     try:
         done, skipped = copy_rooms(src, dst)
+        same_key = copy_settings(src, dst)
     finally:
         src.close()
         dst.close()
@@ -86,5 +103,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{room_id}\tv{version}\tOK")
     for room_id in skipped:
         say_error(EXISTS.format(room=room_id))
+    if not same_key:
+        say_error(KEY_KEPT)
     print(orjson.dumps({"copied": len(done), "skipped": len(skipped)}).decode())
     return 1 if skipped else 0

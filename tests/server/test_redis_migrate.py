@@ -11,6 +11,7 @@ from typing import Any
 from redis_support import RedisProc, needs_redis, played_sqlite, redis_server
 
 from conftest import EXAMPLES, KOMASYNC, Client, start_server
+from komasync.server.gm_key import ensure_gm_key, gm_key_ok, record_address
 from komasync.server.replay import rebuild
 from komasync.server.storage import RedisStorage, Storage
 
@@ -38,6 +39,8 @@ async def test_migrate_sqlite_to_redis_and_back(tmp_path: Path, redis_server: Re
     db, token = await played_sqlite(tmp_path)
     extra = Storage(db)  # a second room with nothing played yet
     extra.create_room("quiet", "Quiet", "another-gm-secret-long", {"x": 1}, "quiet.yaml")
+    key = ensure_gm_key(extra)  # the GM's one sign-in for every room
+    record_address(extra, "https://table.example.jp")
     extra.close()
 
     there = migrate(f"sqlite:{db}", redis_server.url)
@@ -54,6 +57,7 @@ async def test_migrate_sqlite_to_redis_and_back(tmp_path: Path, redis_server: Re
     row = red.room("room1")
     assert row is not None and row.gm_secret_ok("gm-secret")
     assert red.holder("room1") is None  # migrate let go of the lease it wrote under
+    assert gm_key_ok(red, key) and red.setting("public_url") == "https://table.example.jp"
     sqlite.close()
 
     again = migrate(f"sqlite:{db}", redis_server.url)  # nothing is overwritten
@@ -64,6 +68,7 @@ async def test_migrate_sqlite_to_redis_and_back(tmp_path: Path, redis_server: Re
     home = migrate(redis_server.url, f"sqlite:{back}")
     assert home.returncode == 0, home.stderr
     assert rows(back) == rows(db)
+    assert gm_key_ok(Storage(back), key)  # the GM key made the round trip too
 
     # The copy that made the round trip serves the room: the GM and the player's invite.
     r = await start_server(back, EXAMPLES / "demo_table.yaml")
@@ -82,6 +87,22 @@ async def test_migrate_sqlite_to_redis_and_back(tmp_path: Path, redis_server: Re
     finally:
         await r.runner.cleanup()
     red.close()
+
+
+def test_migrate_keeps_a_targets_own_gm_key(tmp_path: Path) -> None:
+    """GM-KEY: a target with its own key keeps it and says so; the source's key opens nothing there."""
+    src, dst = Storage(tmp_path / "a.sqlite3"), Storage(tmp_path / "b.sqlite3")
+    src.create_room("r1", "R1", "a-gm-secret-long-enough", {"x": 1}, "r1.yaml")
+    theirs, ours = ensure_gm_key(src), ensure_gm_key(dst)
+    src.close()
+    dst.close()
+    done = migrate(f"sqlite:{tmp_path / 'a.sqlite3'}", f"sqlite:{tmp_path / 'b.sqlite3'}")
+    assert done.returncode == 0, done.stderr
+    assert "別のGMキー" in done.stderr and "GM key of its own" in done.stderr
+    back = Storage(tmp_path / "b.sqlite3")
+    assert gm_key_ok(back, ours) and not gm_key_ok(back, theirs)
+    assert back.room_ids() == ["r1"]
+    back.close()
 
 
 def test_migrate_refuses_unknown_and_missing_stores(tmp_path: Path) -> None:
