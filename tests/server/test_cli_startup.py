@@ -60,3 +60,25 @@ def test_scenario_check_imports_only_the_subsystems_the_file_has() -> None:
     others = [s for s in SUBSYSTEMS if s not in ("table", "tower_defense")]
     assert not heavy(modules, tuple(f"komasync.engine.{s}" for s in others)), others
     assert "komasync.engine.state" not in modules  # no room state: every part is built alone
+
+
+FREEZE_PROBE = """
+import gc, sys
+from komasync.server.cli import script
+sys.argv[1:] = ["scenario", "check", sys.argv[1]]
+code = script()
+print(code, gc.get_freeze_count())
+"""
+
+
+def test_the_console_script_freezes_the_heap_before_exit() -> None:
+    """The installed `komasync` runs `script`: main, then the heap frozen, so the
+    interpreter's final collection does not walk what the check built."""
+    from importlib.metadata import entry_points
+
+    (ep,) = [e for e in entry_points(group="console_scripts") if e.name == "komasync"]
+    assert ep.value == "komasync.server.cli:script"
+    out = subprocess.run([sys.executable, "-c", FREEZE_PROBE, str(EXAMPLES / "tower_defense.yaml")],
+                         capture_output=True, text=True, check=True, timeout=60)
+    code, frozen = out.stdout.split()[-2:]
+    assert code == "0" and int(frozen) > 10_000, out.stdout
