@@ -16,7 +16,7 @@ import pytest
 
 from komasync.engine.scenario import scenario_schema
 
-PARTS = ("room", "players", "table", "tower_defense", "grid", "engagement")
+PARTS = ("room", "players", "table", "tower_defense", "grid", "engagement", "mass")
 Node = dict[str, Any]
 
 
