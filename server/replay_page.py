@@ -36,7 +36,8 @@ from .connection import Limits
 from .replay import LogReader, logged_action
 from .storage import ActionRecord
 
-__all__ = ["AUDIENCES", "NoLog", "NoRoom", "Replay", "build", "page_files", "page_zip"]
+__all__ = ["AUDIENCES", "NoLog", "NoRoom", "Replay", "build", "page_files", "page_zip",
+           "replay_zip", "write_folder"]
 
 Kind = Literal["players", "gm"]
 AUDIENCES: tuple[Kind, ...] = ("players", "gm")
@@ -99,13 +100,14 @@ class Replay:
                            for i, c in enumerate(self.chapters)]}
 
 
-def build(store: LogReader, room_id: str, audience: Kind) -> Replay:
-    """Replay the room's whole log for `audience` (NoRoom, NoLog when there is none)."""
+def build(store: LogReader, room_id: str, audience: Kind, empty: bool = False) -> Replay:
+    """Replay the room's whole log for `audience` (NoRoom; NoLog when it has none, unless
+    `empty`: then the page shows the start alone)."""
     row = store.room(room_id)
     if row is None:
         raise NoRoom(room_id)
     records = store.actions(room_id, 0)
-    if not records:
+    if not records and not empty:
         raise NoLog(room_id)
     engine = Engine(RoomState.model_validate(row.initial_state), 0)
     rooms = Audiences(room_id, engine, Limits())
@@ -265,3 +267,10 @@ def page_zip(files: dict[str, bytes], folder: str) -> bytes:
             info.external_attr = 0o644 << 16
             zf.writestr(info, body)
     return buf.getvalue()
+
+
+def replay_zip(store: LogReader, room_id: str, audience: Kind) -> bytes:
+    """The console's download: the room's replay for `audience` as a ZIP (a room with no
+    action yet gives a page of its start)."""
+    folder = f"{room_id}-replay-{audience}"
+    return page_zip(page_files(build(store, room_id, audience, empty=True)), folder)
