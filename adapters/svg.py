@@ -52,6 +52,12 @@ def table_svg(tree: Mapping[str, Any], hidden: Collection[str] = (), title: str 
             + "".join(body) + "".join(lines) + "</svg>")
 
 
+def _n(value: Any, default: int = 0) -> int:
+    """`value` as an int (projection.as_int), else `default`."""
+    n = as_int(value, default)
+    return default if n is None else n
+
+
 def _hidden_attr(secret: bool) -> str:
     return ' data-hidden="1" stroke-dasharray="4 3"' if secret else ""
 
@@ -62,9 +68,9 @@ def _extent(tree: Mapping[str, Any], objs: Objects) -> tuple[int, int]:
     for o in objs.values():
         cell = o.get("cell")
         if isinstance(cell, dict):
-            size = as_int(o.get("size"), 1) or 1
-            w = max(w, as_int(cell.get("x"), 0) + size)
-            h = max(h, as_int(cell.get("y"), 0) + size)
+            size = _n(o.get("size"), 1) or 1
+            w = max(w, _n(cell.get("x"), 0) + size)
+            h = max(h, _n(cell.get("y"), 0) + size)
     return min(w, 200), min(h, 200)
 
 
@@ -87,19 +93,19 @@ def _ground(tree: Mapping[str, Any], objs: Objects, width: int, height: int) -> 
 
 def _xy(cell: Mapping[str, Any], slot: int = 0) -> tuple[float, float]:
     """A square's top-left corner; things sharing it step right and down by slot."""
-    return (as_int(cell.get("x"), 0) * CELL + 3 * slot, as_int(cell.get("y"), 0) * CELL + 3 * slot)
+    return (_n(cell.get("x"), 0) * CELL + 3 * slot, _n(cell.get("y"), 0) * CELL + 3 * slot)
 
 
 def _shape(d: Drawing, slot: int, secret: bool) -> str:
     draw = d["draw"]
     if draw == "token":
-        return _token(d, slot, secret)  # type: ignore[arg-type]
+        return _token(d, slot, secret)
     if draw == "marker":
-        return _marker(d, secret)  # type: ignore[arg-type]
+        return _marker(d, secret)
     if draw == "line":
-        return _line(d)  # type: ignore[arg-type]
+        return _line(d)
     if draw == "dice":
-        return _dice(d)  # type: ignore[arg-type]
+        return _dice(d)
     return ""
 
 
@@ -109,7 +115,7 @@ def _text(x: float, y: float, text: str, extra: str = "") -> str:
 
 def _token(t: Mapping[str, Any], slot: int, secret: bool) -> str:
     x, y = _xy(t["cell"], slot)
-    side = CELL * (as_int(t.get("size"), 1) or 1) - 4
+    side = CELL * (_n(t.get("size"), 1) or 1) - 4
     color = escape(str(t.get("color") or "#37474f"))
     shape = (f'<rect x="{x + 2:g}" y="{y + 2:g}" width="{side}" height="{side}" rx="3" '
              if t.get("fixed") else
@@ -129,8 +135,8 @@ def _token(t: Mapping[str, Any], slot: int, secret: bool) -> str:
 
 def _marker(m: Mapping[str, Any], secret: bool) -> str:
     x, y = _xy(m["cell"])
-    w = CELL * (as_int(m.get("width"), 1) or 1)
-    h = CELL * (as_int(m.get("height"), 1) or 1)
+    w = CELL * (_n(m.get("width"), 1) or 1)
+    h = CELL * (_n(m.get("height"), 1) or 1)
     color = escape(str(m.get("color") or "#fff59d"))
     mark = _text(x + 2, y - 2, HIDDEN_MARK, ' fill="#b71c1c" font-size="9"') if secret else ""
     return (f'<g><title>{escape(str(m["text"]))}</title><rect x="{x:g}" y="{y:g}" width="{w}" '
@@ -153,8 +159,8 @@ def _line(line: Mapping[str, Any]) -> str:
 def _dice(d: Mapping[str, Any]) -> str:
     """`value` out of `max` as dice of `faces`, each full but the last, beside the square."""
     x, y = _xy(d["cell"])
-    faces = max(1, as_int(d.get("faces"), 6) or 6)
-    value, most = max(0, as_int(d.get("value"), 0) or 0), max(0, as_int(d.get("max"), 0) or 0)
+    faces = max(1, _n(d.get("faces"), 6) or 6)
+    value, most = max(0, _n(d.get("value"), 0) or 0), max(0, _n(d.get("max"), 0) or 0)
     count = min(12, -(-most // faces))
     shown = [min(faces, max(0, value - faces * i)) for i in range(count)]
     out = "".join(f'<rect x="{x + CELL + 1 + 13 * (i % 4):g}" y="{y + 13 * (i // 4):g}" '
@@ -173,7 +179,7 @@ def _panel(b: Board, x: int) -> list[str]:
         rows.append(_text(x, y, f"{p['label']}: {p['value']}"[:48]))
         y += 22
     for bar in b.bars:
-        value, most = as_int(bar.get("value"), 0) or 0, as_int(bar.get("max"), 0) or 0
+        value, most = _n(bar.get("value"), 0) or 0, _n(bar.get("max"), 0) or 0
         share = 0.0 if most <= 0 else max(0.0, min(1.0, value / most))
         rows.append(f'<g><rect x="{x}" y="{y - 10}" width="{PANEL - 20}" height="14" fill="#eee" '
                     f'stroke="#999"/><rect x="{x}" y="{y - 10}" width="{(PANEL - 20) * share:.1f}" '

@@ -181,13 +181,14 @@ class _Teller:
         action = record.action
         if action.get("kind") == "restore":
             return self._public(record, [], before, after)
-        lines = [{"ja": x.ja, "en": x.en, **({} if x.chat else {"hidden": True})} for x in log]
+        lines: list[dict[str, Any]] = [
+            {"ja": x.ja, "en": x.en, **({} if x.chat else {"hidden": True})} for x in log]
         if action.get("kind") == "override" and isinstance(action.get("value"), str):
             lines.append({**_text(NOTE.format(value=action["value"])), "hidden": True})
         if not lines:
             said = describe(action, before, after) or UNSAID.format(
                 actor=_actor(record.actor), kind=action.get("kind", ""))
-            lines = [_text(said)]
+            lines = [{**_text(said)}]
         return lines
 
 
