@@ -21,17 +21,20 @@ from .objects import Board, Objects
 from .projection import as_int, grid_of
 from .render import drawings, paint, render
 
-__all__ = ["CELL", "table_svg"]
+__all__ = ["CELL", "hidden_parts", "table_svg"]
 
-CELL = 36  # px per square
+CELL = 44  # px per square
 PANEL = 300  # px of the board panel beside the squares
 HIDDEN_MARK = "非公開 / hidden"
 SURFACE = Surface(AdapterSettings(), dice=True)
 
 
-def table_svg(tree: Mapping[str, Any], hidden: Collection[str] = (), title: str = "") -> str:
-    """The audience's table as SVG text (`hidden`: stable ids to mark as hidden)."""
+def table_svg(tree: Mapping[str, Any], public: Mapping[str, Any] | None = None,
+              title: str = "") -> str:
+    """The audience's table as SVG text; with `public` (the table's projection of the same
+    moment) what it does not show is marked hidden: objects and the board's lines."""
     objs = render(tree)
+    hidden, shown = hidden_parts(objs, public)
     width, height = _extent(tree, objs)
     body: list[str] = [_ground(tree, objs, width, height)]
     for oid, o in objs.items():
@@ -43,13 +46,22 @@ def table_svg(tree: Mapping[str, Any], hidden: Collection[str] = (), title: str 
         body += [_shape(d, int(o.get("slot", 0)), secret) for d in shapes]
         body.append("</g>")
     panel_x = width * CELL + 12
-    lines = _panel(board(objs), panel_x)
+    lines = _panel(board(objs), panel_x, shown)
     full_w, full_h = panel_x + PANEL, max(height * CELL, 24 + 22 * len(lines)) + 8
     label = escape(title or "盤面 / board")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full_w} {full_h}" '
             f'width="{full_w}" height="{full_h}" role="img" aria-label="{label}" '
             f'font-family="sans-serif" font-size="11"><title>{label}</title>'
             + "".join(body) + "".join(lines) + "</svg>")
+
+
+def hidden_parts(objs: Objects, public: Mapping[str, Any] | None
+                 ) -> tuple[frozenset[str], frozenset[str] | None]:
+    """The objects (stable ids) `public` lacks, and the board lines it shows (None: all)."""
+    if public is None:
+        return frozenset(), None
+    theirs = render(public)
+    return frozenset(o for o in objs if o not in theirs), frozenset(board(theirs).lines())
 
 
 def _n(value: Any, default: int = 0) -> int:
@@ -110,25 +122,33 @@ def _shape(d: Drawing, slot: int, secret: bool) -> str:
 
 
 def _text(x: float, y: float, text: str, extra: str = "") -> str:
-    return f'<text x="{x:g}" y="{y:g}"{extra}>{escape(text)}</text>'
+    """A label with a white halo: readable on any square, token or painted area."""
+    return (f'<text x="{x:g}" y="{y:g}" paint-order="stroke" stroke="#fff" stroke-width="3" '
+            f'stroke-linejoin="round"{extra}>{escape(text)}</text>')
 
 
 def _token(t: Mapping[str, Any], slot: int, secret: bool) -> str:
-    x, y = _xy(t["cell"], slot)
-    side = CELL * (_n(t.get("size"), 1) or 1) - 4
+    """A place (fixed) fills its squares; a piece is a disc, smaller when it shares one."""
+    x, y = _xy(t["cell"])
+    side = CELL * (_n(t.get("size"), 1) or 1)
     color = escape(str(t.get("color") or "#37474f"))
-    shape = (f'<rect x="{x + 2:g}" y="{y + 2:g}" width="{side}" height="{side}" rx="3" '
-             if t.get("fixed") else
-             f'<circle cx="{x + 2 + side / 2:g}" cy="{y + 2 + side / 2:g}" r="{side / 2:g}" ')
-    out = [shape + f'fill="{color}" fill-opacity="0.85" stroke="#111" stroke-width="1"/>',
-           _text(x + 3, y + 13, str(t["name"])[:10], ' fill="#fff" font-weight="bold"')]
+    if t.get("fixed"):
+        shape = f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{side - 2}" height="{side - 2}" rx="3" '
+        lx, ly = x + 2, y + 11
+    else:
+        r = side / 2 - 3 if slot == 0 else CELL * 0.24
+        cx = x + side / 2 if slot == 0 else x + CELL * (0.26 + 0.48 * ((slot - 1) % 2))
+        cy = y + side / 2 if slot == 0 else y + CELL * (0.7 + 0.5 * ((slot - 1) // 2))
+        shape = f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" '
+        lx, ly = cx - r, cy + 4
     notes = [f"{b['label']} {b['value']}/{b['max']}" for b in t.get("bars", [])]
     notes += [f"{p['label']} {p['value']}" for p in t.get("params", [])]
     notes += [str(t["caption"])] if t.get("caption") else []
-    out += [_text(x + 3, y + 24 + 10 * i, n[:16], ' fill="#fff" font-size="9"')
-            for i, n in enumerate(notes[:3])]
+    out = [shape + f'fill="{color}" fill-opacity="0.8" stroke="#111" stroke-width="1"/>',
+           _text(lx, ly, str(t["name"])[:6], ' font-weight="bold" font-size="10"')]
+    out += [_text(lx, ly + 9 * (i + 1), n[:12], ' font-size="8"') for i, n in enumerate(notes[:2])]
     if secret:
-        out.append(_text(x + 2, y - 2, HIDDEN_MARK, ' fill="#b71c1c" font-size="9"'))
+        out.append(_text(x + 1, y - 2, HIDDEN_MARK, ' fill="#b71c1c" font-size="9"'))
     full = [f"{t['name']}", *notes]
     return f"<g><title>{escape(' / '.join(full))}</title>{''.join(out)}</g>"
 
@@ -171,19 +191,28 @@ def _dice(d: Mapping[str, Any]) -> str:
     return f"<g><title>{value}/{most}</title>{out}</g>"
 
 
-def _panel(b: Board, x: int) -> list[str]:
-    """The board's lines and bars, one per row, beside the squares."""
+def _panel(b: Board, x: int, shown: Collection[str] | None) -> list[str]:
+    """The board's lines and bars, one per row, beside the squares (a line `shown` lacks
+    marked hidden)."""
     rows: list[str] = []
-    y = 16
-    for p in b.params:
-        rows.append(_text(x, y, f"{p['label']}: {p['value']}"[:48]))
-        y += 22
-    for bar in b.bars:
-        value, most = _n(bar.get("value"), 0) or 0, _n(bar.get("max"), 0) or 0
+    said = b.lines()  # params first, then bars: the same order as drawn here
+    for i, line in enumerate(said[:len(b.params)]):
+        y = 16 + 22 * i
+        rows.append(_text(x, y, line[:48]) + _hidden_line(x, y, line, shown))
+    for i, (bar, line) in enumerate(zip(b.bars, said[len(b.params):], strict=True)):
+        y = 16 + 22 * (len(b.params) + i)
+        value, most = _n(bar.get("value"), 0), _n(bar.get("max"), 0)
         share = 0.0 if most <= 0 else max(0.0, min(1.0, value / most))
         rows.append(f'<g><rect x="{x}" y="{y - 10}" width="{PANEL - 20}" height="14" fill="#eee" '
                     f'stroke="#999"/><rect x="{x}" y="{y - 10}" width="{(PANEL - 20) * share:.1f}" '
                     f'height="14" fill="#81c784"/>'
-                    + _text(x + 4, y + 1, f"{bar['label']}: {value}/{most}"[:44]) + "</g>")
-        y += 22
+                    + _text(x + 4, y + 1, f"{bar['label']}: {value}/{most}"[:44]) + "</g>"
+                    + _hidden_line(x, y, line, shown))
     return rows
+
+
+def _hidden_line(x: int, y: int, line: str, shown: Collection[str] | None) -> str:
+    if shown is None or line in shown:
+        return ""
+    return _text(x + PANEL - 20, y, "非公開", ' fill="#b71c1c" font-size="9" text-anchor="end" '
+                 'data-hidden="1"')

@@ -450,9 +450,12 @@ async def _replay(request: web.Request) -> web.Response:
         return web.json_response(_malformed("need {secret, room, audience}"), status=400)
     if audience not in ("players", "gm") or not await server.gm_ok(room_id, secret):
         return web.json_response(error_frame(AUTH_FAILED), status=403)
-    from .replay_page import replay_zip  # only when asked: the page's modules
+    from .replay_page import Loaded, replay_zip  # only when asked: the page's modules
 
-    data = await server.storage.call(replay_zip, server.storage.storage, room_id, audience)
+    # The log is read on the storage thread, replayed on the worker (never holding up
+    # the rooms' commits, nor the loop).
+    log = await server.storage.call(Loaded, server.storage.storage, room_id)
+    data = await offload(replay_zip, log, room_id, audience)
     name = f"{room_id}-replay-{audience}"
     return web.Response(body=data, content_type="application/zip", headers={
         "Content-Disposition": f'attachment; filename="{name}.zip"'})

@@ -24,7 +24,7 @@ import orjson
 
 from ..adapters.board import board
 from ..adapters.render import describe, render
-from ..adapters.svg import table_svg
+from ..adapters.svg import hidden_parts, table_svg
 from ..engine.core import Engine
 from ..engine.errors import Text
 from ..engine.registry import ROUND_OF
@@ -34,9 +34,9 @@ from ..engine.views import Audience, View
 from .audiences import Audiences
 from .connection import Limits
 from .replay import LogReader, logged_action
-from .storage import ActionRecord
+from .storage import ActionRecord, RoomRow
 
-__all__ = ["AUDIENCES", "NoLog", "NoRoom", "Replay", "build", "page_files", "page_zip",
+__all__ = ["AUDIENCES", "Loaded", "NoLog", "NoRoom", "Replay", "build", "page_files", "page_zip",
            "replay_zip", "write_folder"]
 
 Kind = Literal["players", "gm"]
@@ -71,12 +71,15 @@ class Chapter:
     state: dict[str, Any] = field(default_factory=dict)
     table: dict[str, Any] = field(default_factory=dict)  # the table's view then (GM: hidden)
 
-    def hidden(self, gm: bool) -> list[str]:
-        """The GM's picture: the objects the table did not see (players': none)."""
+    def hidden(self, gm: bool) -> tuple[list[str], list[str]]:
+        """The GM's picture: the objects and board lines the table did not see (players':
+        none)."""
+        objs = render(self.state)
         if not gm:
-            return []
-        shown = render(self.table)
-        return [oid for oid in render(self.state) if oid not in shown]
+            return [], []
+        ids, shown = hidden_parts(objs, self.table)
+        lines = board(objs).lines()
+        return [o for o in objs if o in ids], [x for x in lines if shown is not None and x not in shown]
 
 
 @dataclass
@@ -93,11 +96,14 @@ class Replay:
         """What the page shows (embedded in index.html as JSON)."""
         return {"room": self.room, "name": self.name, "audience": self.audience,
                 "actions": self.actions,
-                "rounds": [{"name": _text(c.name), "last": c.last, "steps": c.steps,
-                            "picture": _picture(i), "state": c.state,
-                            "board": board(render(c.state)).lines(),
-                            "hidden": c.hidden(self.audience == "gm")}
-                           for i, c in enumerate(self.chapters)]}
+                "rounds": [self._round(i, c) for i, c in enumerate(self.chapters)]}
+
+    def _round(self, i: int, c: Chapter) -> dict[str, Any]:
+        ids, lines = c.hidden(self.audience == "gm")
+        return {"name": _text(c.name), "last": c.last, "steps": c.steps, "picture": _picture(i),
+                "state": c.state, "hidden": ids,
+                "board": [{"text": x, **({"hidden": True} if x in lines else {})}
+                          for x in board(render(c.state)).lines()]}
 
 
 def build(store: LogReader, room_id: str, audience: Kind, empty: bool = False) -> Replay:
@@ -247,8 +253,8 @@ def page_files(replay: Replay) -> dict[str, bytes]:
     files = {"index.html": html.encode("utf-8")}
     for i, c in enumerate(replay.chapters):
         title = f"{replay.name} — {c.name.ja} / {c.name.en}"
-        hidden = c.hidden(replay.audience == "gm")
-        files[_picture(i)] = table_svg(c.state, hidden, title).encode("utf-8")
+        public = c.table if replay.audience == "gm" else None
+        files[_picture(i)] = table_svg(c.state, public, title).encode("utf-8")
     return files
 
 
@@ -268,6 +274,28 @@ def page_zip(files: dict[str, bytes], folder: str) -> bytes:
             info.external_attr = 0o644 << 16
             zf.writestr(info, body)
     return buf.getvalue()
+
+
+class Loaded:
+    """A room's row and whole log, read once (on the storage thread) to be replayed
+    elsewhere (on the worker: a long replay never holds up the rooms' commits)."""
+
+    def __init__(self, store: LogReader, room_id: str) -> None:
+        self.room_id = room_id
+        self.row = store.room(room_id)
+        self.records = store.actions(room_id, 0) if self.row is not None else []
+
+    def room(self, room_id: str) -> RoomRow | None:
+        return self.row if room_id == self.room_id else None
+
+    def latest_snapshot(self, room_id: str, upto: int | None = None
+                        ) -> tuple[int, dict[str, Any]] | None:
+        return None
+
+    def actions(self, room_id: str, after: int, upto: int | None = None,
+                limit: int | None = None) -> list[ActionRecord]:
+        kept = [r for r in self.records if r.version > after and (upto is None or r.version <= upto)]
+        return kept[:limit] if limit is not None else kept
 
 
 def replay_zip(store: LogReader, room_id: str, audience: Kind) -> bytes:

@@ -203,6 +203,8 @@ def test_the_gm_version_holds_the_hidden_things_marked(logs: Path, tmp_path: Pat
     if room == "table":  # the hidden pit marker (the fog was undone), a GM-only counter
         assert any(mark for mark, body in drawn if "落とし穴 / Pit" in body)
         assert "ks-counter-doom" in data["rounds"][-1]["hidden"]
+        assert [x["text"] for x in data["rounds"][-1]["board"] if x.get("hidden")] == [
+            "破滅 / Doom: 4/4", "HP: 12/12"]  # the GM-only counters, on the board too
         assert any(step["hidden"] for r in data["rounds"] for step in r["steps"])
     assert set(secret) <= set(strings_of(data)) | {s for s in secret if s in files_text(folder)}
 
