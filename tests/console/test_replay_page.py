@@ -101,7 +101,7 @@ async def test_the_console_exports_a_replay_that_opens_from_disk(browser: Browse
         loaded = await page.locator("#picture").evaluate("img => img.naturalWidth")
         assert loaded > 0  # the SVG beside it was read from disk
         if width == 1440:
-            await page.screenshot(path=str(SHOTS / "replay_players_ja.png"), full_page=True)
+            await page.screenshot(path=str(SHOTS / "replay-players-ja.png"), full_page=True)
         await page.click("#lang")
         await pw_expect(page.locator("html")).to_have_attribute("lang", "en")
         await pw_expect(page.locator("#picture-title")).to_have_text("The board at the end of Round 1")
@@ -126,7 +126,7 @@ async def test_the_gm_replay_marks_what_was_hidden(browser: Browser, demo: Demo,
     await pw_expect(page.locator("#steps .die").first).to_be_visible()  # the dice rolled
     await page.click("#lang")
     await pw_expect(marked.first).to_have_text("GM only")
-    await page.screenshot(path=str(SHOTS / "replay_gm_en.png"), full_page=True)
+    await page.screenshot(path=str(SHOTS / "replay-gm-en.png"), full_page=True)
     assert all(u.startswith("file://") for u in requests), requests
     assert not errors, errors
     await page.context.close()

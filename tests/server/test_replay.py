@@ -27,13 +27,12 @@ from test_cli_errors import create, one_line, run
 from test_cli_startup import heavy, imported
 from test_hidden_leaks import SECRET_NUMBERS, SECRET_WORDS, hidden_from, strings_of
 
-from conftest import EXAMPLES, ROOT, gm, start_server
+from conftest import EXAMPLES, ON_REDIS, ROOT, gm, open_store, start_server, store_args
 from komasync.engine.registry import ROUND_OF
 from komasync.engine.state import RoomState
 from komasync.engine.views import GM, Audience, project
 from komasync.server.cli import main
-from komasync.server.replay import state_at
-from komasync.server.storage import Storage
+from komasync.server.replay import LogReader, state_at
 
 TABLE = Audience("table")
 AUDIENCE = {"players": TABLE, "gm": GM}
@@ -78,9 +77,14 @@ HIDDEN_SCRIPTS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-@pytest.fixture(scope="module")
+def _scope(fixture_name: str, config: pytest.Config) -> str:
+    # Redis databases are emptied after each test: there, every test plays its own logs.
+    return "function" if ON_REDIS else "module"
+
+
+@pytest.fixture(scope=_scope)  # type: ignore[arg-type]
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The rooms' logs, played once for the module."""
+    """The rooms' logs, played once for the module (once per test on Redis)."""
     folder = tmp_path_factory.mktemp("replay")
     asyncio.run(_play(folder))
     return folder
@@ -88,7 +92,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def replay(logs: Path, room: str, audience: str, tmp: Path) -> Path:
     out = tmp / f"{room}-{audience}"
-    assert main(["replay", room, "--db", str(logs / f"{room}.sqlite3"), "--audience", audience,
+    assert main(["replay", room, *store_args(logs / f"{room}.sqlite3"), "--audience", audience,
                  "--out", str(out)]) == 0
     return out
 
@@ -102,7 +106,7 @@ def page_data(folder: Path) -> dict[str, Any]:
     return data
 
 
-def projected(store: Storage, room: str, version: int, audience: Audience) -> dict[str, Any]:
+def projected(store: LogReader, room: str, version: int, audience: Audience) -> dict[str, Any]:
     tree: dict[str, Any] = project(RoomState.model_validate(state_at(store, room, version)),
                                    audience)
     tree.pop("rng", None)
@@ -122,7 +126,7 @@ def test_every_round_is_the_engines_own_replay(logs: Path, tmp_path: Path, room:
     data = page_data(replay(logs, room, audience, tmp_path))
     said = capsys.readouterr().out
     assert re.search(r"\d+件の操作・\d+章を[\d.]+秒で", said) and "actions in" in said, said
-    store = Storage(str(logs / f"{room}.sqlite3"))
+    store = open_store(logs / f"{room}.sqlite3")
     last = store.actions(room, 0)[-1].version
     rounds = data["rounds"]
     assert data["actions"] == last and rounds[0]["last"] == 0 and rounds[-1]["last"] == last
@@ -140,7 +144,7 @@ def test_every_round_is_the_engines_own_replay(logs: Path, tmp_path: Path, room:
         "/index.html")
 
 
-def canaries(store: Storage, room: str) -> set[str]:
+def canaries(store: LogReader, room: str) -> set[str]:
     """What the GM's projection held and the table's never did, at any version (a hidden
     thing revealed later is the table's from then on): the leak test's `hidden_from`."""
     last = store.actions(room, 0)[-1].version
@@ -171,7 +175,7 @@ def files_text(folder: Path) -> str:
 @pytest.mark.parametrize("room", [*ROOMS, *HIDDEN_ROOMS])
 def test_the_players_version_holds_no_hidden_value(logs: Path, tmp_path: Path, room: str
                                                    ) -> None:
-    store = Storage(str(logs / f"{room}.sqlite3"))
+    store = open_store(logs / f"{room}.sqlite3")
     secret = canaries(store, room)
     if room in HIDDEN_ROOMS:
         secret |= {w for w in SECRET_WORDS if len(w) >= 5 or not w.isascii()}
@@ -185,7 +189,7 @@ def test_the_players_version_holds_no_hidden_value(logs: Path, tmp_path: Path, r
 @pytest.mark.parametrize("room", ["bases", "table", "hidden_bases"])
 def test_the_gm_version_holds_the_hidden_things_marked(logs: Path, tmp_path: Path,
                                                        room: str) -> None:
-    store = Storage(str(logs / f"{room}.sqlite3"))
+    store = open_store(logs / f"{room}.sqlite3")
     secret = canaries(store, room)
     folder = replay(logs, room, "gm", tmp_path)
     data = page_data(folder)
@@ -212,8 +216,8 @@ def test_the_gm_version_holds_the_hidden_things_marked(logs: Path, tmp_path: Pat
 def test_bad_room_and_empty_log_say_so_and_exit_2(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     create(db)
-    one_line(run("replay", "nope", "--db", str(db)), 2, "「nope」", "no room 'nope'")
-    one_line(run("replay", "r1", "--db", str(db), "--out", str(tmp_path / "out")), 2,
+    one_line(run("replay", "nope", *store_args(db)), 2, "「nope」", "no room 'nope'")
+    one_line(run("replay", "r1", *store_args(db), "--out", str(tmp_path / "out")), 2,
              "まだ操作の記録がありません", "no logged action yet")
     assert not (tmp_path / "out").exists()
 
