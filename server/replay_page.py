@@ -27,6 +27,7 @@ from ..adapters.render import describe, render
 from ..adapters.svg import hidden_parts, table_svg
 from ..engine.core import Engine
 from ..engine.errors import Text
+from ..engine.players import ENFORCEMENT_WORDS, PLAYER_ROLLS_WORDS, UNCREDITED_WORDS
 from ..engine.registry import ROUND_OF
 from ..engine.state import RoomState
 from ..engine.tx import Actor, LogLine
@@ -50,6 +51,18 @@ UNDONE = Text("v{v}まで取り消し（{reason}）", "Undone back to v{v} ({rea
 NOTE = Text("GMのメモ: {value}", "GM's note: {value}")
 UNSAID = Text("{actor}の操作（{kind}）", "{actor}'s action ({kind})")
 TEMPLATE = "replay.html"
+#: The room's own settings, as the console's timeline says them (i18n.js `do.room.*`).
+ROOM_SAID: dict[str, tuple[str, dict[str, tuple[str, str]], Text]] = {
+    "room.enforcement": ("mode", ENFORCEMENT_WORDS,
+                         Text("規則の適用を「{mode}」に変更", "Rule enforcement set to “{mode}”")),
+    "room.player_rolls": ("mode", PLAYER_ROLLS_WORDS,
+                          Text("プレイヤーが入力したダイス結果を「{mode}」に変更",
+                               "Dice results typed by players set to “{mode}”")),
+    "room.uncredited": ("mode", UNCREDITED_WORDS,
+                        Text("誰の操作か分からないVTT上の操作を「{mode}」に変更",
+                             "VTT actions nobody is credited with set to “{mode}”")),
+}
+ADDED = Text("プレイヤー「{name}」を追加", "Added player “{name}”")
 
 
 class NoRoom(LookupError):
@@ -192,10 +205,23 @@ class _Teller:
         if action.get("kind") == "override" and isinstance(action.get("value"), str):
             lines.append({**_text(NOTE.format(value=action["value"])), "hidden": True})
         if not lines:
-            said = describe(action, before, after) or UNSAID.format(
+            said = describe(action, before, after) or _room_said(action) or UNSAID.format(
                 actor=_actor(record.actor), kind=action.get("kind", ""))
             lines = [{**_text(said)}]
         return lines
+
+
+def _room_said(action: dict[str, Any]) -> Text | None:
+    """A room setting the GM changed, in words (engine/players.py's)."""
+    kind = str(action.get("kind", ""))
+    if kind == "room.player.add":
+        return ADDED.format(name=action.get("name") or action.get("id", ""))
+    if kind not in ROOM_SAID:
+        return None
+    field_name, words, text = ROOM_SAID[kind]
+    value = str(action.get(field_name, ""))
+    ja, en = words.get(value, (value, value))
+    return Text(text.ja.format(mode=ja), text.en.format(mode=en))
 
 
 def _round_key(state: RoomState) -> tuple[tuple[str, int], ...]:

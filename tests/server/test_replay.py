@@ -213,6 +213,26 @@ def test_the_gm_version_holds_the_hidden_things_marked(logs: Path, tmp_path: Pat
     assert set(secret) <= set(strings_of(data)) | {s for s in secret if s in files_text(folder)}
 
 
+def test_moves_are_told_as_the_console_tells_them_and_hidden_moves_only_to_the_gm(
+        logs: Path, tmp_path: Path) -> None:
+    """The demo table's log says no sentence for a move: the page says it from the
+    audience's own view (adapters' `describe`, the console's `table.do.*` words)."""
+    told = {aud: {step["version"]: [line["ja"] for line in step["lines"]]
+                  for r in page_data(replay(logs, "table", aud, tmp_path))["rounds"]
+                  for step in r["steps"]}
+            for aud in ("players", "gm")}
+    steps = {step["version"]: step for r in page_data(tmp_path / "table-gm")["rounds"]
+             for step in r["steps"]}
+    assert told["players"][1] == ["騎士 / Knightを(4, 3)へ移動"] == told["gm"][1]
+    # The GM moved the hidden assassin at v2: not a word of it for the players; the GM's
+    # version says it, marked as a hidden move.
+    assert 2 not in told["players"] and told["gm"][2] == ["暗殺者 / Assassinを(3, 3)へ移動"]
+    assert steps[2]["hidden"] and not steps[1]["hidden"]
+    assert told["players"][6] == ["駒「暗殺者 / Assassin」の公開を変更"]  # revealed: told
+    assert told["gm"][12] == ["規則の適用を「警告のみ」に変更"]  # a room setting, in words
+    assert told["players"][18] == told["gm"][18] == ["v3まで取り消し（やり直し / take back）"]
+
+
 def test_bad_room_and_empty_log_say_so_and_exit_2(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite3"
     create(db)
