@@ -1,9 +1,11 @@
 """Issue 34: a replay page of a 500-action battle, beside the bare engine replay of the same log.
 
 The log is written straight into a SQLite file (the engine applies each action as a room
-would and the record is appended as the room appends it): the demo table's pieces moved
-square by square, its counters changed, a piece revealed and hidden again, and an undo
-every 100 actions (a `restore` carrying its whole target state). Three things are timed
+would and the record is appended as the room appends it). The room is the demo table
+with the demo base battle beside it: its pieces moved square by square, its counters
+changed, a hidden piece revealed and hidden again, an undo every 100 actions (a
+`restore` carrying its whole target state) and a new base-battle round every 20 (so the
+page has a chapter, and a picture, every 20 actions). Three things are timed
 in alternating blocks (B P G, G P B, …) so drift in the machine's load hits all alike:
 
 - baseline: `server/replay.py rebuild` — the engine replaying the log alone;
@@ -28,11 +30,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import yaml
 from pydantic_core import to_jsonable_python
 
 from komasync.engine.core import Engine, change_ops
 from komasync.engine.registry import parse_action
-from komasync.engine.scenario import build_room, load_scenario_file
+from komasync.engine.scenario import Scenario, build_room
 from komasync.engine.tx import Actor
 from komasync.server.replay import logged_action, rebuild, state_at
 from komasync.server.replay_page import build, page_files
@@ -50,7 +53,9 @@ def actions(n: int) -> list[dict[str, Any]]:
     pieces = ("knight", "archer", "ghoul", "assassin")
     while len(out) < n:
         i = len(out)
-        if i % 100 == 99:
+        if i % 20 == 0:
+            out.append({"kind": "bases.round"})
+        elif i % 100 == 99:
             out.append({"kind": "undo", "to_version": i - 10, "reason": "やり直し / take back"})
         elif i % 10 == 3:
             out.append({"kind": "table.counter.add", "counter": "clock" if i % 20 else "doom",
@@ -63,9 +68,18 @@ def actions(n: int) -> list[dict[str, Any]]:
     return out
 
 
+def battle() -> Scenario:
+    """The demo table and the demo base battle in one room."""
+    table = yaml.safe_load((ROOT / "examples/demo_table.yaml").read_text(encoding="utf-8"))
+    bases = yaml.safe_load((ROOT / "examples/base_battle.yaml").read_text(encoding="utf-8"))
+    table["bases"] = bases["bases"]
+    table["players"] = [*bases["players"], *table["players"]]
+    return Scenario.model_validate(table)
+
+
 def write_log(db: Path, n: int) -> None:
     store = Storage(str(db), "normal")
-    state = build_room(load_scenario_file(ROOT / "examples/demo_table.yaml"), "bench")
+    state = build_room(battle(), "bench")
     store.create_room(ROOM, "bench replay", "bench-gm-secret-bench", state.model_dump(mode="json"))
     engine = Engine(state, 0)
     rows = []
