@@ -29,6 +29,7 @@ __all__ = [
     "TOKEN",
     "Board",
     "Chat",
+    "DescribeHook",
     "Drop",
     "Entries",
     "Legal",
@@ -169,6 +170,10 @@ PaintHook = Callable[[Mapping[str, Any], Objects], list[Area] | None]
 MoveHook = Callable[[Drop], EventResult]
 ChatHook = Callable[[Chat], EventResult | None]
 LegalHook = Callable[[TableObject, Objects, Mapping[str, Any]], Legal | None]
+#: An action in a sentence, from the projections before and after it (a replay's story):
+#: it names only what those trees hold, so a player's replay never names a hidden thing
+#: (None: not its action, or nothing of it shows).
+DescribeHook = Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]], Text | None]
 
 
 @dataclass(frozen=True)
@@ -188,7 +193,8 @@ class TableSubsystem:
     hook reads. `draw` maps a kind to the drawings (drawing.py) of one object of that
     kind; `options` a platform to a model of the keys it adds to that platform's settings
     (`meta.platforms.<platform>`); `paint` gives the areas of a map under the table, None
-    when it has none to paint.
+    when it has none to paint; `describe` says one of its actions in a sentence when the
+    action logged none.
     """
 
     name: str
@@ -206,3 +212,4 @@ class TableSubsystem:
     draw: Mapping[str, DrawHook] = field(default_factory=dict)
     options: Mapping[str, type[BaseModel]] = field(default_factory=dict)
     paint: PaintHook | None = None
+    describe: DescribeHook | None = None

@@ -13,12 +13,13 @@ from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, create_model
 
+from ..engine.errors import Text
 from .drawing import AREA, DICE, LINE, MARKER, TOKEN, Area, DrawHook, Drawing, Surface
 from .geometry import AdapterSettings
 from .objects import Objects, object_id
 from .subsystems import SUBSYSTEMS
 
-__all__ = ["drawings", "paint", "platform_model", "player_of", "render", "stable_id"]
+__all__ = ["describe", "drawings", "paint", "platform_model", "player_of", "render", "stable_id"]
 
 #: Stable-id prefixes that differ from the kind (`ks-<prefix>-<engine id>`).
 PREFIX: dict[str, str] = {k: v for s in SUBSYSTEMS for k, v in s.prefixes.items()}
@@ -92,3 +93,13 @@ def paint(tree: Mapping[str, Any], objs: Objects) -> list[Area] | None:
     painted = [p for s in SUBSYSTEMS if s.paint is not None
                if (p := s.paint(tree, objs)) is not None]
     return None if not painted else [a for areas in painted for a in areas]
+
+
+def describe(action: Mapping[str, Any], before: Mapping[str, Any],
+             after: Mapping[str, Any]) -> Text | None:
+    """An action that logged no sentence, said by its subsystem from the audience's trees
+    before and after it (None: no subsystem says it, or nothing of it shows)."""
+    for subsystem in SUBSYSTEMS:
+        if subsystem.describe is not None and (said := subsystem.describe(action, before, after)):
+            return said
+    return None

@@ -12,10 +12,10 @@ from .codes import CORE
 from .errors import Codes
 from .outcomes import Result
 from .queries import QueryBase
-from .registry_types import PhaseTable, Resumer, Subsystem, Trigger
+from .registry_types import PhaseTable, Resumer, RoundOf, Subsystem, Trigger
 
 __all__ = ["ACTIONS", "ANSWERS", "PHASE_TABLES", "QUERIES", "REFUSALS", "RESULTS", "RESUMERS",
-           "SETTLERS", "SUBSYSTEMS", "TRIGGERS", "AnswerUnion", "ResultUnion", "action_adapter",
+           "ROUND_OF", "SETTLERS", "SUBSYSTEMS", "TRIGGERS", "AnswerUnion", "ResultUnion", "action_adapter",
            "parse_action"]
 
 SUBSYSTEMS: tuple[Subsystem, ...] = (
@@ -39,6 +39,8 @@ QUERIES: dict[str, type[QueryBase]] = {
 }
 #: Each subsystem's phase/step table by subsystem name (public rules: sent with the room).
 PHASE_TABLES: dict[str, PhaseTable] = {s.name: s.phases for s in SUBSYSTEMS if s.phases}
+#: What round a subsystem's part is in, by subsystem name (a replay's round boundaries).
+ROUND_OF: dict[str, RoundOf] = {s.name: s.round_of for s in SUBSYSTEMS if s.round_of}
 
 #: Every declared refusal code, by group: the core's, then each subsystem's (the server
 #: adds its own protocol codes: server/errors.py).

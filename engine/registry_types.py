@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .errors import Codes
+from .errors import Codes, Text
 from .phases import PhaseTable
 from .tx import Resumer
 
@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from .queries import QueryBase
     from .tx import Happening, Tx
 
-__all__ = ["Codes", "PhaseTable", "Resumer", "Settler", "Subsystem", "Trigger"]
+__all__ = ["Codes", "PhaseTable", "Resumer", "RoundMark", "RoundOf", "Settler", "Subsystem",
+           "Trigger", "counted"]
 
 #: A settler returns True when it moved something on without a new happening (a
 #: follow-up of a turn flow ran): the core's loop then goes round again.
@@ -36,10 +37,28 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class RoundMark:
+    """Which round (or turn) a subsystem's part is in, and its name: a replay tells the
+    battle round by round from these."""
+
+    number: int
+    name: Text
+
+
+#: What round a subsystem's part of the state is in (None: no round has begun to count).
+RoundOf = Callable[[Any], "RoundMark | None"]
+
+
+def counted(number: int, ja: str, en: str) -> RoundMark | None:
+    """`第3ラウンド` / `Round 3` for round 3 of a part counting in `ja`/`en`; None before 1."""
+    return RoundMark(number, Text(f"第{number}{ja}", f"{en} {number}")) if number >= 1 else None
+
+
+@dataclass(frozen=True)
 class Subsystem:
     """A rules module: actions, triggers on happenings, prompt resumers, settlers, the
     queries clients may ask of it without acting, its phase/step table, the refusal codes
-    it may give and the results its acks may carry.
+    it may give, the results its acks may carry and what round a state of its part is in.
 
     Settlers run after every action once triggers are quiet (end conditions, a turn
     flow's follow-ups); what they emit goes through the triggers again, and they run
@@ -55,3 +74,4 @@ class Subsystem:
     phases: PhaseTable | None = None
     refusals: Codes | None = None
     results: tuple[type[Result], ...] = ()
+    round_of: RoundOf | None = None

@@ -4,9 +4,10 @@
 # folder the normal test run uses.
 #   console-ja/en.png, player-ja/en.png      the tower defense console and player page (1024×768)
 #   session-<subsystem>-<console|player>-<lang>.png   every demo room after a short session (1440×900)
+#   replay-players-ja.png, replay-gm-en.png  a replay page from the console's export (1440 wide)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 KOMASYNC_SCREENSHOTS="$PWD/docs/screenshots" python3 -m pytest -q -p no:cacheprovider \
   tests/console/test_console.py::test_language_switch_and_screenshots \
   tests/console/test_player.py::test_player_places_attacks_and_sees_refusals \
-  tests/console/test_screenshots.py "$@"
+  tests/console/test_screenshots.py tests/console/test_replay_page.py "$@"

@@ -445,6 +445,29 @@ async def _export(request: web.Request) -> web.Response:
         "Content-Disposition": f'attachment; filename="{room_id}-ccfolia.zip"', **calibrated})
 
 
+async def _replay(request: web.Request) -> web.Response:
+    """POST {secret, room, audience}: the battle's replay page (replay_page.py) as a ZIP,
+    for the players (what the table saw) or the GM (hidden things marked)."""
+    server = request.app[SERVER_KEY]
+    try:
+        body = await request.json()
+        secret, room_id = str(body["secret"]), str(body["room"])
+        audience = str(body.get("audience", "players"))
+    except Exception:
+        return web.json_response(_malformed("need {secret, room, audience}"), status=400)
+    if audience not in ("players", "gm") or not await server.gm_ok(room_id, secret):
+        return web.json_response(error_frame(AUTH_FAILED), status=403)
+    from .replay_page import Loaded, replay_zip  # only when asked: the page's modules
+
+    # The log is read on the storage thread, replayed on the worker (never holding up
+    # the rooms' commits, nor the loop).
+    log = await server.storage.call(Loaded, server.storage.storage, room_id)
+    data = await offload(replay_zip, log, room_id, audience)
+    name = f"{room_id}-replay-{audience}"
+    return web.Response(body=data, content_type="application/zip", headers={
+        "Content-Disposition": f'attachment; filename="{name}.zip"'})
+
+
 async def _table_tree(room: Room) -> dict[str, Any]:
     """The table's view, in the room's order: after every change before it is durable."""
 
@@ -484,6 +507,7 @@ def make_app(server: Komasync) -> web.Application:
     app.router.add_get("/healthz", _healthz)
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
+    app.router.add_post("/api/replay", _replay)
     app.router.add_get("/api/schema", _schema)
     app.router.add_get("/api/scenario/schema", _scenario_schema)
     app.router.add_get("/api/doctor", _doctor)

@@ -205,6 +205,24 @@ def _doctor_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     d.add_argument("--store", help=STORE_HELP)
 
 
+def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    r = sub.add_parser("replay", help="戦闘のリプレイページを書き出す / write a battle's replay page",
+                       description="ログを再生して、ラウンドごとの盤面と出来事を静的ページ（フォルダとZIP）"
+                                   "にします / replays the log into a static page, round by round "
+                                   "(a folder and its ZIP)")
+    r.set_defaults(run=_lazy(".cli_replay", "run"))
+    r.add_argument("room", help="ルームID / room id")
+    r.add_argument("--audience", choices=["players", "gm"], default="players",
+                   help="players: 卓に見えたものだけ（既定）/ only what the table saw (default); "
+                        "gm: GMのメモと非公開の操作も（印付き）/ with the GM's notes and hidden "
+                        "moves, marked")
+    r.add_argument("--out", default=None,
+                   help="書き出すフォルダ（既定 replay-ルーム-対象、同じ名前の .zip も）/ folder "
+                        "to write (default replay-ROOM-AUDIENCE; a .zip of it beside it)")
+    r.add_argument("--db", help=DB_HELP)
+    r.add_argument("--store", help=STORE_HELP)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="komasync",
@@ -239,9 +257,8 @@ def _parser() -> argparse.ArgumentParser:
 
     _store_parsers(sub)
     _caddy_parser(sub)
-
-
     _doctor_parser(sub)
+    _replay_parser(sub)
 
     sc = sub.add_parser("scenario", help="シナリオ操作 / scenarios")
     scsub = sc.add_subparsers(dest="scenario_cmd", required=True, metavar="ACTION")

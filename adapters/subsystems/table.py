@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...engine.errors import Text
 from ..base import EventResult
 from ..drawing import MARKER, TOKEN, Drawing, Surface
 from ..objects import Board, Drop, Entries, Objects, TableObject, TableSubsystem, each
@@ -82,6 +83,45 @@ def move_piece(drop: Drop) -> EventResult:
     return accepted(action, drop.by, drop.context)
 
 
+#: The sentences of the console's timeline (panels/table.js `table.do.*`), for a replay.
+SAID: dict[str, tuple[str, str, str]] = {
+    "move": ("pieces", "{name}を({x}, {y})へ移動", "moved {name} to ({x}, {y})"),
+    "piece.place": ("pieces", "駒「{name}」を置く", "placed piece “{name}”"),
+    "piece.remove": ("pieces", "駒「{name}」を取り除く", "removed piece “{name}”"),
+    "piece.reveal": ("pieces", "駒「{name}」の公開を変更", "changed who sees “{name}”"),
+    "piece.allow": ("pieces", "駒「{name}」の移動許可を変更", "changed who may move “{name}”"),
+    "counter.set": ("counters", "{name}を{value}にする", "set {name} to {value}"),
+    "counter.add": ("counters", "{name}を{delta}", "{name} {delta}"),
+    "counter.place": ("counters", "カウンター「{name}」を置く", "placed counter “{name}”"),
+    "counter.remove": ("counters", "カウンター「{name}」を取り除く", "removed counter “{name}”"),
+    "marker.place": ("markers", "マーカー「{name}」を置く", "placed marker “{name}”"),
+    "marker.remove": ("markers", "マーカー「{name}」を取り除く", "removed marker “{name}”"),
+}
+
+
+def describe(action: Mapping[str, Any], before: Mapping[str, Any],
+             after: Mapping[str, Any]) -> Text | None:
+    """A table action as the console's timeline says it, naming only what the trees show."""
+    kind = str(action.get("kind", ""))
+    said = SAID.get(kind.removeprefix("table.")) if kind.startswith("table.") else None
+    if said is None:
+        return None
+    collection, ja, en = said
+    ref = action.get(collection[:-1])
+    rid = str(ref.get("id", "")) if isinstance(ref, dict) else str(ref)
+    found = [as_dict(as_dict(as_dict(t.get("table")).get(collection)).get(rid))
+             for t in (after, before)]
+    item = next((f for f in found if f), None)
+    if item is None:
+        return None  # not in this audience's projection: nothing of it is told
+    delta = action.get("delta")
+    to = as_dict(action.get("to"))
+    words = {"name": str(item.get("name") or item.get("text") or rid),
+             "x": to.get("x", ""), "y": to.get("y", ""), "value": action.get("value", ""),
+             "delta": f"+{delta}" if isinstance(delta, int) and delta >= 0 else delta}
+    return Text(ja.format(**words), en.format(**words))
+
+
 SUBSYSTEM = TableSubsystem(
     name="table",
     render=render,
@@ -92,4 +132,5 @@ SUBSYSTEM = TableSubsystem(
     entries=ENTRIES,
     board_kinds=frozenset({"counter"}),
     draw={"piece": draw_piece, "marker": draw_marker},  # the grid's markers are these too
+    describe=describe,
 )

@@ -3,7 +3,9 @@ tables, in one place (loaded on first use: see the package's docstring)."""
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem
+from typing import Any
+
+from ..registry_types import RoundMark, Subsystem, counted
 from .actions import DECLARATIONS
 from .checks import melee_dice, skill_bonus
 from .gm import GM_ACTIONS
@@ -15,6 +17,12 @@ from .turns import TURN_ACTIONS, settle
 
 __all__ = ["SUBSYSTEM", "melee_dice", "skill_bonus"]
 
+
+def round_of(part: Any) -> RoundMark | None:
+    """The turn the part is in (a replay's chapters)."""
+    return counted(part.turn, "ターン", "Turn")
+
+
 SUBSYSTEM = Subsystem(
     name="engagement",
     actions=(*TURN_ACTIONS, *DECLARATIONS, *GM_ACTIONS),
@@ -23,4 +31,5 @@ SUBSYSTEM = Subsystem(
     phases=TURN,
     refusals=CODES,
     results=RESULTS,
+    round_of=round_of,
 )

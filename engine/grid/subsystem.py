@@ -3,7 +3,9 @@ tables, in one place (loaded on first use: see the package's docstring)."""
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem, Trigger
+from typing import Any
+
+from ..registry_types import RoundMark, Subsystem, Trigger, counted
 from .actions import ACTIONS, HINDER_RESUME, judge_table_move, resume_hindrance
 from .acts import Act
 from .gm import CHECK_RESUME, GM_ACTIONS, resume_check_range
@@ -16,6 +18,12 @@ from .skills import SKILL_ACTIONS
 
 __all__ = ["SUBSYSTEM", "legal_destinations"]
 
+
+def round_of(part: Any) -> RoundMark | None:
+    """The round the part is in (a replay's chapters)."""
+    return counted(part.round, "ラウンド", "Round")
+
+
 SUBSYSTEM = Subsystem(
     name="grid",
     actions=(*ACTIONS, Act, *SKILL_ACTIONS, *GM_ACTIONS),
@@ -26,4 +34,5 @@ SUBSYSTEM = Subsystem(
     phases=PROCESS,
     refusals=CODES,
     results=RESULTS,
+    round_of=round_of,
 )

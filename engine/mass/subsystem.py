@@ -3,7 +3,9 @@ tables, in one place (loaded on first use: see the package's docstring)."""
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem
+from typing import Any
+
+from ..registry_types import RoundMark, Subsystem, counted
 from .actions import ACTIONS
 from .flow import RESUMERS, NextStep, advance
 from .model import TURN
@@ -14,6 +16,11 @@ from .strategies import UseStrategy
 
 __all__ = ["SUBSYSTEM"]
 
+
+def round_of(part: Any) -> RoundMark | None:
+    """The turn the part is in (a replay's chapters)."""
+    return counted(part.turn, "ターン", "Turn")
+
 SUBSYSTEM = Subsystem(
     name="mass",
     actions=(NextStep, SetStrength, Pick, *ACTIONS, UseStrategy),
@@ -22,4 +29,5 @@ SUBSYSTEM = Subsystem(
     phases=TURN,
     refusals=CODES,
     results=RESULTS,
+    round_of=round_of,
 )

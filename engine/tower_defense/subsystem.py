@@ -3,7 +3,9 @@ tables, in one place (loaded on first use: see the package's docstring)."""
 
 from __future__ import annotations
 
-from ..registry_types import Subsystem
+from typing import Any
+
+from ..registry_types import RoundMark, Subsystem, counted
 from .actions import ACTIONS
 from .model import ROUND
 from .phases import SAN_RESUME, resume_san
@@ -13,6 +15,11 @@ from .rules import settle_outcome
 
 __all__ = ["SUBSYSTEM"]
 
+
+def round_of(part: Any) -> RoundMark | None:
+    """The round the part is in (a replay's chapters)."""
+    return counted(part.round, "ラウンド", "Round")
+
 SUBSYSTEM = Subsystem(
     name="tower_defense",
     actions=ACTIONS,
@@ -21,4 +28,5 @@ SUBSYSTEM = Subsystem(
     phases=ROUND,
     refusals=CODES,
     results=RESULTS,
+    round_of=round_of,
 )

@@ -68,3 +68,24 @@ def test_moving_someone_elses_piece_snaps_back() -> None:
     ops = adapter.snap_back(event, room.tree, {"ja": refusal.ja, "en": refusal.en})
     assert position(ops, "ccfolia", "ks-piece-archer") == adapter.geometry.pos({"x": 2, "y": 1})
     assert "弓兵" in ops[-1]["text"]
+
+
+def test_a_table_action_is_said_from_the_audiences_trees_only() -> None:
+    """Issue 34: a replay says a logged action with no sentence as the console's timeline
+    does (panels/table.js `table.do.*`), naming only what the audience's trees hold."""
+    from komasync.adapters.render import describe
+    from komasync.engine.views import Audience, View
+
+    room = Room.build("demo_table.yaml")
+    gm = View(Audience("gm"), room.engine.state).tree
+    table = room.tree
+    move = {"kind": "table.move", "piece": "assassin", "to": {"x": 3, "y": 3}}
+    said = describe(move, gm, gm)
+    assert said is not None and (said.ja, said.en) == ("暗殺者 / Assassinを(3, 3)へ移動",
+                                                       "moved 暗殺者 / Assassin to (3, 3)")
+    assert describe(move, table, table) is None  # hidden from the table: not a word
+    add = describe({"kind": "table.counter.add", "counter": "clock", "delta": 2}, table, table)
+    assert add is not None and add.ja == "時計 / Clockを+2"
+    gone = describe({"kind": "table.marker.remove", "marker": "gate"}, table, {})
+    assert gone is not None and gone.en == "removed marker “門 / Gate”"  # named from before
+    assert describe({"kind": "td.next_phase"}, gm, gm) is None  # not the table's action

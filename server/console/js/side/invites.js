@@ -8,6 +8,7 @@
 import { h, clear } from "../dom.js";
 import { t, pick, addStrings } from "../i18n.js";
 import { toast } from "../ui.js";
+import { replaySection } from "./replay.js";
 
 addStrings({
   ja: {
@@ -260,6 +261,6 @@ export class Invites {
       h("h4", t("bridges.title")), bridgeInstall(this.links));
     clear(this.el).append(this.form, this.renderEveryone(), ...created,
       this.list.length ? h("table.grid-table.invite-table", h("tbody", rows)) : h("p.muted.small", t("invites.none")),
-      bridges, exportSection(this.app));
+      bridges, exportSection(this.app), replaySection(this.app));
   }
 }
