@@ -23,7 +23,8 @@ from .render import drawings, paint, render
 
 __all__ = ["CELL", "hidden_parts", "table_svg"]
 
-CELL = 44  # px per square
+CELL = 56  # px per square
+ROW = 12  # px per label line: each thing on a square has its own two (name, first note)
 PANEL = 300  # px of the board panel beside the squares
 HIDDEN_MARK = "非公開 / hidden"
 SURFACE = Surface(AdapterSettings(), dice=True)
@@ -51,7 +52,7 @@ def table_svg(tree: Mapping[str, Any], public: Mapping[str, Any] | None = None,
     label = escape(title or "盤面 / board")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full_w} {full_h}" '
             f'width="{full_w}" height="{full_h}" role="img" aria-label="{label}" '
-            f'font-family="sans-serif" font-size="11"><title>{label}</title>'
+            f'font-family="sans-serif" font-size="12"><title>{label}</title>'
             + "".join(body) + "".join(lines) + "</svg>")
 
 
@@ -128,27 +129,29 @@ def _text(x: float, y: float, text: str, extra: str = "") -> str:
 
 
 def _token(t: Mapping[str, Any], slot: int, secret: bool) -> str:
-    """A place (fixed) fills its squares; a piece is a disc, smaller when it shares one."""
+    """A place (fixed) fills its squares; a piece is a disc, smaller when it shares one.
+    Labels of things sharing a square stack in rows by slot, so none covers another."""
     x, y = _xy(t["cell"])
     side = CELL * (_n(t.get("size"), 1) or 1)
     color = escape(str(t.get("color") or "#37474f"))
+    x0, y0 = _xy(t["cell"], 0)
+    lx, ly = x0 + 2, y0 + ROW + 2 * ROW * slot
     if t.get("fixed"):
         shape = f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{side - 2}" height="{side - 2}" rx="3" '
-        lx, ly = x + 2, y + 11
-    else:
-        r = side / 2 - 3 if slot == 0 else CELL * 0.24
-        cx = x + side / 2 if slot == 0 else x + CELL * (0.26 + 0.48 * ((slot - 1) % 2))
-        cy = y + side / 2 if slot == 0 else y + CELL * (0.7 + 0.5 * ((slot - 1) // 2))
-        shape = f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" '
-        lx, ly = cx - r, cy + 4
+    elif slot == 0:
+        shape = f'<circle cx="{x + side / 2:g}" cy="{y + side / 2:g}" r="{side / 2 - 3:g}" '
+    else:  # a small disc at the start of its own label rows
+        shape = f'<circle cx="{x0 + 6:g}" cy="{ly - 4:g}" r="5" '
+        lx += 12
     notes = [f"{b['label']} {b['value']}/{b['max']}" for b in t.get("bars", [])]
     notes += [f"{p['label']} {p['value']}" for p in t.get("params", [])]
     notes += [str(t["caption"])] if t.get("caption") else []
     out = [shape + f'fill="{color}" fill-opacity="0.8" stroke="#111" stroke-width="1"/>',
-           _text(lx, ly, str(t["name"])[:6], ' font-weight="bold" font-size="10"')]
-    out += [_text(lx, ly + 9 * (i + 1), n[:12], ' font-size="8"') for i, n in enumerate(notes[:2])]
+           _text(lx, ly, str(t["name"])[:8], f' font-weight="bold" font-size="{ROW}"')]
+    if notes:
+        out.append(_text(lx, ly + ROW - 1, notes[0][:14], f' font-size="{ROW - 2}"'))
     if secret:
-        out.append(_text(x + 1, y - 2, HIDDEN_MARK, ' fill="#b71c1c" font-size="9"'))
+        out.append(_text(x0 + 1, y0 - 2, HIDDEN_MARK, ' fill="#b71c1c" font-size="9"'))
     full = [f"{t['name']}", *notes]
     return f"<g><title>{escape(' / '.join(full))}</title>{''.join(out)}</g>"
 
@@ -161,7 +164,7 @@ def _marker(m: Mapping[str, Any], secret: bool) -> str:
     mark = _text(x + 2, y - 2, HIDDEN_MARK, ' fill="#b71c1c" font-size="9"') if secret else ""
     return (f'<g><title>{escape(str(m["text"]))}</title><rect x="{x:g}" y="{y:g}" width="{w}" '
             f'height="{h}" fill="{color}" fill-opacity="0.55" stroke="#795548"/>'
-            + _text(x + 3, y + 14, str(m["text"])[:2 + 2 * w // 12], ' font-size="10"')
+            + _text(x + 3, y + 14, str(m["text"]).split(" / ")[0][:max(6, w // 8)], ' font-size="10"')
             + mark + "</g>")
 
 
