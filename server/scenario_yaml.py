@@ -181,9 +181,11 @@ def _same(old: Any, new: Any) -> bool:
 def _apply(old: Any, new: Any, tp: Any, seen: set[int]) -> Any:
     """`new` in the place of `old`: `old` itself, edited in place, where its kind is kept."""
     if isinstance(old, CommentedMap) and isinstance(new, dict) and id(old) not in seen:
+        _unfold(old, new)
         _apply_map(old, new, tp, seen)
         return old
     if isinstance(old, CommentedSeq) and isinstance(new, list) and id(old) not in seen:
+        _unfold(old, new)
         _apply_seq(old, new, tp, seen)
         return old
     if _same(old, new) and not isinstance(old, dict | list):
@@ -191,6 +193,14 @@ def _apply(old: Any, new: Any, tp: Any, seen: set[int]) -> Any:
     if isinstance(old, ScalarString) and isinstance(new, str):
         return type(old)(new)  # a changed text keeps its quoting style
     return _styled(new, old, tp)
+
+
+def _unfold(old: CommentedMap | CommentedSeq, new: dict[str, Any] | list[Any]) -> None:
+    """A template's empty `forts: []` filled with forts becomes a block list (one fort a
+    line), not every fort on the one line of the `[]`."""
+    members = new.values() if isinstance(new, dict) else new
+    if not old and old.fa.flow_style() and any(isinstance(v, dict | list) for v in members):
+        old.fa.set_block_style()
 
 
 def _apply_map(tree: CommentedMap, data: dict[str, Any], tp: Any, seen: set[int]) -> None:
