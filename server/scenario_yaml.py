@@ -9,8 +9,10 @@ edited); mapping keys are strings there, so an original's `1:` key matches "1".
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import math
+import re
 import types
 import typing
 from typing import Any
@@ -21,7 +23,6 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.scalarstring import ScalarString
-from ruamel.yaml.util import load_yaml_guess_indent
 
 from ..engine.scenario import Scenario
 
@@ -68,12 +69,20 @@ def scenario_text(data: dict[str, Any], original: str | None = None) -> str:
 
 
 def _indents(text: str) -> tuple[int, int, int]:
-    """The original's indentation (mapping, list, the `-` within the list), so lines
-    written anew line up with the author's."""
-    _, sequence, offset = load_yaml_guess_indent(text)
-    keys = [len(line) - len(line.lstrip(" ")) for line in text.splitlines()
-            if line.startswith(" ") and line.strip() and line.lstrip()[0] not in "-#"]
-    return min(keys, default=2), sequence or 4, offset if offset is not None else 2
+    """The original's indentation (mapping, list item content, the `-` within the list),
+    read off its lines, so lines written anew line up with the author's."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    keys = [len(line) - len(line.lstrip(" ")) for line in lines
+            if line.startswith(" ") and not line.lstrip().startswith("-")]
+    offset, sequence = 2, 4
+    for above, line in itertools.pairwise(lines):
+        if line.lstrip().startswith("- ") and re.match(r"^ *[^\s-].*:\s*(#.*)?$", above):
+            parent = len(above) - len(above.lstrip(" "))
+            dash = len(line) - len(line.lstrip(" "))
+            content = dash + 1 + len(line[dash + 1:]) - len(line[dash + 1:].lstrip(" "))
+            offset, sequence = max(dash - parent, 0), max(content - parent, 2)
+            break
+    return min(keys, default=2), sequence, offset
 
 
 def _dump(y: YAML, tree: Any) -> str:

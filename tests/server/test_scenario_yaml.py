@@ -73,6 +73,18 @@ def test_a_new_block_item_is_block_style_with_its_siblings_key_order() -> None:
     assert scenario_text(data, text) == text + "  - id: p2\n    name: B\n"
 
 
+@pytest.mark.parametrize("text", [
+    "room:\n  name: t\nplayers:\n- id: p1\n  name: A\n",
+    "room:\n    name: t\nplayers:\n    -   id: p1\n        name: A\n",
+], ids=["dash-at-the-keys-column", "four-spaces"])
+def test_new_lines_follow_the_originals_indentation(text: str) -> None:
+    data = data_of(text)
+    data["players"].append({"id": "p2", "name": "B"})
+    out = scenario_text(data, text)
+    first = text.split("players:\n", 1)[1]
+    assert out == text + first.replace("p1", "p2").replace("A", "B")
+
+
 def test_removing_a_passage_removes_its_line_only() -> None:
     data = data_of(TD)
     passages = data["tower_defense"]["passages"]
