@@ -215,7 +215,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
         raw = await request.read()
         body = orjson.loads(raw)
     except web.HTTPRequestEntityTooLarge:
-        raise BadInput(TOO_BIG.format(n=f"> {request.app._client_max_size} bytes")) from None
+        raise BadInput(TOO_BIG.format(n="body")) from None
     except (orjson.JSONDecodeError, ValueError):
         raise BadInput(NOT_JSON) from None
     if not isinstance(body, dict):

@@ -229,7 +229,26 @@ def _apply_map(tree: CommentedMap, data: dict[str, Any], tp: Any, seen: set[int]
             continue
         like = _sibling_value(tree)
         k = _yaml_key(name, tp, list(tree))
-        tree.insert(_place(tree, name, order), k, _styled(value, like, _child(tp, name)))
+        at = _place(tree, name, order)
+        after = list(tree)[at] if at < len(tree) else None
+        tree.insert(at, k, _styled(value, like, _child(tp, name)))
+        if tp is Scenario:
+            _part(tree, k, after)
+
+
+def _part(tree: CommentedMap, new: Any, after: Any) -> None:
+    """A new top-level part, parted from its neighbours by a blank line as a file's parts
+    are (ruamel keeps a blank line either above the next key or at the end of the part
+    before: wherever it is, the new part gets one on each side)."""
+    pre = _pre(tree.ca.items.get(after), _KEY_PRE) if after is not None else []
+    if after is None or _only_blank(pre):
+        _give_pre(tree.ca.items, new, [_blank()], _KEY_PRE, 4)
+    elif not pre:
+        _give_pre(tree.ca.items, after, [_blank()], _KEY_PRE, 4)
+
+
+def _only_blank(pre: list[Any]) -> bool:
+    return bool(pre) and all(not str(t.value).strip() for t in pre)
 
 
 def _sibling_value(tree: CommentedMap) -> Any:

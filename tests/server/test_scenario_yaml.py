@@ -136,6 +136,18 @@ def test_a_new_key_goes_where_the_model_puts_it() -> None:
     assert data_of(out) == data
 
 
+def test_a_new_part_is_parted_from_the_next_by_a_blank_line_like_it() -> None:
+    text = TD + "\ngrid: {}\n"
+    data = data_of(text)
+    data["bases"] = {"type": "general"}  # the model: ... tower_defense, bases, grid ...
+    assert scenario_text(data, text) == TD + "\nbases:\n  type: general\n\ngrid: {}\n"
+    data = data_of(TD.replace("table:\n  grid: {width: 21, height: 15}\n\n", ""))
+    data["table"] = {}  # between the players and the tower defense part
+    data["grid"] = {}  # after the last part
+    out = scenario_text(data, TD.replace("table:\n  grid: {width: 21, height: 15}\n\n", ""))
+    assert "\n\ntable: {}\n\ntower_defense:\n" in out and out.endswith("\n\ngrid: {}\n")
+
+
 def test_a_new_round_is_an_integer_key_like_the_others() -> None:
     data = data_of(TD)
     data["tower_defense"]["waves"]["rounds"]["6"] = [
