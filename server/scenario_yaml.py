@@ -15,6 +15,7 @@ import math
 import re
 import types
 import typing
+from difflib import SequenceMatcher
 from typing import Any
 
 from pydantic import BaseModel
@@ -324,8 +325,6 @@ def _apply_seq(seq: CommentedSeq, data: list[Any], tp: Any, seen: set[int]) -> N
 def _align(old: list[Any], new: list[Any]) -> list[tuple[int | None, int | None]]:
     """Pairs (old index, new index); None on one side: removed or added. Items with an
     `id` pair by it; others in order where both lists still have items there."""
-    from difflib import SequenceMatcher
-
     sig_old = [_signature(x) for x in old]
     sig_new = [_signature(x) for x in new]
     plan: list[tuple[int | None, int | None]] = []
