@@ -1,0 +1,126 @@
+// The editor's map: the board component (board.js) at the table's width × height, with
+// every thing that has a `cell` as a labelled piece (drag it, or "place" then click a
+// square), the lists of squares drawn over it (a path in walking order, numbered; an area
+// filled), and — in the player view — the room as the players will see it, what they
+// cannot see marked hidden.
+
+import { h } from "../dom.js";
+import { t, addStrings } from "../i18n.js";
+import { makeBoard, pieceLabels } from "../board.js";
+import { getAt, keyOf, nameOf, nodeAt } from "./model.js";
+
+addStrings({
+  ja: { "ed.map": "地図", "ed.hidden": "（プレイヤーには見えない）", "ed.map_size": "地図 {w}×{h}" },
+  en: { "ed.map": "Map", "ed.hidden": "(hidden from players)", "ed.map_size": "map {w}×{h}" },
+});
+
+const S = 32;
+
+/** The map's size: the table's grid as the data says, else the schema's defaults. */
+export function mapSize(schema, data) {
+  const at = (k) => {
+    const v = getAt(data, ["table", "grid", k]);
+    const d = nodeAt(schema, ["table", "grid", k])?.default ?? 20;
+    return Number.isInteger(v) && v > 0 ? Math.min(v, 500) : d;
+  };
+  return { width: at("width"), height: at("height") };
+}
+
+/** Every thing with a square, and every list of squares, in a state tree (the preview's). */
+export function stateThings(tree) {
+  const pieces = [];
+  const lines = [];
+  const isCell = (v) => v && typeof v === "object" && !Array.isArray(v) && Number.isInteger(v.x) && Number.isInteger(v.y)
+    && Object.keys(v).length === 2;
+  const walk = (v, path, owner) => {
+    if (!v || typeof v !== "object") return;
+    if (Array.isArray(v)) {
+      if (v.length && v.every(isCell)) {
+        lines.push({ path, mode: "path", cells: v, owner });
+        return;
+      }
+      v.forEach((x, i) => walk(x, [...path, i], owner));
+      return;
+    }
+    if (isCell(v.cell)) pieces.push({ path, cellPath: [...path, "cell"], thing: v, cell: v.cell });
+    const named = typeof v.name === "string" ? path : owner;
+    for (const [k, x] of Object.entries(v)) if (k !== "cell") walk(x, [...path, k], named);
+  };
+  walk(tree, [], null);
+  return { pieces, lines };
+}
+
+function squaresLayer(width, height) {
+  const g = h("g.ed-squares-layer");
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      g.appendChild(h("rect.ed-square", { x: x * S, y: y * S, width: S, height: S,
+        dataset: { boardCell: "", x, y } }));
+    }
+  }
+  return g;
+}
+
+function lineLayer(lines, ctx) {
+  const g = h("g.ed-lines", { "pointer-events": "none" });
+  for (const line of lines) {
+    const k = keyOf(line.path);
+    const cls = [line.mode === "path" ? "ed-path" : "ed-area",
+      ctx.invalid?.has(k) ? "ed-invalid" : "", ctx.selected && k.startsWith(keyOf(ctx.selected)) ? "ed-selected" : "",
+      ctx.hidden?.(line.path) ? "ed-hidden" : ""].filter(Boolean).join(" ");
+    const lg = h("g", { class: cls, dataset: { path: JSON.stringify(line.path) } });
+    line.cells.forEach((c, i) => {
+      lg.appendChild(h("rect", { x: c.x * S + 3, y: c.y * S + 3, width: S - 6, height: S - 6, rx: 4, dataset: { x: c.x, y: c.y } }));
+      if (line.mode === "path") lg.appendChild(h("text.ed-step", { x: c.x * S + S / 2, y: c.y * S + S / 2 + 4 }, String(i + 1)));
+    });
+    if (line.mode === "path" && line.cells.length > 1) {
+      lg.appendChild(h("polyline", { points: line.cells.map((c) => `${c.x * S + S / 2},${c.y * S + S / 2}`).join(" ") }));
+    }
+    g.appendChild(lg);
+  }
+  return g;
+}
+
+/**
+ * The board. `ctx`: schema, data, things ({pieces, lines}), ui (the board's kept state),
+ * invalid (Set of path keys with problems), selected (path), hidden(path) (player view),
+ * movable, move(cellPath, to), square(x, y), piece(path).
+ */
+export function drawMap(ctx) {
+  const { width, height } = mapSize(ctx.schema, ctx.data);
+  const svg = h("svg.ed-map", { width: width * S, height: height * S, "aria-label": t("ed.map_size", { w: width, h: height }) });
+  svg.appendChild(squaresLayer(width, height));
+  svg.appendChild(lineLayer(ctx.things.lines, ctx));
+  const layer = h("g.ed-pieces");
+  svg.appendChild(layer);
+  const labels = pieceLabels(ctx.things.pieces.map((p) => ({ id: JSON.stringify(p.path), name: nameOf(p.thing) })));
+  const pieces = ctx.things.pieces.map((p) => {
+    const id = JSON.stringify(p.path);
+    const k = keyOf(p.path);
+    const hidden = ctx.hidden?.(p.path);
+    const name = `${nameOf(p.thing)}${hidden ? ` ${t("ed.hidden")}` : ""}`;
+    const cls = ["ed-piece", ctx.invalid?.has(k) ? "ed-invalid" : "", ctx.selected && keyOf(ctx.selected) === k ? "ed-selected" : "",
+      hidden ? "ed-hidden" : ""].filter(Boolean).join(" ");
+    const el = h("g", { class: cls, dataset: { thing: JSON.stringify(p.path) } },
+      h("title", name),
+      h("rect", { x: -S / 2 + 2, y: -S / 2 + 2, width: S - 4, height: S - 4, rx: 8 }),
+      h("text.ed-piece-label", { y: 4 }, labels.get(id) || "?"));
+    el.setAttribute("transform", `translate(${p.cell.x * S + S / 2},${p.cell.y * S + S / 2})`);
+    layer.appendChild(el);
+    return { id, x: p.cell.x, y: p.cell.y, name, el, movable: !!ctx.movable };
+  });
+  return makeBoard(svg, {
+    unit: S, width, height, ui: ctx.ui, pad: 0, key: "editor", pieces,
+    reach: () => null,
+    move: async (id, to) => {
+      const p = ctx.things.pieces.find((x) => JSON.stringify(x.path) === id);
+      if (p) ctx.move(p.cellPath, to);
+      return { type: "ack" };
+    },
+    onSquare: (x, y) => ctx.square(x, y),
+    onPiece: (id) => {
+      const p = ctx.things.pieces.find((x) => JSON.stringify(x.path) === id);
+      if (p) ctx.piece(p.path, p.cell);
+    },
+  });
+}
