@@ -299,7 +299,8 @@ function pickerInput(ctx, desc, shown, value, path, label) {
   const fill = () => {
     opts = build();
     const want = shown ?? (desc.nullable ? null : undefined);
-    sel.replaceChildren(...opts.map((o, i) => h("option", { value: String(i), selected: o.value === want }, o.label)));
+    sel.replaceChildren(...opts.map((o, i) => h("option", { value: String(i), selected: o.value === want,
+      dataset: { value: o.value === undefined ? undefined : JSON.stringify(o.value) } }, o.label)));
   };
   fill();
   if (desc.kind === "id") sel.addEventListener("focus", fill);
