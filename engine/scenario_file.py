@@ -28,8 +28,8 @@ from .players import Enforcement, PlayerInfo, PlayerRolls
 from .table.scenario import AROUND, Surroundings, TableScenario
 
 __all__ = ["EXPLAIN", "PARTS", "Problem", "RoomSettings", "ScenarioError", "ScenarioRoom",
-           "build_part", "check_scenario_file", "explain", "part_model", "read_document",
-           "yaml_problem"]
+           "build_part", "check_scenario_file", "check_scenario_text", "explain", "part_model",
+           "read_document", "yaml_problem"]
 
 
 class RoomSettings(BaseModel):
@@ -131,19 +131,26 @@ def check_scenario_file(path: str | FsPath) -> None:
     """Everything `room create` would refuse in a scenario file, importing only the
     subsystems it has (ScenarioError says what and where)."""
     p = FsPath(path)
-    scenario = read_document(p.read_text(encoding="utf-8"), _parts_of, str(p))
+    check_scenario_text(p.read_text(encoding="utf-8"), str(p))
+
+
+def check_scenario_text(text: str, filename: str = "<scenario>") -> None:
+    """`check_scenario_file` on a file's text (the editor checks what it would save)."""
+    scenario = read_document(text, _parts_of, filename)
     for name in ("table", *(type(scenario).model_fields.keys() & PARTS.keys())):
         build_part(getattr(scenario, name), scenario.table)
 
 
 @dataclass
 class Problem:
-    """One thing wrong in a scenario file, at a line; `message` is Japanese / English."""
+    """One thing wrong in a scenario file, at a line; `message` is Japanese / English;
+    `path` where in the data (keys and list indexes), for the editor to mark the thing."""
 
     file: str
     line: int | None
     where: str
     message: str
+    path: tuple[str | int, ...] = ()
 
     def __str__(self) -> str:
         at = f"{self.file}:{self.line}" if self.line else self.file
@@ -249,12 +256,12 @@ def read_document(text: str, model: Callable[[Any], type[M]], filename: str = "<
 def _problems(err: Any, src: _Source, filename: str) -> list[Problem]:
     loc = tuple(err["loc"])
     if err["type"] != "value_error":
-        return [Problem(filename, src.line_of(loc), src.where(loc), explain(err))]
+        return [Problem(filename, src.line_of(loc), src.where(loc), explain(err), loc)]
     parts = str(err["msg"]).removeprefix("Value error, ").split("; ")
     out = []
     for part in parts:
         at = src.mention(loc, part.split(" / ")[0])
-        out.append(Problem(filename, src.line_of(at), src.where(loc), _bilingual(part)))
+        out.append(Problem(filename, src.line_of(at), src.where(loc), _bilingual(part), at))
     return out
 
 

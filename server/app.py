@@ -171,13 +171,15 @@ class Komasync:
         self._loading.pop(room_id, None)
 
     async def create_room(self, scenario: Scenario, secret: str | None = None,
-                          room_id: str | None = None, seed: str | None = None) -> tuple[str, str]:
-        """A new room from a scenario; returns (room id, GM secret)."""
+                          room_id: str | None = None, seed: str | None = None,
+                          scenario_name: str | None = None) -> tuple[str, str]:
+        """A new room from a scenario (`scenario_name`: its file's, as `room create` keeps
+        it); returns (room id, GM secret)."""
         room_id = room_id or "r" + secrets.token_hex(4)
         secret = secret or new_secret()
         state = build_room(scenario, seed=seed or secrets.token_hex(8)).model_dump(mode="json")
         await self.storage.call(self.storage.storage.create_room, room_id,
-                                scenario.room.name, secret, state)
+                                scenario.room.name, secret, state, scenario_name)
         return room_id, secret
 
     async def close(self) -> None:
@@ -481,6 +483,8 @@ def make_app(server: Komasync) -> web.Application:
     app.router.add_get("/api/doctor", _doctor)
     app.router.add_get("/", _index)
     distribution.add_routes(app)
+    from .scenario_api import add_routes  # the editor's routes (it imports this module)
+    add_routes(app)
     console = _console_dir()
     if console.is_dir():
         app.router.add_static("/console/", console)
