@@ -31,5 +31,5 @@ UNCREDITED_WORDS = {"moves": ("誰のものでもない駒の移動のみ", "mov
 
 
 class PlayerInfo(Entity):
-    id: Id
+    id: Id = Field(json_schema_extra=shown("ID", "id"))
     name: Name = Field(json_schema_extra=shown("名前", "name"))

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path as FsPath
+from typing import Any
+
+from pydantic import Field
 
 from .bases import BasesScenario
 from .engagement import EngagementScenario
@@ -13,21 +17,37 @@ from .rng import RngState
 from .room import RoomMeta
 from .scenario_file import PARTS, RoomSettings, ScenarioError, ScenarioRoom, build_part, read_document
 from .state import RoomState
+from .titles import editor_schema, shown
 from .tower_defense import TowerDefenseScenario
 
 __all__ = ["RoomSettings", "Scenario", "ScenarioError", "build_room", "load_scenario",
-           "load_scenario_file"]
+           "load_scenario_file", "scenario_schema"]
 
 
 class Scenario(ScenarioRoom):
     """A whole scenario: room settings, players, the table and each subsystem's part
     (one field per entry of scenario_file.PARTS)."""
 
-    tower_defense: TowerDefenseScenario | None = None
-    bases: BasesScenario | None = None
-    grid: GridScenario | None = None
-    mass: MassScenario | None = None
-    engagement: EngagementScenario | None = None
+    tower_defense: TowerDefenseScenario | None = Field(default=None, json_schema_extra=shown(
+        "タワーディフェンス", "tower defense"))
+    bases: BasesScenario | None = Field(default=None, json_schema_extra=shown(
+        "拠点戦闘", "base battle"))
+    grid: GridScenario | None = Field(default=None, json_schema_extra=shown(
+        "シームレス戦闘", "seamless grid combat"))
+    mass: MassScenario | None = Field(default=None, json_schema_extra=shown(
+        "マスコンバット", "mass combat"))
+    engagement: EngagementScenario | None = Field(default=None, json_schema_extra=shown(
+        "近接と接近状態", "engagement"))
+
+
+@cache
+def scenario_schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file, titled for the scenario editor's forms
+    (`komasync schema --scenario`, GET /api/scenario/schema). Shared: do not change it."""
+    schema = editor_schema(Scenario.model_json_schema())
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "komasync scenario"
+    return schema
 
 
 def load_scenario(text: str, filename: str = "<scenario>") -> Scenario:

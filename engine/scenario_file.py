@@ -24,8 +24,9 @@ from pydantic import (
 )
 
 from .bounds import Id, Json, Name
-from .players import Enforcement, PlayerInfo, PlayerRolls
+from .players import ENFORCEMENT_WORDS, PLAYER_ROLLS_WORDS, Enforcement, PlayerInfo, PlayerRolls
 from .table.scenario import AROUND, Surroundings, TableScenario
+from .titles import shown
 
 __all__ = ["EXPLAIN", "PARTS", "Problem", "RoomSettings", "ScenarioError", "ScenarioRoom",
            "build_part", "check_scenario_file", "check_scenario_text", "explain", "part_model",
@@ -38,11 +39,17 @@ class RoomSettings(BaseModel):
 
     model_config = {"extra": "forbid"}
 
-    name: Name = "komasync"
-    enforcement: Enforcement = "enforce"
-    player_rolls: PlayerRolls = "refuse"
-    seed: Name | None = None
-    platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict)
+    name: Name = Field(default="komasync", json_schema_extra=shown("ルーム名", "room name"))
+    enforcement: Enforcement = Field(default="enforce", json_schema_extra=shown(
+        "ルール強制", "rule enforcement", words=ENFORCEMENT_WORDS))
+    player_rolls: PlayerRolls = Field(default="refuse", json_schema_extra=shown(
+        "プレイヤーが入力したダイス結果", "dice results typed by players", words=PLAYER_ROLLS_WORDS))
+    seed: Name | None = Field(default=None, json_schema_extra=shown(
+        "ダイスのシード", "dice seed", about=("同じシードなら同じ出目（空欄なら部屋ごとに決まる）",
+                                       "the same seed rolls the same dice (empty: one per room)")))
+    platforms: dict[Id, dict[Id, Json]] = Field(default_factory=dict, json_schema_extra=shown(
+        "VTTごとの設定", "per-VTT settings", key=("VTT", "VTT"), value=("設定", "settings"),
+        about=("VTT連携の較正など", "the VTT bridges' calibration and the like")))
 
 
 class ScenarioRoom(BaseModel):
@@ -55,9 +62,11 @@ class ScenarioRoom(BaseModel):
 
     model_config = {"extra": "forbid"}
 
-    room: RoomSettings = Field(default_factory=RoomSettings)
-    players: list[PlayerInfo] = Field(default_factory=list)
-    table: TableScenario = Field(default_factory=TableScenario)
+    room: RoomSettings = Field(default_factory=RoomSettings, json_schema_extra=shown("ルーム", "room"))
+    players: list[PlayerInfo] = Field(default_factory=list, json_schema_extra=shown(
+        "プレイヤー", "players"))
+    table: TableScenario = Field(default_factory=TableScenario, json_schema_extra=shown(
+        "テーブル", "table"))
 
     @model_validator(mode="wrap")
     @classmethod

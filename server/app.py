@@ -361,6 +361,13 @@ async def _schema(request: web.Request) -> web.Response:
     return web.json_response(state_schema())
 
 
+async def _scenario_schema(request: web.Request) -> web.Response:
+    """A scenario file's JSON Schema, titled for the scenario editor's forms: public."""
+    from ..engine.scenario import scenario_schema
+
+    return web.json_response(scenario_schema())
+
+
 def _throttled(server: Komasync, address: str) -> web.Response | None:
     """The answer to an address past its limit of failed secrets, as a guessing socket's."""
     if (wait := server.throttle.wait(address)) <= 0:
@@ -480,6 +487,7 @@ def make_app(server: Komasync) -> web.Application:
     app.router.add_post("/api/rooms", _rooms)
     app.router.add_post("/api/export", _export)
     app.router.add_get("/api/schema", _schema)
+    app.router.add_get("/api/scenario/schema", _scenario_schema)
     app.router.add_get("/api/doctor", _doctor)
     app.router.add_get("/", _index)
     distribution.add_routes(app)

@@ -255,8 +255,11 @@ def _parser() -> argparse.ArgumentParser:
     _export_args(ex)
     ex.add_argument("--db", help=DB_HELP)
     ex.add_argument("--store", help=STORE_HELP)
-    sub.add_parser("schema", help="プロトコルのJSON Schemaを出力 / print the protocol's JSON Schema"
-                   ).set_defaults(run=_protocol_schema)
+    sch = sub.add_parser("schema", help="プロトコルのJSON Schemaを出力 / print the protocol's JSON Schema")
+    sch.set_defaults(run=_protocol_schema)
+    sch.add_argument("--scenario", action="store_true",
+                     help="シナリオファイルのJSON Schema（エディタ用の表題つき）/ the scenario file's "
+                          "JSON Schema (titled for the scenario editor)")
     return p
 
 
@@ -313,16 +316,15 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _scenario_schema(args: argparse.Namespace) -> int:
-    from ..engine.scenario import Scenario
+    from ..engine.scenario import scenario_schema
 
-    schema = Scenario.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "komasync scenario"
-    print(json.dumps(schema, ensure_ascii=False, indent=2))
+    print(json.dumps(scenario_schema(), ensure_ascii=False, indent=2))
     return 0
 
 
 def _protocol_schema(args: argparse.Namespace) -> int:
+    if args.scenario:
+        return _scenario_schema(args)
     from .protocol import json_schema
 
     print(json.dumps(json_schema(), ensure_ascii=False, indent=2))

@@ -10,6 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from ..combatants import CombatantSpec, repeated_ids, table_problems
 from ..table import Cell, TableScenario
 from ..table.scenario import OnBoard, off_board, square, surroundings
+from ..titles import shown
 from .model import Area, GridSettings, GridState, Spot, TimedEvent
 
 __all__ = ["CombatantSpec", "GridScenario"]
@@ -36,7 +37,8 @@ class GridScenario(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     settings: GridSettings = Field(default_factory=GridSettings)
-    obstacles: list[OnBoard] = Field(default_factory=list)
+    obstacles: list[OnBoard] = Field(default_factory=list, json_schema_extra=shown(
+        "障害物", "obstacles", cells="area"))
     #: Rectangles of obstacles, for walls: `{cell: {x, y}, width, height}`.
     walls: list[AreaOnBoard] = Field(default_factory=list)
     off_map: AreaOnBoard | None = None

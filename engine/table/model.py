@@ -36,7 +36,7 @@ class Grid(BaseModel):
 class Piece(Entity):
     """A piece on the board; `hidden` pieces are the GM's alone."""
 
-    id: Id
+    id: Id = Field(json_schema_extra=shown("ID", "id"))
     name: Name = Field(json_schema_extra=shown("名前", "name"))
     owner: Id | None = Field(default=None, json_schema_extra=shown(
         "持ち主", "owner", ids=("meta", "players")))
@@ -56,7 +56,7 @@ class Piece(Entity):
 class Counter(Entity):
     """A named number (GP, 耐久力, a clock); `visibility` says who may see it."""
 
-    id: Id
+    id: Id = Field(json_schema_extra=shown("ID", "id"))
     name: Name = Field(json_schema_extra=shown("名前", "name"))
     value: Number = Field(default=0, json_schema_extra=shown("値", "value"))
     min: Number | None = Field(default=None, json_schema_extra=shown("最小値", "minimum"))
@@ -82,7 +82,7 @@ class Counter(Entity):
 class Marker(Entity):
     """A text panel on the board (a trap, a zone, a note)."""
 
-    id: Id
+    id: Id = Field(json_schema_extra=shown("ID", "id"))
     text: Sentence = Field(json_schema_extra=shown("文章", "text"))
     cell: Cell = Field(json_schema_extra=shown("マス", "square"))
     width: StrictInt = Field(default=1, ge=1, le=500, json_schema_extra=shown("幅", "width"))

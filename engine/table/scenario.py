@@ -9,6 +9,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from ..titles import shown
 from .model import Cell, Counter, Grid, Marker, Piece, TableState
 
 __all__ = ["AROUND", "OnBoard", "Surroundings", "TableScenario", "off_board", "off_grid",
@@ -38,10 +39,11 @@ class TableScenario(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    grid: Grid = Field(default_factory=Grid)
-    pieces: list[Piece] = Field(default_factory=list)
-    counters: list[Counter] = Field(default_factory=list)
-    markers: list[Marker] = Field(default_factory=list)
+    grid: Grid = Field(default_factory=Grid, json_schema_extra=shown("盤面", "board"))
+    pieces: list[Piece] = Field(default_factory=list, json_schema_extra=shown("駒", "pieces"))
+    counters: list[Counter] = Field(default_factory=list, json_schema_extra=shown(
+        "カウンター", "counters", about=("GP・耐久力などの数値", "named numbers: GP, 耐久力, clocks")))
+    markers: list[Marker] = Field(default_factory=list, json_schema_extra=shown("マーカー", "markers"))
 
     @model_validator(mode="after")
     def _check(self) -> TableScenario:

@@ -194,16 +194,19 @@ class SpecialAmmo(_Spec):
 class WeaponSpec(_Spec):
     """An attack means (TD-ATK-3/4, TD-DATA). `range`/`magazine` None = ∞."""
 
-    id: Id
+    id: Id = Field(json_schema_extra=shown("ID", "id"))
     name: Name = Field(json_schema_extra=shown("武器名", "weapon name"))
     kind: WeaponKind = Field(default="firearm", json_schema_extra=shown(
         "種類", "kind", words=WEAPON_WORDS))
-    skill: Name = Field(default="", json_schema_extra=shown("技能", "skill"))
+    skill: Name = Field(default="", json_schema_extra=shown("技能", "skill", about=(
+        "判定に使う技能（魔眼は空欄なら目星）", "the skill its check uses (evil eye: 目星 when empty)")))
     magazine: Unlimited = Field(default=None, json_schema_extra=shown(
-        "装弾数", "magazine", words=INFINITE_WORDS))
+        "装弾数", "magazine", words=INFINITE_WORDS, about=("空欄か ∞ なら無制限", "empty or ∞: unlimited")))
     attacks_per_round: StrictInt = Field(default=1, ge=1, le=MAX_NUMBER, json_schema_extra=shown(
         "攻撃回数", "attacks per round"))
-    range: Unlimited = Field(default=1, json_schema_extra=shown("射程", "range", words=INFINITE_WORDS))
+    range: Unlimited = Field(default=1, json_schema_extra=shown("射程", "range", words=INFINITE_WORDS, about=(
+        "届く砦の遠さ（settings の射程の数え方による）。∞ なら全ての砦",
+        "how far it reaches (counted as settings say); ∞: every fort")))
     damage: Count = Field(default=1, json_schema_extra=shown("ダメージ", "damage"))
     special_ammo: SpecialAmmo | None = Field(default=None, json_schema_extra=shown(
         "特殊弾", "special ammo"))
@@ -214,7 +217,8 @@ class WaveEntry(_Spec):
 
     name: Name = Field(json_schema_extra=shown("敵集団名", "group name"))
     direction: Id = Field(json_schema_extra=shown("方角", "direction", ids=DIRECTIONS))
-    count: Count = Field(default=0, json_schema_extra=shown("個体数", "count"))
+    count: Count = Field(default=0, json_schema_extra=shown("個体数", "count", about=(
+        "敵集団の個体数（特異個体なら不要）", "the group's size (not for a special individual)")))
     special: SpecialKind | None = Field(default=None, json_schema_extra=shown(
         "特異個体", "special individual", words=SPECIAL_WORDS))
     tag: Name | None = Field(default=None, json_schema_extra=shown("タグ", "tag"))
@@ -239,13 +243,14 @@ class WavePlan(Entity):
     mode: Literal["fixed", "alternate", "random"] = Field(default="fixed", json_schema_extra=shown(
         "増援の決め方", "wave mode", words=WAVE_MODE_WORDS))
     rounds: dict[int, list[WaveEntry]] = Field(default_factory=dict, json_schema_extra=shown(
-        "ラウンドごとの増援", "waves by round"))
+        "ラウンドごとの増援", "waves by round", key=("ラウンド", "round"), key_pattern="^[0-9]+$",
+        value=("そのラウンドの増援", "that round's groups")))
     odd: list[WaveEntry] = Field(default_factory=list, json_schema_extra=shown(
         "奇数ラウンドの増援", "odd-round waves"))
     even: list[WaveEntry] = Field(default_factory=list, json_schema_extra=shown(
         "偶数ラウンドの増援", "even-round waves"))
     table: list[list[WaveEntry]] = Field(default_factory=list, json_schema_extra=shown(
-        "ランダム表", "random table"))
+        "ランダム表", "random table", about=("1行がダイスの1つの目の増援", "one row of groups per die face")))
 
     def entries(self) -> list[WaveEntry]:
         return [e for es in (*self.rounds.values(), self.odd, self.even, *self.table)

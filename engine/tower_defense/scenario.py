@@ -15,9 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_
 from ..bounds import MAX_NUMBER, Count, Name, Number
 from ..table import Cell
 from ..table.scenario import OnBoard, surroundings
+from ..titles import shown
 from .map import inward_passages, route_from
 from .model import (
     PC,
+    TRAP_WORDS,
     Direction,
     Fort,
     Passage,
@@ -39,64 +41,89 @@ class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: What a scenario's ids name (dotted paths of the file's lists).
+_DIRECTIONS, _FORTS = "tower_defense.directions", "tower_defense.forts"
+_ID = shown("ID", "id")
+
+
 class FortSpec(_Spec):
     """A fort: tier 1 outermost; `final` defaults to the innermost tier (TD-MAP-1)."""
 
-    id: str
-    name: str
-    tier: StrictInt = Field(ge=1, le=MAX_NUMBER)
-    durability: Count
-    cell: OnBoard
-    final: StrictBool | None = None
+    id: str = Field(json_schema_extra=_ID)
+    name: str = Field(json_schema_extra=shown("砦名", "fort name"))
+    tier: StrictInt = Field(ge=1, le=MAX_NUMBER, json_schema_extra=shown(
+        "段", "tier", rule="TD-MAP-1", about=("1が最も外側、数が大きいほど内側（最終砦）",
+                                             "1 is outermost; higher tiers lie further in")))
+    durability: Count = Field(json_schema_extra=shown("耐久力", "durability"))
+    cell: OnBoard = Field(json_schema_extra=shown("マス", "square"))
+    final: StrictBool | None = Field(default=None, json_schema_extra=shown(
+        "最終砦", "final fort", about=("空欄なら最も内側の段の砦", "empty: the forts of the innermost tier")))
 
 
 class DirectionSpec(_Spec):
-    id: str
-    name: str
-    cell: OnBoard
+    id: str = Field(json_schema_extra=_ID)
+    name: str = Field(json_schema_extra=shown("方角名", "direction name"))
+    cell: OnBoard = Field(json_schema_extra=shown("マス", "square"))
 
 
 class PassageSpec(_Spec):
     """A passage from `outer` (direction or fort) to `inner` (fort); `cells` in order."""
 
-    id: str
-    outer: str
-    inner: str
-    cells: list[OnBoard] = Field(default_factory=list)
+    id: str = Field(json_schema_extra=_ID)
+    outer: str = Field(json_schema_extra=shown(
+        "外側の砦・方角", "outer end", ref=(_DIRECTIONS, _FORTS),
+        about=("敵が来る側：方角か外側の段の砦", "where enemies come from: a direction or an outer fort")))
+    inner: str = Field(json_schema_extra=shown("内側の砦", "inner fort", ref=_FORTS))
+    cells: list[OnBoard] = Field(default_factory=list, json_schema_extra=shown(
+        "マス", "squares", cells="path", about=("外側から内側へ順に", "in order, from outer to inner")))
 
 
 class PCSpec(_Spec):
     """A PC: `player` owns it (None = the GM's NPC); `fort` its start (TD-PRE-1)."""
 
-    id: str
-    name: str
-    player: str | None = None
-    fort: str | None = None
-    weapons: list[str] = Field(default_factory=list)
-    skills: dict[Name, Number] = Field(default_factory=dict)
+    id: str = Field(json_schema_extra=_ID)
+    name: str = Field(json_schema_extra=shown("名前", "name"))
+    player: str | None = Field(default=None, json_schema_extra=shown(
+        "プレイヤー", "player", ref="players", about=("空欄ならGMのNPC", "empty: the GM's NPC")))
+    fort: str | None = Field(default=None, json_schema_extra=shown(
+        "開始時の砦", "starting fort", ref=_FORTS, rule="TD-PRE-1"))
+    weapons: list[str] = Field(default_factory=list, json_schema_extra=shown(
+        "武器", "weapons", ref="tower_defense.weapons"))
+    skills: dict[Name, Number] = Field(default_factory=dict, json_schema_extra=shown(
+        "技能", "skills", key=("技能名", "skill name"), value=("技能値", "skill value"),
+        about=("武器の判定に使う技能の値（例：射撃 60）",
+               "the values of the skills its weapons' checks use")))
 
 
 class TrapSpec(_Spec):
     """A trap laid before play (TD-PRE-1 / TD-OPT-1)."""
 
-    id: str
-    passage: str
-    kind: TrapKind
-    pc: str | None = None
+    id: str = Field(json_schema_extra=_ID)
+    passage: str = Field(json_schema_extra=shown("通路", "passage", ref="tower_defense.passages"))
+    kind: TrapKind = Field(json_schema_extra=shown("罠の種類", "trap kind", words=TRAP_WORDS))
+    pc: str | None = Field(default=None, json_schema_extra=shown(
+        "仕掛けたPC", "set by", ref="tower_defense.pcs"))
 
 
 class TowerDefenseScenario(_Spec):
     """TD-SET-1 everything the GM decides before play; `build()` makes the state."""
 
-    settings: TDSettings = Field(default_factory=TDSettings)
-    victory: Victory = Field(default_factory=Victory)
-    directions: list[DirectionSpec] = Field(default_factory=list)
-    forts: list[FortSpec] = Field(default_factory=list)
-    passages: list[PassageSpec] = Field(default_factory=list)
-    weapons: list[WeaponSpec] = Field(default_factory=list)
-    pcs: list[PCSpec] = Field(default_factory=list)
-    traps: list[TrapSpec] = Field(default_factory=list)
-    waves: WavePlan = Field(default_factory=WavePlan)
+    settings: TDSettings = Field(default_factory=TDSettings, json_schema_extra=shown("設定", "settings"))
+    victory: Victory = Field(default_factory=Victory, json_schema_extra=shown(
+        "勝利条件", "victory condition", rule="TD-SET-1"))
+    directions: list[DirectionSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "方角", "directions", rule="TD-MAP-1"))
+    forts: list[FortSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "砦", "forts", rule="TD-MAP-1"))
+    passages: list[PassageSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "通路", "passages", rule="TD-MAP-1"))
+    weapons: list[WeaponSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "武器", "weapons", rule="TD-DATA"))
+    pcs: list[PCSpec] = Field(default_factory=list, json_schema_extra=shown("PC", "PCs"))
+    traps: list[TrapSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "罠", "traps", rule="TD-OPT-1"))
+    waves: WavePlan = Field(default_factory=WavePlan, json_schema_extra=shown(
+        "ウェーブ", "waves", rule="TD-SET-1"))
 
     @model_validator(mode="after")
     def _check(self) -> TowerDefenseScenario:

@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+import yaml
 
 from conftest import EXAMPLES, KOMASYNC, gm, invite, join, start_server
 from komasync.examples import DEMOS
@@ -60,3 +61,46 @@ async def test_every_demo_snapshot_is_a_room_state(tmp_path: Path, example: str)
         assert len(audiences) == 3, "every demo has a player"
     finally:
         await r.runner.cleanup()
+
+
+def scenario_schema_text(*args: str) -> str:
+    return subprocess.run([*KOMASYNC, *args], capture_output=True, text=True, timeout=60,
+                          check=True).stdout
+
+
+def test_schema_scenario_prints_the_titled_scenario_schema() -> None:
+    """Issue 32: `komasync schema --scenario` is the scenario editor's schema (the same as
+    `komasync scenario schema`): titled ja/en, ids naming their lists, and every example
+    file valid against it."""
+    text = scenario_schema_text("schema", "--scenario")
+    assert text == scenario_schema_text("scenario", "schema")
+    schema = json.loads(text)
+    assert schema["title"] == "komasync scenario"
+    passage = schema["$defs"]["PassageSpec"]["properties"]
+    assert passage["outer"]["x-ref"] == ["tower_defense.directions", "tower_defense.forts"]
+    assert passage["cells"]["x-cells"] == "path"
+    assert schema["properties"]["tower_defense"]["title_ja"] == "タワーディフェンス"
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        errors = list(validator.iter_errors(yaml.safe_load(path.read_text(encoding="utf-8"))))
+        assert not errors, (path.name, errors[0].message)
+
+
+async def test_the_scenario_schema_is_served_to_anyone(tmp_path: Path) -> None:
+    """Issue 32: GET /api/scenario/schema over a real socket, without a secret, answers the
+    same schema the command line prints (the editor's forms are built from it)."""
+    import aiohttp
+
+    r = await start_server(tmp_path / "k.sqlite3", EXAMPLES / "tower_defense.yaml")
+    try:
+        async with aiohttp.ClientSession() as session, \
+                session.get(r.http + "/api/scenario/schema") as resp:
+            assert resp.status == 200
+            served = await resp.json()
+    finally:
+        await r.runner.cleanup()
+    assert served == json.loads(scenario_schema_text("schema", "--scenario"))
+    fort = served["$defs"]["FortSpec"]["properties"]
+    assert (fort["durability"]["title_ja"], fort["durability"]["title_en"]) == ("耐久力", "durability")
+    assert served["$defs"]["WaveEntry"]["properties"]["direction"]["x-ref"] == \
+        "tower_defense.directions"
