@@ -97,6 +97,52 @@ class Editor:
         assert box, (x, y)
         await self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
+    async def enter(self, path: list[Any], value: Any) -> None:
+        """Enter `value` at `path` as a GM does: add items, type, pick, place and draw on the map."""
+        page = self.page
+        here = attr("path", path)
+        if isinstance(value, dict) and set(value) == {"x", "y"} and await page.locator(f".ed-cell{here}").count():
+            await page.click(f"button{attr('place', path)}")
+            await self.square(value["x"], value["y"])
+            await pw_expect(page.locator(f"input{attr('path', [*path, 'x'])}")).to_have_value(str(value["x"]))
+        elif isinstance(value, dict) and await page.locator(f".ed-dict{here}").count():
+            for key, v in value.items():
+                await page.fill(f"input{attr('new-key', path)}", str(key))
+                await page.click(f"button{attr('add-key', path)}")
+                await self.enter([*path, str(key)], v)
+        elif isinstance(value, dict):
+            add = page.locator(f"button{attr('add', path)}")
+            if await add.count():  # a part not there yet (a nullable object)
+                await add.click()
+            for key, v in value.items():
+                await self.enter([*path, key], v)
+        elif isinstance(value, list) and await page.locator(f".ed-squares{here}").count():
+            await page.click(f"button{attr('draw', path)}")
+            for c in value:
+                await self.square(c["x"], c["y"])
+            await page.click(f"button{attr('draw', path)}")
+            words = " → ".join(f"({c['x']},{c['y']})" for c in value)
+            await pw_expect(page.locator(f".ed-squares{here} .ed-cells-words")).to_contain_text(words)
+        elif isinstance(value, list):
+            while await page.locator(f"button{attr('remove', [*path, 0])}").count():  # the template's own
+                await page.click(f"button{attr('remove', [*path, 0])}")
+            for i, item in enumerate(value):
+                await page.click(f"button.ed-add{attr('add', path)}")
+                await self.enter([*path, i], item)
+        else:
+            await self.scalar(path, value)
+
+    async def scalar(self, path: list[Any], value: Any) -> None:
+        el = self.page.locator(f"{attr('path', path)}:is(input, select, textarea)")
+        kind = await el.evaluate("e => e.tagName + ':' + (e.type || '')")
+        if kind.startswith("SELECT"):
+            option = el.locator(f"option[data-value='{json.dumps(value, ensure_ascii=False)}']")
+            await el.select_option(await option.get_attribute("value"))
+        elif kind == "INPUT:checkbox":
+            await el.set_checked(bool(value))
+        else:
+            await el.fill("" if value is None else str(value))
+
     async def save(self) -> bytes:
         """Save, then download: the file's bytes."""
         await self.page.click("button.ed-save-btn")
@@ -157,4 +203,38 @@ async def test_every_example_opens_saves_byte_for_byte_and_makes_the_cli_room(
         assert await room_state(demo, made["room"], made["secret"]) == await room_state(demo, *cli[path.name]), path.name
         await page.click(".top-buttons button.open-editor")  # back to the editor for the next file
         await pw_expect(page.locator("button.ed-template").first).to_be_visible()
+    ed.check()
+
+
+# -- (b) the tower-defense demo, built from the template by clicks and typing -----------------------
+
+
+async def test_the_tower_defense_demo_built_by_clicks_checks_ok_and_plays_like_the_example(
+        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]], tmp_path: Path) -> None:
+    demo, cli = editor_demo
+    example = EXAMPLES / "tower_defense.yaml"
+    data = yaml.safe_load(example.read_text(encoding="utf-8"))
+    ed = await open_editor(browser, demo)
+    page = ed.page
+    await page.click("button.ed-template[data-template=tower_defense]")
+    await pw_expect(page.locator(".ed-form")).to_be_visible()
+    for key, value in data.items():  # room, players, table, then every part of tower_defense
+        await ed.enter([key], value)
+    await ed.checked()
+    await pw_expect(page.locator(".ed-problems")).to_have_attribute("data-count", "0")
+
+    # A reference is picked by the thing's name, never its id.
+    outer = page.locator(f"select{attr('path', ['tower_defense', 'passages', 0, 'outer'])} option:checked")
+    await pw_expect(outer).to_have_text("左端")
+    # Every fort, direction and the passages' squares are on the map.
+    things = len(data["tower_defense"]["forts"]) + len(data["tower_defense"]["directions"])
+    await pw_expect(page.locator(".ed-map g.ed-piece")).to_have_count(things)
+    await pw_expect(page.locator(".ed-map g.ed-path")).to_have_count(len(data["tower_defense"]["passages"]))
+
+    saved = tmp_path / "built.yaml"
+    saved.write_bytes(await ed.save())
+    checked = run("scenario", "check", str(saved))
+    assert checked.returncode == 0 and checked.stdout.startswith("OK"), checked.stdout + checked.stderr
+    made = await ed.create_room()
+    assert await room_state(demo, made["room"], made["secret"]) == await room_state(demo, *cli[example.name])
     ed.check()
