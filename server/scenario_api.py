@@ -187,8 +187,8 @@ def _checked(data: dict[str, Any], original: str | None, filename: str) -> Check
     return Checked(text, _problems(text, filename))
 
 
-def _preview(data: dict[str, Any], player: str | None) -> dict[str, Any]:
-    checked = _checked(data, None, DEFAULT_FILE)
+def _preview(data: dict[str, Any], original: str | None, player: str | None) -> dict[str, Any]:
+    checked = _checked(data, original, DEFAULT_FILE)
     if checked.problems:
         return {"problems": [problem_json(p) for p in checked.problems]}
     state = build_room(load_scenario(checked.text), seed=secrets.token_hex(8))
@@ -306,7 +306,7 @@ async def _room_route(request: web.Request, body: dict[str, Any]) -> web.Respons
 
 async def _preview_route(request: web.Request, body: dict[str, Any]) -> web.Response:
     player = _text(body, "player")
-    answer = await offload(_preview, _scenario(body), player)
+    answer = await offload(_preview, _scenario(body), _text(body, "original"), player)
     return _json(answer, 422 if "problems" in answer else 200)
 
 
