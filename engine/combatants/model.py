@@ -51,7 +51,7 @@ STATUS_NAMES: dict[str, tuple[str, str]] = {
 class Status(Entity):
     """One status or effect on a combatant; `name` is how the table calls it ([ブレス])."""
 
-    id: str = Field(min_length=1, max_length=64)
+    id: str = Field(min_length=1, max_length=64, json_schema_extra=shown("ID", "id"))
     kind: StatusKind = Field(default="effect", json_schema_extra=shown(
         "種類", "kind", words=STATUS_NAMES))
     name: Name = Field(default="", json_schema_extra=shown("名前", "name"))
@@ -90,7 +90,7 @@ class Combatant(Entity):
 
     __secret__ = frozenset({"profile"})
 
-    id: str = Field(min_length=1, max_length=64)
+    id: str = Field(min_length=1, max_length=64, json_schema_extra=shown("ID", "id"))
     piece: str = Field(min_length=1, max_length=64, json_schema_extra=shown(
         "駒", "piece", ids=("table", "pieces")))
     side: Side = Field(json_schema_extra=shown("陣営", "side", words=SIDE_WORDS))

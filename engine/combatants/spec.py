@@ -9,7 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ..bounds import MAX_ITEMS, Id, Number
 from ..table.scenario import TableScenario
-from .model import MAX_ANY_SEVEN, MAX_DATA, Combatant, Row, Side, Status
+from ..titles import shown
+from .model import MAX_ANY_SEVEN, MAX_DATA, ROW_WORDS, SIDE_WORDS, Combatant, Row, Side, Status
 
 __all__ = ["CombatantSpec", "repeated_ids", "table_problems"]
 
@@ -20,15 +21,27 @@ class CombatantSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$")
-    piece: Id | None = None
-    side: Side
-    counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_DATA)
-    statuses: list[Status] = Field(default_factory=list, max_length=MAX_ITEMS)
-    row: Row | None = None
-    profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_DATA)
-    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ANY_SEVEN)
-    published: StrictBool | None = None
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[\w\-.]+$",
+                    json_schema_extra=shown("ID", "id"))
+    piece: Id | None = Field(default=None, json_schema_extra=shown(
+        "駒", "piece", ref="table.pieces",
+        about=("空欄なら id と同じ駒", "empty: the piece with the same id")))
+    side: Side = Field(json_schema_extra=shown("陣営", "side", words=SIDE_WORDS))
+    counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_DATA, json_schema_extra=shown(
+        "カウンター", "counters", ref="table.counters", key=("役割（HP・DPなど）", "role (HP, DP, …)"),
+        value=("テーブルのカウンター", "the table's counter")))
+    statuses: list[Status] = Field(default_factory=list, max_length=MAX_ITEMS, json_schema_extra=shown(
+        "状態", "statuses"))
+    row: Row | None = Field(default=None, json_schema_extra=shown("配置", "row", words=ROW_WORDS))
+    profile: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_DATA, json_schema_extra=shown(
+        "データ", "data", key=("項目", "item"), value=("値", "value")))
+    any_seven: dict[Id, Number] = Field(default_factory=dict, max_length=MAX_ANY_SEVEN,
+                                        json_schema_extra=shown(
+        "エニーセブン", "any seven", key=("判定", "check"), value=("修正値", "modifier"),
+        about=("GMが振らずに 7＋修正値 を宣言する判定", "checks the GM announces as 7 + modifier")))
+    published: StrictBool | None = Field(default=None, json_schema_extra=shown(
+        "データ公開", "data published",
+        about=("空欄ならサブシステムが決める", "empty: the subsystem decides")))
 
     def build(self, pieces: Mapping[str, Any], published: bool = False) -> Combatant:
         """The state's combatant: hidden exactly when its piece is; `published` unless

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ..combatants import CombatantSpec, repeated_ids, table_problems
 from ..table import TableScenario
 from ..table.scenario import surroundings
+from ..titles import shown
 from .model import EngagementSettings, EngagementState
 
 __all__ = ["EngagementScenario"]
@@ -21,8 +22,10 @@ class EngagementScenario(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    settings: EngagementSettings = Field(default_factory=EngagementSettings)
-    combatants: list[CombatantSpec] = Field(default_factory=list)
+    settings: EngagementSettings = Field(default_factory=EngagementSettings, json_schema_extra=shown(
+        "設定", "settings"))
+    combatants: list[CombatantSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "キャラクター", "characters"))
 
     @model_validator(mode="after")
     def _unique(self) -> EngagementScenario:

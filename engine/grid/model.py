@@ -158,7 +158,7 @@ class Area(_Spec):
 class Spot(Entity):
     """GRID-GM-1 an event spot: a marked square where something will happen."""
 
-    id: str = Field(min_length=1, max_length=64)
+    id: str = Field(min_length=1, max_length=64, json_schema_extra=shown("ID", "id"))
     cell: Cell = Field(json_schema_extra=shown("マス", "square"))
     ja: str = Field(default="", max_length=300, json_schema_extra=shown("名前", "name"))
     en: str = Field(default="", max_length=300, json_schema_extra=shown("英語名", "English name"))
@@ -171,7 +171,7 @@ class Spot(Entity):
 class TimedEvent(Entity):
     """GRID-GM-1 an event due at the start of a round (of a side); announced = public."""
 
-    id: str = Field(min_length=1, max_length=64)
+    id: str = Field(min_length=1, max_length=64, json_schema_extra=shown("ID", "id"))
     round: StrictInt = Field(ge=1, le=1000, json_schema_extra=shown("ラウンド", "round"))
     side: RoundSide = Field(default="pc", json_schema_extra=shown(
         "陣営のラウンド", "side round", words=ROUND_SIDE_WORDS))

@@ -28,7 +28,7 @@ AreaOnBoard = Annotated[Area, AfterValidator(_area_on_board)]
 class SpotSpec(Spot):
     """An event spot, on the board (TABLE-MV-2)."""
 
-    cell: OnBoard
+    cell: OnBoard = Field(json_schema_extra=shown("マス", "square"))
 
 
 class GridScenario(BaseModel):
@@ -36,15 +36,22 @@ class GridScenario(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    settings: GridSettings = Field(default_factory=GridSettings)
+    settings: GridSettings = Field(default_factory=GridSettings, json_schema_extra=shown(
+        "設定", "settings"))
     obstacles: list[OnBoard] = Field(default_factory=list, json_schema_extra=shown(
         "障害物", "obstacles", cells="area"))
     #: Rectangles of obstacles, for walls: `{cell: {x, y}, width, height}`.
-    walls: list[AreaOnBoard] = Field(default_factory=list)
-    off_map: AreaOnBoard | None = None
-    combatants: list[CombatantSpec] = Field(default_factory=list)
-    spots: list[SpotSpec] = Field(default_factory=list)
-    events: list[TimedEvent] = Field(default_factory=list)
+    walls: list[AreaOnBoard] = Field(default_factory=list, json_schema_extra=shown(
+        "壁", "walls", about=("障害物の長方形", "rectangles of obstacles")))
+    off_map: AreaOnBoard | None = Field(default=None, json_schema_extra=shown(
+        "マップ外", "off the map", about=("盤面の上でマップの外として扱う長方形",
+                                      "a rectangle of the board that counts as off the map")))
+    combatants: list[CombatantSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "キャラクター", "characters"))
+    spots: list[SpotSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "地点", "spots"))
+    events: list[TimedEvent] = Field(default_factory=list, json_schema_extra=shown(
+        "イベント", "events"))
 
     @model_validator(mode="after")
     def _unique(self) -> GridScenario:

@@ -142,7 +142,9 @@ class _Spec(BaseModel):
 class FormationSpec(_Spec):
     """One formation (陣形): flat modifiers and a special effect (MASS-T-2, MASS-DATA)."""
 
-    id: str = Field(min_length=1, max_length=40)
+    id: str = Field(min_length=1, max_length=40, json_schema_extra=shown(
+        "陣形名", "formation name", about=("データの陣形と同じ名前ならそれを置き換える",
+                                         "the name of one of the seed's formations replaces it")))
     en: Name = Field(default="", json_schema_extra=shown("英語名", "English name"))
     attack: StrictInt = Field(default=0, ge=-20, le=20, json_schema_extra=shown(
         "攻撃力の修正", "attack modifier"))
@@ -169,7 +171,9 @@ class ModifierEffect(_Spec):
 class StrategySpec(_Spec):
     """One strategy (作戦): its use count (None = 無制限) and the effect it runs."""
 
-    id: str = Field(min_length=1, max_length=40)
+    id: str = Field(min_length=1, max_length=40, json_schema_extra=shown(
+        "作戦名", "strategy name", about=("データの作戦と同じ名前ならそれを置き換える",
+                                        "the name of one of the seed's strategies replaces it")))
     en: Name = Field(default="", json_schema_extra=shown("英語名", "English name"))
     category: Literal["attack", "recovery", "trick"] = Field(default="attack", json_schema_extra=shown(
         "分類", "category", words=CATEGORY_WORDS))
@@ -200,12 +204,14 @@ class MassSettings(_Spec):
                                     json_schema_extra=shown("選択数に使える技能", "pick skills"))
     #: MASS-PREP-3 always owned, free of the pick limit.
     free_formations: list[Name] = Field(default_factory=lambda: ["縦列陣形"], max_length=20,
-                                        json_schema_extra=shown("無条件の陣形", "free formations"))
+                                        json_schema_extra=shown(
+                                            "無条件の陣形", "free formations", ref="mass.formations"))
     free_strategies: list[Name] = Field(default_factory=lambda: ["全軍退却"], max_length=20,
-                                        json_schema_extra=shown("無条件の作戦", "free strategies"))
+                                        json_schema_extra=shown(
+                                            "無条件の作戦", "free strategies", ref="mass.strategies"))
     #: MASS-T-2 the formation a unit has when it picks none (and after 再編成).
     default_formation: Name = Field(default="縦列陣形", json_schema_extra=shown(
-        "標準の陣形", "default formation"))
+        "標準の陣形", "default formation", ref="mass.formations"))
     #: MASS-DMG-1 dice of the front-row attack bonus.
     bonus_dice: Dice = Field(default="1D6", json_schema_extra=shown(
         "前列ボーナスのダイス", "front-row bonus dice"))

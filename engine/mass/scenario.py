@@ -14,53 +14,94 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_
 
 from ..bounds import Id, Name, Number
 from ..table.scenario import repeated, surroundings
-from .data import default_formations, default_strategies
-from .model import FormationSpec, MassSettings, MassState, Row, Side, StrategySpec, Unit
+from ..titles import shown
+from .data import DEFAULT_FORMATIONS, DEFAULT_STRATEGIES, default_formations, default_strategies
+from .model import (
+    INITIATIVE_WORDS,
+    ROW_WORDS,
+    FormationSpec,
+    MassSettings,
+    MassState,
+    Row,
+    Side,
+    StrategySpec,
+    Unit,
+)
 
 __all__ = ["MassScenario", "SideSpec", "UnitSpec"]
+
+#: A unit's formations and strategies name the file's entries or the seed's (data.py):
+#: the seed's are offered by their words.
+_SEED_FORMATIONS = {f.id: (f.id, f.en) for f in DEFAULT_FORMATIONS}
+_SEED_STRATEGIES = {s.id: (s.id, s.en) for s in DEFAULT_STRATEGIES}
+_ID = shown("ID", "id")
+
 
 class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class SideSpec(_Spec):
-    id: str = Field(min_length=1, max_length=40, pattern=r"^[\w\-.]+$")
-    name: str = Field(min_length=1, max_length=100)
-    en: Name = ""
+    id: str = Field(min_length=1, max_length=40, pattern=r"^[\w\-.]+$", json_schema_extra=_ID)
+    name: str = Field(min_length=1, max_length=100, json_schema_extra=shown("陣営名", "side name"))
+    en: Name = Field(default="", json_schema_extra=shown("英語名", "English name"))
 
 
 class UnitSpec(_Spec):
     """A unit and its leader's numbers (ability values are a check's modifier)."""
 
-    id: str = Field(min_length=1, max_length=40, pattern=r"^[\w\-.]+$")
-    name: str = Field(min_length=1, max_length=100)
-    side: Id
-    player: Id | None = None
-    leader: Name = ""
-    commander: StrictBool = False
-    abilities: dict[str, Number] = Field(default_factory=dict, max_length=50)
-    mental: StrictInt = Field(default=0, ge=0, le=99)
-    skills: dict[str, Number] = Field(default_factory=dict, max_length=50)
-    initiative: StrictInt = Field(default=0, ge=-99, le=999)
-    intellect_base: StrictInt | None = Field(default=None, ge=-99, le=999)
-    weapon_base: StrictInt | None = Field(default=None, ge=0, le=999)
-    lp: StrictInt | None = Field(default=None, ge=0, le=999)
-    initiative_from: Literal["initiative", "intellect"] = "initiative"
-    max_strength: StrictInt | None = Field(default=None, ge=0, le=999)
-    strength: StrictInt | None = Field(default=None, ge=0, le=999)
-    formations: list[Name] | None = Field(default=None, max_length=20)
-    strategies: list[Name] | None = Field(default=None, max_length=40)
-    row: Row | None = None
+    id: str = Field(min_length=1, max_length=40, pattern=r"^[\w\-.]+$", json_schema_extra=_ID)
+    name: str = Field(min_length=1, max_length=100, json_schema_extra=shown("部隊名", "unit name"))
+    side: Id = Field(json_schema_extra=shown("陣営", "side", ref="mass.sides"))
+    player: Id | None = Field(default=None, json_schema_extra=shown(
+        "プレイヤー", "player", ref="players", about=("空欄ならGMの部隊", "empty: a unit of the GM's")))
+    leader: Name = Field(default="", json_schema_extra=shown("指揮官", "leader"))
+    commander: StrictBool = Field(default=False, json_schema_extra=shown(
+        "総大将", "commander-in-chief", about=("陣営に一人まで", "at most one per side")))
+    abilities: dict[str, Number] = Field(default_factory=dict, max_length=50, json_schema_extra=shown(
+        "能力値", "abilities", key=("能力", "ability"), value=("能力値", "ability value"),
+        about=("判定の修正値（例：魅力 3）", "a check's modifier (e.g. 魅力 3)")))
+    mental: StrictInt = Field(default=0, ge=0, le=99, json_schema_extra=shown("精神力", "mental"))
+    skills: dict[str, Number] = Field(default_factory=dict, max_length=50, json_schema_extra=shown(
+        "技能", "skills", key=("技能名", "skill name"), value=("技能値", "skill value")))
+    initiative: StrictInt = Field(default=0, ge=-99, le=999, json_schema_extra=shown(
+        "行動値", "initiative"))
+    intellect_base: StrictInt | None = Field(default=None, ge=-99, le=999, json_schema_extra=shown(
+        "知力の基本値", "intellect base"))
+    weapon_base: StrictInt | None = Field(default=None, ge=0, le=999, json_schema_extra=shown(
+        "武器の基本値", "weapon base"))
+    lp: StrictInt | None = Field(default=None, ge=0, le=999, json_schema_extra=shown("LP", "LP"))
+    initiative_from: Literal["initiative", "intellect"] = Field(default="initiative", json_schema_extra=shown(
+        "行動値の元", "initiative from", words=INITIATIVE_WORDS))
+    max_strength: StrictInt | None = Field(default=None, ge=0, le=999, json_schema_extra=shown(
+        "最大戦力", "max strength", rule="MASS-PREP-1",
+        about=("空欄なら準備フェイズの判定で決める", "empty: decided by the preparation check")))
+    strength: StrictInt | None = Field(default=None, ge=0, le=999, json_schema_extra=shown(
+        "戦力", "strength", rule="MASS-PREP-2", about=("空欄なら最大戦力", "empty: the max strength")))
+    formations: list[Name] | None = Field(default=None, max_length=20, json_schema_extra=shown(
+        "陣形", "formations", ref="mass.formations", words=_SEED_FORMATIONS,
+        about=("空欄なら準備フェイズで選ぶ", "empty: picked in the preparation phase")))
+    strategies: list[Name] | None = Field(default=None, max_length=40, json_schema_extra=shown(
+        "作戦", "strategies", ref="mass.strategies", words=_SEED_STRATEGIES,
+        about=("空欄なら準備フェイズで選ぶ", "empty: picked in the preparation phase")))
+    row: Row | None = Field(default=None, json_schema_extra=shown("配置", "row", words=ROW_WORDS))
 
 
 class MassScenario(_Spec):
     """Sides (exactly two), units, settings and data-set changes, checked whole at load."""
 
-    settings: MassSettings = Field(default_factory=MassSettings)
-    formations: list[FormationSpec] = Field(default_factory=list)
-    strategies: list[StrategySpec] = Field(default_factory=list)
-    sides: list[SideSpec] = Field(min_length=2, max_length=2)
-    units: list[UnitSpec] = Field(min_length=2, max_length=100)
+    settings: MassSettings = Field(default_factory=MassSettings, json_schema_extra=shown(
+        "設定", "settings"))
+    formations: list[FormationSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "陣形", "formations", rule="MASS-DATA",
+        about=("データの陣形に加える・置き換える", "added to, or replacing, the seed's formations")))
+    strategies: list[StrategySpec] = Field(default_factory=list, json_schema_extra=shown(
+        "作戦", "strategies", rule="MASS-DATA",
+        about=("データの作戦に加える・置き換える", "added to, or replacing, the seed's strategies")))
+    sides: list[SideSpec] = Field(min_length=2, max_length=2, json_schema_extra=shown(
+        "陣営", "sides", about=("ちょうど2つ", "exactly two")))
+    units: list[UnitSpec] = Field(min_length=2, max_length=100, json_schema_extra=shown(
+        "部隊", "units"))
 
     @model_validator(mode="after")
     def _references(self) -> MassScenario:

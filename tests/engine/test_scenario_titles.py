@@ -16,7 +16,7 @@ import pytest
 
 from komasync.engine.scenario import scenario_schema
 
-PARTS = ("room", "players", "table", "tower_defense")
+PARTS = ("room", "players", "table", "tower_defense", "grid", "engagement", "mass")
 Node = dict[str, Any]
 
 
@@ -176,9 +176,18 @@ def test_every_square_is_a_cell_and_every_list_of_squares_says_how_it_is_drawn()
     ("TrapSpec", "pc", ["tower_defense.pcs"]),
     ("Piece", "owner", ["players"]),
     ("Counter", "owner", ["players"]),
+    ("CombatantSpec", "piece", ["table.pieces"]),
 ])
 def test_an_id_names_its_list(model: str, field: str, ref: list[str]) -> None:
     assert _refs(_schema()["$defs"][model]["properties"][field]) == ref
+
+
+def test_a_characters_counters_name_the_tables_counters() -> None:
+    """A combatant's `counters` map a role (HP, DP) to a table counter: one misspelt
+    would silently go unpaid, so the editor offers the table's counters."""
+    counters = _schema()["$defs"]["CombatantSpec"]["properties"]["counters"]
+    assert counters["additionalProperties"]["x-ref"] == "table.counters"
+    assert counters["propertyNames"]["title_en"] and "x-ref" not in counters
 
 
 def test_a_passage_is_walked_in_order() -> None:
