@@ -37,6 +37,14 @@ EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
+async def until(pred: Any, what: str, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not pred():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*KOMASYNC, *args], capture_output=True, text=True, timeout=60)
 
@@ -238,3 +246,150 @@ async def test_the_tower_defense_demo_built_by_clicks_checks_ok_and_plays_like_t
     made = await ed.create_room()
     assert await room_state(demo, made["room"], made["secret"]) == await room_state(demo, *cli[example.name])
     ed.check()
+
+
+# -- (c) the live check: on the field, on the piece and in the list, ja and en ----------------------
+
+
+async def problem_shown(ed: Editor, field: str, lang: str, answers: list[dict[str, Any]]) -> str:
+    """The server's sentence for the problem at `field` shows beside it and in the list."""
+    page = ed.page
+    mine: list[dict[str, Any]] = []
+
+    def found() -> bool:
+        mine[:] = [p for a in answers[::-1] for p in a["problems"] if jpath(p["path"]).startswith(field[:-1])]
+        return bool(mine)
+    await until(found, f"a problem at {field}")
+    words = mine[0][lang]
+    wrap = page.locator(f".ed-form .ed-field{attr('path', json.loads(field))}")
+    await pw_expect(wrap).to_have_class(re.compile(r"\bed-invalid\b"))
+    await pw_expect(wrap.locator("[aria-invalid=true]")).to_have_count(1)
+    await pw_expect(wrap.locator(".ed-problem")).to_be_visible()
+    await pw_expect(wrap.locator(".ed-problem")).to_contain_text(words)
+    item = page.locator(".ed-problem-item").filter(has_text=words)
+    await pw_expect(item).to_have_count(1)
+    return str(words)
+
+
+async def test_live_check_marks_the_field_the_piece_and_the_list_in_ja_and_en(
+        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]], tmp_path: Path) -> None:
+    demo, _ = editor_demo
+    ed = await open_editor(browser, demo)
+    page = ed.page
+    answers: list[dict[str, Any]] = []
+
+    async def keep(response: Any) -> None:
+        if response.url.endswith(("/api/scenario/check", "/api/scenario/open")):
+            answers.append(await response.json())
+    page.on("response", keep)
+    await ed.open_file(EXAMPLES / "tower_defense.yaml")
+    await pw_expect(page.locator(".ed-problems .ed-ok")).to_be_visible()
+
+    # Selecting the final fort on the map opens its form; 30 is off the 21-wide map.
+    fort = ["tower_defense", "forts", 6]
+    await page.locator(f".ed-map g.ed-piece{attr('thing', fort)}").click()
+    await pw_expect(page.locator(f"details.ed-item{attr('path', fort)}")).to_have_attribute("open", "")
+    await pw_expect(page.locator(f".ed-map g.ed-piece{attr('thing', fort)}")).to_have_class(re.compile(r"\bed-selected\b"))
+    await page.fill(f"input{attr('path', [*fort, 'cell', 'x'])}", "30")
+    await ed.checked()
+    cell = jpath([*fort, "cell"])
+    ja = await problem_shown(ed, cell, "ja", answers)
+    assert CJK.search(ja)
+    await pw_expect(page.locator(f".ed-map g.ed-piece{attr('thing', fort)}")).to_have_class(re.compile(r"\bed-invalid\b"))
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(SHOTS / "editor-problems-ja.png"))
+    await page.click(".top-buttons .lang-toggle")
+    en = await problem_shown(ed, cell, "en", answers)
+    assert en != ja and not CJK.sub("", en) == ""
+    await page.click(".top-buttons .lang-toggle")
+
+    # A misspelled direction in a file: the wave's picker says so, on open, with its line.
+    text = (EXAMPLES / "tower_defense.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "typo.yaml"
+    bad.write_text(text.replace("count: 10, direction: left_end, san: 0/1D4", "count: 10, direction: left_edn, san: 0/1D4"),
+                   encoding="utf-8")
+    await ed.open_file(bad)
+    wave = jpath(["tower_defense", "waves", "rounds", "2", 0, "direction"])
+    await pw_expect(page.locator(".ed-problem-item")).not_to_have_count(0)
+    await problem_shown(ed, wave, "ja", answers)
+    picked = page.locator(f"select{attr('path', json.loads(wave))} option:checked")
+    await pw_expect(picked).to_contain_text("left_edn")
+    line = page.locator(".ed-problem-item").first
+    assert int(await line.get_attribute("data-line") or 0) == text.splitlines().index(next(
+        x for x in text.splitlines() if "count: 10, direction: left_end, san: 0/1D4" in x)) + 1
+    await page.click(".top-buttons .lang-toggle")
+    await problem_shown(ed, wave, "en", answers)
+    ed.check()
+
+
+# -- (d) the player view -------------------------------------------------------------------------
+
+
+async def test_player_view_hides_the_waves_and_marks_hidden_pieces(
+        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+    demo, _ = editor_demo
+    ed = await open_editor(browser, demo)
+    page = ed.page
+    await ed.open_file(EXAMPLES / "tower_defense.yaml")
+    await page.click("button.ed-preview")
+    await pw_expect(page.locator(".ed-map-wrap .board")).to_have_attribute("data-mode", "preview")
+    waves = page.locator(f".ed-hidden-list li{attr('path', ['tower_defense', 'waves'])}")
+    await pw_expect(waves).to_have_count(1)
+    assert CJK.search(await waves.inner_text()) and "waves" not in await waves.inner_text()
+    await pw_expect(page.locator(".ed-map g.ed-piece")).to_have_count(11)  # forts and directions: seen
+    await pw_expect(page.locator(".ed-map g.ed-piece.ed-hidden")).to_have_count(0)
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(SHOTS / "editor-preview-ja.png"))
+    await page.click("button.ed-preview")  # back to editing
+    await pw_expect(page.locator(".ed-map-wrap .board")).to_have_attribute("data-mode", "edit")
+
+    # The generic table: its hidden piece and marker are drawn for the GM, marked as hidden.
+    await ed.open_file(EXAMPLES / "demo_table.yaml")
+    await page.click("button.ed-preview")
+    table = yaml.safe_load((EXAMPLES / "demo_table.yaml").read_text(encoding="utf-8"))["table"]
+    secret = [["table", kind, thing["id"]] for kind in ("pieces", "markers") for thing in table[kind] if thing.get("hidden")]
+    assert secret
+    hidden = page.locator(".ed-map g.ed-piece.ed-hidden")
+    await pw_expect(hidden).to_have_count(len(secret))
+    for path in secret:
+        await pw_expect(page.locator(f".ed-map g.ed-piece.ed-hidden{attr('thing', path)}")).to_have_count(1)
+        await pw_expect(page.locator(f".ed-hidden-list li{attr('path', path)}")).to_have_count(1)
+    ed.check()
+
+
+# -- (e) layout and names at 1024, 1440 and 1920 px -------------------------------------------------
+
+
+async def test_the_editor_fits_every_width_and_names_every_control(
+        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+    demo, _ = editor_demo
+    for lang, locale in (("ja", "ja-JP"), ("en", "en-US")):
+        ed = await open_editor(browser, demo, locale=locale)
+        page = ed.page
+        await ed.open_file(EXAMPLES / "tower_defense.yaml")
+        await page.locator(f".ed-map g.ed-piece{attr('thing', ['tower_defense', 'forts', 0])}").click()
+        for width in (1024, 1440, 1920):
+            await page.set_viewport_size({"width": width, "height": 900})
+            fits = await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            assert fits, f"the editor overflows {width} px"
+            form = await page.locator(".ed-col-form").bounding_box()
+            board = await page.locator(".ed-map-wrap").bounding_box()
+            assert form and board and form["x"] + form["width"] <= board["x"], width  # side by side
+            if SHOTS and width == 1440:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                await page.screenshot(path=str(SHOTS / f"editor-{lang}.png"))
+        controls = page.locator("button, input, select, textarea")
+        n = await controls.count()
+        assert n > 100
+        unnamed = await page.evaluate("""() => [...document.querySelectorAll('button, input, select, textarea')]
+          .filter((e) => !(e.getAttribute('aria-label') || '').trim() && !(e.labels && [...e.labels].some((l) => l.textContent.trim()))
+            && !((e.tagName === 'BUTTON') && e.textContent.trim()))
+          .map((e) => e.outerHTML.slice(0, 120))""")
+        assert not unnamed, unnamed
+        shown = page.locator(":is(button, input, select, textarea):visible")  # the browser's own names
+        for i in range(await shown.count()):
+            await pw_expect(shown.nth(i)).to_have_accessible_name(re.compile(r"\S"))
+        ed.check()
+        await page.context.close()

@@ -92,6 +92,9 @@ export class ScenarioEditor {
 
   // -- starting ------------------------------------------------------------------------------
   async open(yaml, filename) {
+    clearTimeout(this.timer); // a check of the scenario before is no longer wanted
+    this.seq = (this.seq || 0) + 1;
+    this.checking = false;
     const { status, body } = await this.post("open", { yaml, filename });
     if (status !== 200) {
       this.status = pick(body.reason) || String(status);
@@ -351,9 +354,12 @@ export class ScenarioEditor {
       }
       const msg = f.msg || f.wrap.querySelector(".ed-problem");
       if (msg) msg.append(h("span.ed-problem-text", { dataset: { rule: p.rule || "" } }, pick(p)), " ");
-      // a closed item with a problem inside says so on its summary
-      for (let el = f.wrap.parentElement; el && el !== this.formBody; el = el.parentElement) {
-        if (el.tagName === "DETAILS") el.classList.add("ed-invalid");
+      // the items around a problem open, and say so on their summaries
+      for (let el = f.wrap; el && el !== this.formBody; el = el.parentElement) {
+        if (el.tagName !== "DETAILS") continue;
+        el.classList.add("ed-invalid");
+        el.open = true;
+        if (el.dataset.path) this.ui.open.add(keyOf(JSON.parse(el.dataset.path)));
       }
     }
   }
@@ -409,7 +415,7 @@ export class ScenarioEditor {
       this.renderSide();
       return;
     }
-    const [{ status, body }, schema] = await Promise.all([this.post("preview", { scenario: this.data }), loadStateSchema()]);
+    const [{ status, body }, schema] = await Promise.all([this.post("preview", { scenario: this.data, original: this.original }), loadStateSchema()]);
     this.stateSchema = schema;
     if (status !== 200) {
       this.problems = body.problems || this.problems;

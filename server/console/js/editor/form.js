@@ -6,7 +6,7 @@
 // schema_form.js's typedInput (the override editor's), so both edit alike.
 
 import { h } from "../dom.js";
-import { t, addStrings } from "../i18n.js";
+import { t, pick, addStrings } from "../i18n.js";
 import { typedInput } from "../schema_form.js";
 import { look, titleOf, wordOf, refChoices, isCell, nameOf, blank, keyOf } from "./model.js";
 
@@ -275,13 +275,18 @@ function scalarField(ctx, node, value, path, label) {
     input.removeAttribute("autofocus");
     input.dataset.path = JSON.stringify(path);
     const min = desc.min !== undefined && desc.max !== undefined && desc.max < 1e9 ? h("span.muted.small", ` ${desc.min}–${desc.max}`) : null;
-    wrap.append(desc.kind === "bool" ? typed.el : h("label.ed-label", h("span", label.split(" › ").pop()), input, min), msg);
+    wrap.append(desc.kind === "bool" ? typed.el : h("label.ed-label", h("span", label.split(" › ").pop()), input, min), hint(node), msg);
     register(ctx, path, wrap, input, msg);
     return wrap;
   }
-  wrap.append(h("label.ed-label", h("span", label.split(" › ").pop()), input), msg);
+  wrap.append(h("label.ed-label", h("span", label.split(" › ").pop()), input), hint(node), msg);
   register(ctx, path, wrap, input, msg);
   return wrap;
+}
+
+/** The field's description (`description_ja`/`description_en`), when the schema has one. */
+function hint(node) {
+  return node?.description_ja ? h("div.muted.small.ed-hint", pick({ ja: node.description_ja, en: node.description_en || node.description_ja })) : null;
 }
 
 function pickerInput(ctx, desc, shown, value, path, label) {
