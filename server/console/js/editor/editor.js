@@ -6,7 +6,7 @@
 
 import { h, clear } from "../dom.js";
 import { t, pick, lang, addStrings } from "../i18n.js";
-import { loadSchema as loadStateSchema, pathWords } from "../schema_form.js";
+import { loadSchema as loadStateSchema, pathWords, fieldAt } from "../schema_form.js";
 import { scenarioForm } from "./form.js";
 import { drawMap, stateThings } from "./map.js";
 import { getAt, setAt, removeAt, keyOf, nodeAt, titleOf, nameOf, mapThings } from "./model.js";
@@ -223,8 +223,12 @@ export class ScenarioEditor {
   renderHidden() {
     clear(this.hiddenEl);
     if (!this.preview) return;
-    const gone = hiddenPaths(this.preview.gm, this.preview.players, []);
     const schema = this.stateSchema;
+    // what the players miss, in words: named things and titled fields (bookkeeping has no title)
+    const gone = hiddenPaths(this.preview.gm, this.preview.players, []).filter((p) => {
+      const v = getAt(this.preview.gm, p);
+      return (v && typeof v === "object" && nameOf(v) && (v.name || v.text)) || fieldAt(schema, p)?.meta?.title_ja;
+    });
     this.hiddenEl.append(h("h3", t("ed.hidden_list")), gone.length
       ? h("ul", gone.slice(0, 40).map((p) => h("li", { dataset: { path: JSON.stringify(p) } },
         schema ? pathWords(schema, this.preview.gm, p) : p.join(" › "))))

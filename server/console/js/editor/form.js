@@ -260,7 +260,8 @@ function scalarField(ctx, node, value, path, label) {
   if (desc.kind === "mixed") input = mixedInput(ctx, desc, shown, path, label, msg);
   else if (desc.kind === "id" || desc.kind === "enum") input = pickerInput(ctx, desc, shown, value, path, label);
   else {
-    const typed = typedInput(desc, shown, label, "ed-input");
+    // a checkbox's label is its visible text: the field's own title (the item's name is around it)
+    const typed = typedInput(desc, shown, desc.kind === "bool" ? label.split(" › ").pop() : label, "ed-input");
     input = typed.focus || typed.el;
     const read = () => {
       try {
@@ -273,13 +274,14 @@ function scalarField(ctx, node, value, path, label) {
     };
     input.addEventListener(desc.kind === "bool" ? "change" : "input", read);
     input.removeAttribute("autofocus");
+    if (desc.kind === "bool") input.setAttribute("aria-label", label);
     input.dataset.path = JSON.stringify(path);
     const min = desc.min !== undefined && desc.max !== undefined && desc.max < 1e9 ? h("span.muted.small", ` ${desc.min}–${desc.max}`) : null;
-    wrap.append(desc.kind === "bool" ? typed.el : h("label.ed-label", h("span", label.split(" › ").pop()), input, min), hint(node), msg);
+    wrap.append(desc.kind === "bool" ? typed.el : h("label.ed-label", h("span", label.split(" › ").pop()), input, min), hint(node) || "", msg);
     register(ctx, path, wrap, input, msg);
     return wrap;
   }
-  wrap.append(h("label.ed-label", h("span", label.split(" › ").pop()), input), hint(node), msg);
+  wrap.append(h("label.ed-label", h("span", label.split(" › ").pop()), input), hint(node) || "", msg);
   register(ctx, path, wrap, input, msg);
   return wrap;
 }
