@@ -8,12 +8,15 @@ One way to do each thing: the editor's data is written as the YAML a GM would sa
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import PurePath
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import yaml
@@ -27,7 +30,6 @@ from ..examples import DEMOS
 from .app import SERVER_KEY, Komasync, _throttled
 from .errors import AUTH_FAILED, BAD_MESSAGE, error_frame
 from .gm_key import gm_key_ok
-from .offload import offload
 from .scenario_yaml import as_json, scenario_text
 
 __all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_TEXT", "add_routes", "problem_json", "templates"]
@@ -147,7 +149,17 @@ def _parse(text: str, filename: str) -> tuple[Any, Problem | None]:
         loader.dispose()
 
 
-# -- the work (on the worker thread: a large file is parsed and checked off the loop) ----------
+# -- the work (on the editor's own thread: a large file is parsed and checked off the loop,
+# and never holds up the rooms' worker, offload.py) ------------------------------------------
+
+T = TypeVar("T")
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="komasync-editor")
+
+
+async def offload(fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)` on the editor's thread (one at a time: one editor's work waits its turn)."""
+    return await asyncio.get_running_loop().run_in_executor(_POOL, fn, *args)
+
 
 @dataclass
 class Checked:

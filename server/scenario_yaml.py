@@ -9,8 +9,10 @@ edited); mapping keys are strings there, so an original's `1:` key matches "1".
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import math
+import re
 import types
 import typing
 from typing import Any
@@ -21,7 +23,6 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.scalarstring import ScalarString
-from ruamel.yaml.util import load_yaml_guess_indent
 
 from ..engine.scenario import Scenario
 
@@ -68,12 +69,20 @@ def scenario_text(data: dict[str, Any], original: str | None = None) -> str:
 
 
 def _indents(text: str) -> tuple[int, int, int]:
-    """The original's indentation (mapping, list, the `-` within the list), so lines
-    written anew line up with the author's."""
-    _, sequence, offset = load_yaml_guess_indent(text)
-    keys = [len(line) - len(line.lstrip(" ")) for line in text.splitlines()
-            if line.startswith(" ") and line.strip() and line.lstrip()[0] not in "-#"]
-    return min(keys, default=2), sequence or 4, offset if offset is not None else 2
+    """The original's indentation (mapping, list item content, the `-` within the list),
+    read off its lines, so lines written anew line up with the author's."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    keys = [len(line) - len(line.lstrip(" ")) for line in lines
+            if line.startswith(" ") and not line.lstrip().startswith("-")]
+    offset, sequence = 2, 4
+    for above, line in itertools.pairwise(lines):
+        if line.lstrip().startswith("- ") and re.match(r"^ *[^\s-].*:\s*(#.*)?$", above):
+            parent = len(above) - len(above.lstrip(" "))
+            dash = len(line) - len(line.lstrip(" "))
+            content = dash + 1 + len(line[dash + 1:]) - len(line[dash + 1:].lstrip(" "))
+            offset, sequence = max(dash - parent, 0), max(content - parent, 2)
+            break
+    return min(keys, default=2), sequence, offset
 
 
 def _dump(y: YAML, tree: Any) -> str:
@@ -181,9 +190,11 @@ def _same(old: Any, new: Any) -> bool:
 def _apply(old: Any, new: Any, tp: Any, seen: set[int]) -> Any:
     """`new` in the place of `old`: `old` itself, edited in place, where its kind is kept."""
     if isinstance(old, CommentedMap) and isinstance(new, dict) and id(old) not in seen:
+        _unfold(old, new)
         _apply_map(old, new, tp, seen)
         return old
     if isinstance(old, CommentedSeq) and isinstance(new, list) and id(old) not in seen:
+        _unfold(old, new)
         _apply_seq(old, new, tp, seen)
         return old
     if _same(old, new) and not isinstance(old, dict | list):
@@ -191,6 +202,14 @@ def _apply(old: Any, new: Any, tp: Any, seen: set[int]) -> Any:
     if isinstance(old, ScalarString) and isinstance(new, str):
         return type(old)(new)  # a changed text keeps its quoting style
     return _styled(new, old, tp)
+
+
+def _unfold(old: CommentedMap | CommentedSeq, new: dict[str, Any] | list[Any]) -> None:
+    """A template's empty `forts: []` filled with forts becomes a block list (one fort a
+    line), not every fort on the one line of the `[]`."""
+    members = new.values() if isinstance(new, dict) else new
+    if not old and old.fa.flow_style() and any(isinstance(v, dict | list) for v in members):
+        old.fa.set_block_style()
 
 
 def _apply_map(tree: CommentedMap, data: dict[str, Any], tp: Any, seen: set[int]) -> None:

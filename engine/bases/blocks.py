@@ -95,7 +95,8 @@ class Target(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     this: StrictBool = Field(default=False, json_schema_extra=shown("この拠点", "this base"))
-    name: Name | None = Field(default=None, json_schema_extra=shown("拠点名", "base name"))
+    name: Name | None = Field(default=None, json_schema_extra=shown(
+        "拠点名", "base name", ref="bases.bases", about=("拠点の id か名前", "a base's id or name")))
     side: Literal["ally", "foe", "pc", "enemy", "none", "any"] | None = Field(default=None,
                                                                               json_schema_extra=shown(
         "陣営", "side", words=TARGET_SIDE_WORDS))

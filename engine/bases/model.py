@@ -78,7 +78,8 @@ class Effect(BaseModel):
         "選ぶ数", "choose"))
     chooser: Literal["players", "gm"] | None = Field(default=None, json_schema_extra=shown(
         "選ぶ者", "chooser", words=CHOOSER_WORDS))
-    element: Id | None = Field(default=None, json_schema_extra=shown("対象の要素", "element"))
+    element: Id | None = Field(default=None, json_schema_extra=shown("対象の要素", "element", ref=(
+        "bases.bases.*.gp_conditions", "bases.bases.*.constants", "bases.bases.*.events")))
     text: Paragraph = Field(default="", json_schema_extra=shown("文章", "text"))
 
     @model_validator(mode="after")

@@ -24,10 +24,15 @@ from pydantic import (
 
 from ..bounds import Count, Number
 from ..table.scenario import surroundings
+from ..titles import shown
 from .blocks import Block, ElementKind, normalize_attribute, uses_relative_sides
 from .model import (
     BATTLE_TYPES,
+    CHAR_SIDE_WORDS,
+    PART_WORDS,
     PARTS,
+    PRESENCE_WORDS,
+    REPORTER_WORDS,
     Base,
     BasesState,
     BattleType,
@@ -45,7 +50,7 @@ from .model import (
     Reporters,
     SideCount,
 )
-from .states import CharSide, Side, Status
+from .states import JA_STATUS, CharSide, Side, Status
 from .tags import parse_condition, parse_defined
 
 __all__ = ["LARGE_SCALE_GRID", "BaseSpec", "BasesScenario", "BattleTypeSpec", "EventSpec"]
@@ -53,6 +58,17 @@ __all__ = ["LARGE_SCALE_GRID", "BaseSpec", "BasesScenario", "BattleTypeSpec", "E
 LARGE_SCALE_GRID = GridSize(width=5, height=6)  # BASE-OPT-1: 5×6 squares
 _DEFINED: ContextVar[dict[str, Block] | None] = ContextVar("bases_defined", default=None)
 _ID = r"^[\w\-.]+$"
+#: The seed's words for what a scenario picks (a base's side and starting state, the
+#: battle types by name).
+_SIDE_WORDS = {"pc": ("PC側", "PCs' side"), "enemy": ("敵側", "enemy side"), "none": ("なし", "none")}
+_STATE_WORDS = {s.value: (JA_STATUS[s], s.value) for s in (Status.ACTIVE, Status.STOPPED,
+                                                           Status.EXCITED)}
+_BATTLE_WORDS = {"general": ("一般拠点戦闘", "general base battle"),
+                 "important": ("重要拠点戦闘", "important base battle"),
+                 "important_offensive": ("重要拠点攻勢戦闘", "important base offensive"),
+                 "important_defensive": ("重要拠点防衛戦闘", "important base defence")}
+_CONDITION = ("条件", "condition", "拠点戦闘の記法（【】タグ）。複数なら どれか1つで成立",
+              "in the seed's notation (【】 tags); a list holds when any one does")
 
 
 class ElementSpec(BaseModel):
@@ -61,10 +77,16 @@ class ElementSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     KIND: ClassVar[ElementKind] = "event"
 
-    id: str | None = Field(default=None, pattern=_ID)
-    condition: str | list[str]
-    hidden: StrictBool | list[Part] = False
-    even_when_stopped: StrictBool = False
+    id: str | None = Field(default=None, pattern=_ID, json_schema_extra=shown(
+        "ID", "id", about=("空欄なら 拠点id.gp1・.c1・.ev1 の順番",
+                           "empty: the base's id and .gp1, .c1, .ev1 in order")))
+    condition: str | list[str] = Field(json_schema_extra=shown(
+        _CONDITION[0], _CONDITION[1], about=(_CONDITION[2], _CONDITION[3])))
+    hidden: StrictBool | list[Part] = Field(default=False, json_schema_extra=shown(
+        "伏せている部分", "hidden parts", words=PART_WORDS, rule="BASE-OPT-2",
+        about=("true なら全体", "true: the whole element")))
+    even_when_stopped: StrictBool = Field(default=False, json_schema_extra=shown(
+        "停止中も有効", "even when stopped"))
     _blocks: list[Block] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
@@ -93,7 +115,7 @@ class GpConditionSpec(ElementSpec):
     """GP変化条件: 条件, 変化値 (BASE-EL-1)."""
 
     KIND: ClassVar[ElementKind] = "gp"
-    delta: Number
+    delta: Number = Field(json_schema_extra=shown("変化値", "GP change"))
 
     def build(self, element_id: str) -> GpCondition:
         return GpCondition(delta=self.delta, **self.common(element_id))
@@ -103,8 +125,8 @@ class ConstantSpec(ElementSpec):
     """常時効果: 名称, 条件, 効果 (BASE-EL-1)."""
 
     KIND: ClassVar[ElementKind] = "constant"
-    name: str
-    effect: str = ""
+    name: str = Field(json_schema_extra=shown("名称", "name"))
+    effect: str = Field(default="", json_schema_extra=shown("効果", "effect"))
 
     def build(self, element_id: str) -> ConstantEffect:
         return ConstantEffect(name=self.name, effect=self.effect, **self.common(element_id))
@@ -113,10 +135,14 @@ class ConstantSpec(ElementSpec):
 class EventSpec(ElementSpec):
     """イベント: 名称, 発動回数 (∞ or missing = unlimited), 条件, 効果 (BASE-EL-1)."""
 
-    name: str
-    count: Count | Literal["∞"] | None = Field(default=None)
-    effect: str = ""
-    effects: list[Effect] = Field(default_factory=list)
+    name: str = Field(json_schema_extra=shown("名称", "name"))
+    count: Count | Literal["∞"] | None = Field(default=None, json_schema_extra=shown(
+        "発動回数", "activations", words={"∞": ("∞", "unlimited")},
+        about=("空欄か ∞ なら無制限", "empty or ∞: unlimited")))
+    effect: str = Field(default="", json_schema_extra=shown(
+        "効果", "effect", about=("表示する文章", "the text shown")))
+    effects: list[Effect] = Field(default_factory=list, json_schema_extra=shown(
+        "効果の処理", "effects", about=("ルールが行う処理", "what the rules carry out")))
 
     @field_validator("count")
     @classmethod
@@ -137,19 +163,29 @@ class BaseSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(pattern=_ID)
-    name: str = Field(min_length=1)
-    side: Side = "none"
-    gp: Count
-    state: Literal["active", "stopped", "excited"] = "active"
-    attributes: list[str] = Field(default_factory=list)
-    hidden: StrictBool = False
-    hide_gp: StrictBool = False
-    summary: str = ""
-    note: str = ""
-    gp_conditions: list[GpConditionSpec] = Field(default_factory=list)
-    constants: list[ConstantSpec] = Field(default_factory=list)
-    events: list[EventSpec] = Field(default_factory=list)
+    id: str = Field(pattern=_ID, json_schema_extra=shown("ID", "id"))
+    name: str = Field(min_length=1, json_schema_extra=shown("拠点名", "base name"))
+    side: Side = Field(default="none", json_schema_extra=shown("陣営", "side", words=_SIDE_WORDS))
+    gp: Count = Field(json_schema_extra=shown("基本GP", "base GP", rule="BASE-GP-1"))
+    state: Literal["active", "stopped", "excited"] = Field(default="active", json_schema_extra=shown(
+        "状態", "state", words=_STATE_WORDS))
+    attributes: list[str] = Field(default_factory=list, json_schema_extra=shown(
+        "属性", "attributes", rule="BASE-ATTR-1",
+        about=("コア拠点・永久拠点など", "core (コア拠点), permanent (永久拠点), or the GM's own")))
+    hidden: StrictBool = Field(default=False, json_schema_extra=shown(
+        "非公開", "hidden", rule="BASE-OPT-2",
+        about=("拠点と全ての要素を伏せる", "hides the base and all of it")))
+    hide_gp: StrictBool = Field(default=False, json_schema_extra=shown(
+        "GP非公開", "GP hidden", about=("GPが0になるまで伏せる", "hidden until it reaches 0")))
+    summary: str = Field(default="", json_schema_extra=shown("概要", "summary"))
+    note: str = Field(default="", json_schema_extra=shown(
+        "メモ", "note", about=("GMだけが見る", "the GM's alone")))
+    gp_conditions: list[GpConditionSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "GP変化条件", "GP conditions", rule="BASE-EL-1"))
+    constants: list[ConstantSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "常時効果", "constant effects", rule="BASE-EL-1"))
+    events: list[EventSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "イベント", "events", rule="BASE-EL-1"))
 
     @field_validator("attributes")
     @classmethod
@@ -199,8 +235,11 @@ class EndSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    condition: str
-    losers: list[CharSide] = Field(default_factory=list)
+    condition: str = Field(json_schema_extra=shown(
+        _CONDITION[0], _CONDITION[1], about=("PC・エネミーで書く（味方・敵や状態タグは不可）",
+                                             "written with PC/エネミー (not 味方/敵 or state tags)")))
+    losers: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "敗北する陣営", "losing sides", words=CHAR_SIDE_WORDS))
     _block: Block | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
@@ -218,11 +257,14 @@ class BattleTypeSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str
-    text: str = ""
-    core_defeat: list[CharSide] = Field(default_factory=list)
-    wipe_defeat: list[CharSide] = Field(default_factory=list)
-    ends: list[EndSpec] = Field(default_factory=list)
+    name: str = Field(json_schema_extra=shown("名前", "name"))
+    text: str = Field(default="", json_schema_extra=shown("説明", "text"))
+    core_defeat: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "コア撃破で敗北", "defeated when the core falls", words=CHAR_SIDE_WORDS))
+    wipe_defeat: list[CharSide] = Field(default_factory=list, json_schema_extra=shown(
+        "全員戦闘不能で敗北", "defeated when wiped out", words=CHAR_SIDE_WORDS))
+    ends: list[EndSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "終了条件", "end conditions"))
 
     def build(self) -> BattleType:
         ends = [EndCondition(condition=e._block, losers=e.losers)
@@ -234,10 +276,12 @@ class BattleTypeSpec(BaseModel):
 class CharacterSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1)
-    side: CharSide
-    status: Presence = "on_field"
-    player: str | None = Field(default=None, min_length=1, max_length=64)
+    name: str = Field(min_length=1, json_schema_extra=shown("名前", "name"))
+    side: CharSide = Field(json_schema_extra=shown("陣営", "side", words=CHAR_SIDE_WORDS))
+    status: Presence = Field(default="on_field", json_schema_extra=shown(
+        "状態", "status", words=PRESENCE_WORDS))
+    player: str | None = Field(default=None, min_length=1, max_length=64, json_schema_extra=shown(
+        "プレイヤー", "player", ref="players"))
 
 
 BattleTypeKey = Literal["general", "important", "important_offensive", "important_defensive"]
@@ -248,14 +292,25 @@ class BasesScenario(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    type: BattleTypeKey | BattleTypeSpec = "general"
-    large_scale: StrictBool = False
-    summary: str = ""
-    defined_conditions: dict[str, str] = Field(default_factory=dict)
-    characters: list[CharacterSpec] = Field(default_factory=list)
-    players_report: Reporters = "own"
-    counts: dict[CharSide, SideCount] = Field(default_factory=dict)
-    bases: list[BaseSpec] = Field(default_factory=list)
+    type: BattleTypeKey | BattleTypeSpec = Field(default="general", json_schema_extra=shown(
+        "戦闘の種類", "battle type", words=_BATTLE_WORDS,
+        about=("種類の名前か、GMが決める種類（BASE-TYPE-5）",
+               "a type's name, or the GM's own (BASE-TYPE-5)")))
+    large_scale: StrictBool = Field(default=False, json_schema_extra=shown(
+        "大規模戦闘", "large scale", rule="BASE-OPT-1", about=("5×6マスの戦場", "a 5×6 battlefield")))
+    summary: str = Field(default="", json_schema_extra=shown("概要", "summary"))
+    defined_conditions: dict[str, str] = Field(default_factory=dict, json_schema_extra=shown(
+        "定義された条件", "defined conditions", rule="BASE-OPT-3", key=("条件名", "condition name"),
+        value=(_CONDITION[0], _CONDITION[1]), about=("要素の条件で【条件名】として使う",
+                                                     "used as 【name】 in any element's condition")))
+    characters: list[CharacterSpec] = Field(default_factory=list, json_schema_extra=shown(
+        "キャラクター", "characters"))
+    players_report: Reporters = Field(default="own", json_schema_extra=shown(
+        "プレイヤーの報告", "players report for", words=REPORTER_WORDS))
+    counts: dict[CharSide, SideCount] = Field(default_factory=dict, json_schema_extra=shown(
+        "名前のないキャラクターの数", "unnamed characters", words=CHAR_SIDE_WORDS,
+        key=("陣営", "side"), value=("人数", "how many")))
+    bases: list[BaseSpec] = Field(default_factory=list, json_schema_extra=shown("拠点", "bases"))
     _defined: dict[str, Block] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="wrap")

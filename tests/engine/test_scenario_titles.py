@@ -16,7 +16,7 @@ import pytest
 
 from komasync.engine.scenario import scenario_schema
 
-PARTS = ("room", "players", "table", "tower_defense", "grid", "engagement", "mass")
+PARTS = ("room", "players", "table", "tower_defense", "grid", "engagement", "mass", "bases")
 Node = dict[str, Any]
 
 
@@ -37,7 +37,7 @@ def _subschemas(node: Node) -> Iterator[Node]:
     """The schemas directly inside `node` that are not its properties."""
     for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
         yield from (n for n in node.get(key, []) if isinstance(n, dict))
-    for key in ("items", "additionalProperties"):
+    for key in ("items", "additionalProperties", "propertyNames"):
         if isinstance(node.get(key), dict):
             yield node[key]
 
@@ -78,15 +78,19 @@ def _enum_values(node: Any) -> set[str]:
 
 
 def _resolve(dotted: str) -> Node | None:
-    """The item schema of the list a dotted scenario path names, or None."""
-    node: Node = _schema()
+    """The item schema of the list a dotted scenario path names, or None (`*`: each item
+    of the list so far, as in `bases.bases.*.events`)."""
+    node: Node | None = _schema()
     for step in dotted.split("."):
-        node = _object(node)
-        prop = node.get("properties", {}).get(step)
-        if prop is None:
+        node = _items(node) if step == "*" else _object(node).get("properties", {}).get(step)
+        if node is None:
             return None
-        node = prop
-    lists = [o for o in [node, *node.get("anyOf", [])] if o.get("type") == "array"]
+    return _items(node)
+
+
+def _items(node: Node | None) -> Node | None:
+    """The item schema of a (maybe optional) list."""
+    lists = [o for o in [node or {}, *(node or {}).get("anyOf", [])] if o.get("type") == "array"]
     return _target(lists[0]["items"]) if lists else None
 
 
@@ -177,6 +181,13 @@ def test_every_square_is_a_cell_and_every_list_of_squares_says_how_it_is_drawn()
     ("Piece", "owner", ["players"]),
     ("Counter", "owner", ["players"]),
     ("CombatantSpec", "piece", ["table.pieces"]),
+    ("UnitSpec", "side", ["mass.sides"]),
+    ("UnitSpec", "player", ["players"]),
+    ("UnitSpec", "formations", ["mass.formations"]),
+    ("CharacterSpec", "player", ["players"]),
+    ("Target", "name", ["bases.bases"]),
+    ("Effect", "element", ["bases.bases.*.gp_conditions", "bases.bases.*.constants",
+                           "bases.bases.*.events"]),
 ])
 def test_an_id_names_its_list(model: str, field: str, ref: list[str]) -> None:
     assert _refs(_schema()["$defs"][model]["properties"][field]) == ref
