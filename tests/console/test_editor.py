@@ -290,6 +290,11 @@ async def test_live_check_marks_the_field_the_piece_and_the_list_in_ja_and_en(
     await page.locator(f".ed-map g.ed-piece{attr('thing', fort)}").click()
     await pw_expect(page.locator(f"details.ed-item{attr('path', fort)}")).to_have_attribute("open", "")
     await pw_expect(page.locator(f".ed-map g.ed-piece{attr('thing', fort)}")).to_have_class(re.compile(r"\bed-selected\b"))
+    # …and the other way: a field of another fort focused, its piece is the one marked.
+    await page.locator(f"details.ed-item{attr('path', ['tower_defense', 'forts', 0])} > summary").click()
+    await page.locator(f"input{attr('path', ['tower_defense', 'forts', 0, 'name'])}").focus()
+    await pw_expect(page.locator(".ed-map g.ed-piece.ed-selected")).to_have_attribute(
+        "data-thing", jpath(["tower_defense", "forts", 0]))
     await page.fill(f"input{attr('path', [*fort, 'cell', 'x'])}", "30")
     await ed.checked()
     cell = jpath([*fort, "cell"])
@@ -393,3 +398,60 @@ async def test_the_editor_fits_every_width_and_names_every_control(
             await pw_expect(shown.nth(i)).to_have_accessible_name(re.compile(r"\S"))
         ed.check()
         await page.context.close()
+
+
+# -- areas: squares toggled by clicking and by dragging; the editor is the GM's only ----------------
+
+
+async def drag(ed: Editor, cells: list[tuple[int, int]]) -> None:
+    page = ed.page
+    boxes = [await page.locator(f".ed-map rect.ed-square[data-x='{x}'][data-y='{y}']").bounding_box() for x, y in cells]
+    centres = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in boxes if b]
+    await page.mouse.move(*centres[0])
+    await page.mouse.down()
+    for c in centres[1:]:
+        await page.mouse.move(*c, steps=4)
+    await page.mouse.up()
+
+
+async def test_an_area_is_drawn_by_clicking_and_dragging_squares(
+        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+    demo, _ = editor_demo
+    ed = await open_editor(browser, demo)
+    page = ed.page
+    example = EXAMPLES / "seamless_combat.yaml"
+    await ed.open_file(example)
+    part = next(k for k, v in yaml.safe_load(example.read_text(encoding="utf-8")).items()
+                if isinstance(v, dict) and "obstacles" in v)
+    where = [part, "obstacles"]
+    words = page.locator(f".ed-squares{attr('path', where)} .ed-cells-words")
+    await pw_expect(words).to_contain_text("(8,5) (8,6) (11,2) (11,9)")
+    await page.click(f"button{attr('draw', where)}")
+    await pw_expect(page.locator(".ed-map-wrap .board")).to_have_attribute("data-mode", "draw")
+    await ed.square(8, 6)  # an obstacle there: gone
+    await ed.square(3, 3)  # none there: added
+    await pw_expect(words).to_contain_text("(8,5) (11,2) (11,9) (3,3)")
+    await drag(ed, [(2, 8), (3, 8), (4, 8)])
+    await pw_expect(words).to_contain_text("(8,5) (11,2) (11,9) (3,3) (2,8) (3,8) (4,8)")
+    await page.click(f"button{attr('undo-square', where)}")
+    await pw_expect(words).to_contain_text("(8,5) (11,2) (11,9) (3,3) (2,8) (3,8)")
+    await page.click(f"button{attr('draw', where)}")
+    await pw_expect(page.locator(".ed-map-wrap .board")).to_have_attribute("data-mode", "edit")
+    await ed.checked()
+    ed.check()
+
+
+async def test_a_player_page_has_no_editor(browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+    demo, _ = editor_demo
+    gm = await Client.connect(demo.ws)
+    await gm.auth("demo", secret=demo.secret, client="editor test")
+    await gm.send({"type": "invite.create", "id": "inv-p1", "role": "player", "player": "p1"})
+    token = (await gm.expect("invite"))["token"]
+    await gm.close()
+    ctx = await browser.new_context(viewport={"width": 1440, "height": 900}, locale="ja-JP")
+    page = await ctx.new_page()
+    await page.goto(f"{demo.url}#room=demo&invite={token}")
+    await pw_expect(page.locator('.conn-status[data-status="open"]')).to_be_visible()
+    await pw_expect(page.locator(".console[data-role=player]")).to_be_visible()
+    await pw_expect(page.locator("button.open-editor")).to_have_count(0)
+    await ctx.close()

@@ -213,6 +213,7 @@ export class ScenarioEditor {
       movable: !preview && !this.ui.placing && !this.ui.drawing,
       move: (cellPath, to) => this.change(cellPath, { x: to.x, y: to.y }, false),
       square: (x, y) => this.square(x, y),
+      paint: !preview && this.ui.drawing?.mode === "area" ? (cells) => this.paint(cells) : null,
       piece: (path, cell) => (this.ui.placing || this.ui.drawing ? this.square(cell.x, cell.y) : this.select(path, true)),
     });
     board.dataset.mode = preview ? "preview" : this.ui.drawing ? "draw" : this.ui.placing ? "place" : "edit";
@@ -275,6 +276,18 @@ export class ScenarioEditor {
     } else if (at >= 0) cells.splice(at, 1);
     else cells.push({ x, y });
     this.change(d.path, cells, true);
+  }
+
+  /** Squares dragged over while drawing an area: each one toggles. */
+  paint(cells) {
+    const d = this.ui.drawing;
+    if (!d) return;
+    let list = [...(getAt(this.data, d.path) || [])];
+    for (const c of cells) {
+      const at = list.findIndex((x) => x.x === c.x && x.y === c.y);
+      list = at >= 0 ? list.filter((_, i) => i !== at) : [...list, { x: c.x, y: c.y }];
+    }
+    this.change(d.path, list, true);
   }
 
   /** Select a thing: its form opens (and scrolls into view) and its piece is marked. */

@@ -6,7 +6,7 @@
 
 import { h } from "../dom.js";
 import { t, addStrings } from "../i18n.js";
-import { makeBoard, pieceLabels } from "../board.js";
+import { makeBoard, pieceLabels, cellAt } from "../board.js";
 import { getAt, keyOf, nameOf, nodeAt } from "./model.js";
 
 addStrings({
@@ -81,10 +81,35 @@ function lineLayer(lines, ctx) {
   return g;
 }
 
+/** Drawing an area by dragging: the squares passed over are shown, then toggled together on release
+ * (a plain click is the board's own square click). */
+function paintByDrag(svg, width, height, paint) {
+  let drag = null;
+  svg.addEventListener("pointerdown", (ev) => {
+    const at = cellAt(svg, ev.clientX, ev.clientY, S, width, height);
+    drag = at ? { id: ev.pointerId, cells: new Map([[`${at.x},${at.y}`, at]]), layer: h("g.ed-painting", { "pointer-events": "none" }) } : null;
+    if (drag) svg.appendChild(drag.layer);
+  });
+  svg.addEventListener("pointermove", (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    const at = cellAt(svg, ev.clientX, ev.clientY, S, width, height);
+    if (!at || drag.cells.has(`${at.x},${at.y}`)) return;
+    drag.cells.set(`${at.x},${at.y}`, at);
+    for (const c of drag.cells.values()) {
+      drag.layer.appendChild(h("rect", { x: c.x * S + 2, y: c.y * S + 2, width: S - 4, height: S - 4 }));
+    }
+  });
+  svg.addEventListener("pointerup", (ev) => {
+    const done = drag;
+    drag = null;
+    if (done && ev.pointerId === done.id && done.cells.size > 1) paint([...done.cells.values()]);
+  });
+}
+
 /**
  * The board. `ctx`: schema, data, things ({pieces, lines}), ui (the board's kept state),
  * invalid (Set of path keys with problems), selected (path), hidden(path) (player view),
- * movable, move(cellPath, to), square(x, y), piece(path).
+ * movable, move(cellPath, to), square(x, y), piece(path), paint(cells) (an area drawn by dragging).
  */
 export function drawMap(ctx) {
   const { width, height } = mapSize(ctx.schema, ctx.data);
@@ -93,12 +118,13 @@ export function drawMap(ctx) {
   svg.appendChild(lineLayer(ctx.things.lines, ctx));
   const layer = h("g.ed-pieces");
   svg.appendChild(layer);
-  const labels = pieceLabels(ctx.things.pieces.map((p) => ({ id: JSON.stringify(p.path), name: nameOf(p.thing) })));
+  const named = (p) => p.label || nameOf(p.thing);
+  const labels = pieceLabels(ctx.things.pieces.map((p) => ({ id: JSON.stringify(p.path), name: named(p) })));
   const pieces = ctx.things.pieces.map((p) => {
     const id = JSON.stringify(p.path);
     const k = keyOf(p.path);
     const hidden = ctx.hidden?.(p.path);
-    const name = `${nameOf(p.thing)}${hidden ? ` ${t("ed.hidden")}` : ""}`;
+    const name = `${named(p)}${hidden ? ` ${t("ed.hidden")}` : ""}`;
     const cls = ["ed-piece", ctx.invalid?.has(k) ? "ed-invalid" : "", ctx.selected && keyOf(ctx.selected) === k ? "ed-selected" : "",
       hidden ? "ed-hidden" : ""].filter(Boolean).join(" ");
     const el = h("g", { class: cls, dataset: { thing: JSON.stringify(p.path) } },
@@ -109,6 +135,7 @@ export function drawMap(ctx) {
     layer.appendChild(el);
     return { id, x: p.cell.x, y: p.cell.y, name, el, movable: !!ctx.movable };
   });
+  if (ctx.paint) paintByDrag(svg, width, height, ctx.paint);
   return makeBoard(svg, {
     unit: S, width, height, ui: ctx.ui, pad: 0, key: "editor", pieces,
     reach: () => null,

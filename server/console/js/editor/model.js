@@ -119,7 +119,8 @@ export function refChoices(data, meta, items) {
 export function mapThings(schema, data) {
   const pieces = [];
   const lines = [];
-  const walk = (node, value, path, owner) => {
+  // a thing without a name is called by its list's title and place: 「壁 2」
+  const walk = (node, value, path, owner, title = "") => {
     if (value === null || value === undefined || !node) return;
     const { kinds, meta } = look(schema, node);
     if (Array.isArray(value)) {
@@ -129,16 +130,17 @@ export function mapThings(schema, data) {
         lines.push({ path, mode: meta["x-cells"] || arr["x-cells"] || "area", cells: value, owner });
         return;
       }
-      value.forEach((v, i) => walk(arr.items, v, [...path, i], owner));
+      value.forEach((v, i) => walk(arr.items, v, [...path, i], owner, `${titleOf(meta, path[path.length - 1])} ${i + 1}`));
       return;
     }
     if (typeof value !== "object") return;
+    const label = title || titleOf(meta, path[path.length - 1]);
     const obj = kinds.find((k) => k.properties || k.additionalProperties);
     if (!obj) return;
     if (obj.properties) {
       for (const [k, sub] of Object.entries(obj.properties)) {
         if (k === "cell" && isCell(schema, sub) && value.cell) {
-          pieces.push({ path, cellPath: [...path, "cell"], thing: value, cell: value.cell });
+          pieces.push({ path, cellPath: [...path, "cell"], thing: value, cell: value.cell, label: nameOf(value) || label });
         } else walk(sub, value[k], [...path, k], obj.properties.name || obj.properties.text ? path : owner);
       }
     } else if (typeof obj.additionalProperties === "object") {
