@@ -34,6 +34,8 @@ else:  # pragma: no cover - the module is skipped
     Browser = Page = Any
 
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))
+#: The server, and the `room create` room (id, GM secret) of each example file by its name.
+Served = tuple[Demo, dict[str, tuple[str, str]]]
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
@@ -59,7 +61,7 @@ def attr(name: str, path: list[Any]) -> str:
 
 
 @pytest.fixture
-def editor_demo(tmp_path: Path) -> Iterator[tuple[Demo, dict[str, tuple[str, str]]]]:
+def editor_demo(tmp_path: Path) -> Iterator[Served]:
     """`komasync serve --demo` on a store that already holds one `room create` room per example."""
     db = tmp_path / "e.sqlite3"
     cli: dict[str, tuple[str, str]] = {}
@@ -109,7 +111,8 @@ class Editor:
         """Enter `value` at `path` as a GM does: add items, type, pick, place and draw on the map."""
         page = self.page
         here = attr("path", path)
-        if isinstance(value, dict) and set(value) == {"x", "y"} and await page.locator(f".ed-cell{here}").count():
+        cell = isinstance(value, dict) and set(value) == {"x", "y"}
+        if cell and await page.locator(f".ed-cell{here}").count():
             await page.click(f"button{attr('place', path)}")
             await self.square(value["x"], value["y"])
             await pw_expect(page.locator(f"input{attr('path', [*path, 'x'])}")).to_have_value(str(value["x"]))
@@ -172,7 +175,8 @@ class Editor:
 
 
 async def open_editor(browser: Browser, demo: Demo, width: int = 1440, locale: str = "ja-JP") -> Editor:
-    ctx = await browser.new_context(viewport={"width": width, "height": 900}, locale=locale, accept_downloads=True)
+    ctx = await browser.new_context(viewport={"width": width, "height": 900}, locale=locale,
+                                    accept_downloads=True)
     page = await ctx.new_page()
     ed = Editor(page)
     await page.goto(demo.url)
@@ -200,7 +204,7 @@ async def room_state(demo: Demo, room: str, secret: str) -> dict[str, Any]:
 
 
 async def test_every_example_opens_saves_byte_for_byte_and_makes_the_cli_room(
-        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+        browser: Browser, editor_demo: Served) -> None:
     demo, cli = editor_demo
     ed = await open_editor(browser, demo)
     page = ed.page
@@ -208,7 +212,8 @@ async def test_every_example_opens_saves_byte_for_byte_and_makes_the_cli_room(
         await ed.open_file(path)
         assert await ed.save() == path.read_bytes(), path.name
         made = await ed.create_room()
-        assert await room_state(demo, made["room"], made["secret"]) == await room_state(demo, *cli[path.name]), path.name
+        mine = await room_state(demo, made["room"], made["secret"])
+        assert mine == await room_state(demo, *cli[path.name]), path.name
         await page.click(".top-buttons button.open-editor")  # back to the editor for the next file
         await pw_expect(page.locator("button.ed-template").first).to_be_visible()
     ed.check()
@@ -218,7 +223,7 @@ async def test_every_example_opens_saves_byte_for_byte_and_makes_the_cli_room(
 
 
 async def test_the_tower_defense_demo_built_by_clicks_checks_ok_and_plays_like_the_example(
-        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]], tmp_path: Path) -> None:
+        browser: Browser, editor_demo: Served, tmp_path: Path) -> None:
     demo, cli = editor_demo
     example = EXAMPLES / "tower_defense.yaml"
     data = yaml.safe_load(example.read_text(encoding="utf-8"))
@@ -272,7 +277,7 @@ async def problem_shown(ed: Editor, field: str, lang: str, answers: list[dict[st
 
 
 async def test_live_check_marks_the_field_the_piece_and_the_list_in_ja_and_en(
-        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]], tmp_path: Path) -> None:
+        browser: Browser, editor_demo: Served, tmp_path: Path) -> None:
     demo, _ = editor_demo
     ed = await open_editor(browser, demo)
     page = ed.page
@@ -289,7 +294,8 @@ async def test_live_check_marks_the_field_the_piece_and_the_list_in_ja_and_en(
     fort = ["tower_defense", "forts", 6]
     await page.locator(f".ed-map g.ed-piece{attr('thing', fort)}").click()
     await pw_expect(page.locator(f"details.ed-item{attr('path', fort)}")).to_have_attribute("open", "")
-    await pw_expect(page.locator(f".ed-map g.ed-piece{attr('thing', fort)}")).to_have_class(re.compile(r"\bed-selected\b"))
+    piece = page.locator(f".ed-map g.ed-piece{attr('thing', fort)}")
+    await pw_expect(piece).to_have_class(re.compile(r"\bed-selected\b"))
     # …and the other way: a field of another fort focused, its piece is the one marked.
     await page.locator(f"details.ed-item{attr('path', ['tower_defense', 'forts', 0])} > summary").click()
     await page.locator(f"input{attr('path', ['tower_defense', 'forts', 0, 'name'])}").focus()
@@ -300,7 +306,7 @@ async def test_live_check_marks_the_field_the_piece_and_the_list_in_ja_and_en(
     cell = jpath([*fort, "cell"])
     ja = await problem_shown(ed, cell, "ja", answers)
     assert CJK.search(ja)
-    await pw_expect(page.locator(f".ed-map g.ed-piece{attr('thing', fort)}")).to_have_class(re.compile(r"\bed-invalid\b"))
+    await pw_expect(piece).to_have_class(re.compile(r"\bed-invalid\b"))
     if SHOTS:
         SHOTS.mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(SHOTS / "editor-problems-ja.png"))
@@ -312,8 +318,8 @@ async def test_live_check_marks_the_field_the_piece_and_the_list_in_ja_and_en(
     # A misspelled direction in a file: the wave's picker says so, on open, with its line.
     text = (EXAMPLES / "tower_defense.yaml").read_text(encoding="utf-8")
     bad = tmp_path / "typo.yaml"
-    bad.write_text(text.replace("count: 10, direction: left_end, san: 0/1D4", "count: 10, direction: left_edn, san: 0/1D4"),
-                   encoding="utf-8")
+    wrong = "count: 10, direction: left_end, san: 0/1D4"
+    bad.write_text(text.replace(wrong, wrong.replace("left_end", "left_edn")), encoding="utf-8")
     await ed.open_file(bad)
     wave = jpath(["tower_defense", "waves", "rounds", "2", 0, "direction"])
     await pw_expect(page.locator(".ed-problem-item")).not_to_have_count(0)
@@ -322,7 +328,7 @@ async def test_live_check_marks_the_field_the_piece_and_the_list_in_ja_and_en(
     await pw_expect(picked).to_contain_text("left_edn")
     line = page.locator(".ed-problem-item").first
     assert int(await line.get_attribute("data-line") or 0) == text.splitlines().index(next(
-        x for x in text.splitlines() if "count: 10, direction: left_end, san: 0/1D4" in x)) + 1
+        x for x in text.splitlines() if wrong in x)) + 1
     await page.click(".top-buttons .lang-toggle")
     await problem_shown(ed, wave, "en", answers)
     ed.check()
@@ -332,7 +338,7 @@ async def test_live_check_marks_the_field_the_piece_and_the_list_in_ja_and_en(
 
 
 async def test_player_view_hides_the_waves_and_marks_hidden_pieces(
-        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+        browser: Browser, editor_demo: Served) -> None:
     demo, _ = editor_demo
     ed = await open_editor(browser, demo)
     page = ed.page
@@ -354,7 +360,8 @@ async def test_player_view_hides_the_waves_and_marks_hidden_pieces(
     await ed.open_file(EXAMPLES / "demo_table.yaml")
     await page.click("button.ed-preview")
     table = yaml.safe_load((EXAMPLES / "demo_table.yaml").read_text(encoding="utf-8"))["table"]
-    secret = [["table", kind, thing["id"]] for kind in ("pieces", "markers") for thing in table[kind] if thing.get("hidden")]
+    secret = [["table", kind, thing["id"]] for kind in ("pieces", "markers")
+              for thing in table[kind] if thing.get("hidden")]
     assert secret
     hidden = page.locator(".ed-map g.ed-piece.ed-hidden")
     await pw_expect(hidden).to_have_count(len(secret))
@@ -368,7 +375,7 @@ async def test_player_view_hides_the_waves_and_marks_hidden_pieces(
 
 
 async def test_the_editor_fits_every_width_and_names_every_control(
-        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+        browser: Browser, editor_demo: Served) -> None:
     demo, _ = editor_demo
     for lang, locale in (("ja", "ja-JP"), ("en", "en-US")):
         ed = await open_editor(browser, demo, locale=locale)
@@ -388,8 +395,10 @@ async def test_the_editor_fits_every_width_and_names_every_control(
         controls = page.locator("button, input, select, textarea")
         n = await controls.count()
         assert n > 100
-        unnamed = await page.evaluate("""() => [...document.querySelectorAll('button, input, select, textarea')]
-          .filter((e) => !(e.getAttribute('aria-label') || '').trim() && !(e.labels && [...e.labels].some((l) => l.textContent.trim()))
+        unnamed = await page.evaluate("""() => [...document.querySelectorAll(
+            'button, input, select, textarea')]
+          .filter((e) => !(e.getAttribute('aria-label') || '').trim()
+            && !(e.labels && [...e.labels].some((l) => l.textContent.trim()))
             && !((e.tagName === 'BUTTON') && e.textContent.trim()))
           .map((e) => e.outerHTML.slice(0, 120))""")
         assert not unnamed, unnamed
@@ -405,7 +414,8 @@ async def test_the_editor_fits_every_width_and_names_every_control(
 
 async def drag(ed: Editor, cells: list[tuple[int, int]]) -> None:
     page = ed.page
-    boxes = [await page.locator(f".ed-map rect.ed-square[data-x='{x}'][data-y='{y}']").bounding_box() for x, y in cells]
+    squares = [page.locator(f".ed-map rect.ed-square[data-x='{x}'][data-y='{y}']") for x, y in cells]
+    boxes = [await sq.bounding_box() for sq in squares]
     centres = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in boxes if b]
     await page.mouse.move(*centres[0])
     await page.mouse.down()
@@ -415,7 +425,7 @@ async def drag(ed: Editor, cells: list[tuple[int, int]]) -> None:
 
 
 async def test_an_area_is_drawn_by_clicking_and_dragging_squares(
-        browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+        browser: Browser, editor_demo: Served) -> None:
     demo, _ = editor_demo
     ed = await open_editor(browser, demo)
     page = ed.page
@@ -441,7 +451,7 @@ async def test_an_area_is_drawn_by_clicking_and_dragging_squares(
     ed.check()
 
 
-async def test_a_player_page_has_no_editor(browser: Browser, editor_demo: tuple[Demo, dict[str, tuple[str, str]]]) -> None:
+async def test_a_player_page_has_no_editor(browser: Browser, editor_demo: Served) -> None:
     demo, _ = editor_demo
     gm = await Client.connect(demo.ws)
     await gm.auth("demo", secret=demo.secret, client="editor test")
