@@ -8,7 +8,7 @@
 import { h } from "../dom.js";
 import { t, pick, addStrings } from "../i18n.js";
 import { typedInput } from "../schema_form.js";
-import { look, titleOf, wordOf, refChoices, isCell, nameOf, blank, keyOf } from "./model.js";
+import { look, titleOf, wordOf, refChoices, isCell, itemName, blank, keyOf } from "./model.js";
 
 addStrings({
   ja: {
@@ -107,7 +107,8 @@ function listField(ctx, items, value, path, label, meta) {
   const objects = itemLook.kinds.some((k) => k.properties);
   const rows = list.map((item, i) => {
     const p = [...path, i];
-    const itemLabel = objects ? (nameOf(item) || t("ed.item", { what: title, n: i + 1 })) : t("ed.item", { what: title, n: i + 1 });
+    const itemLabel = objects ? (itemName(ctx.schema, ctx.data, items, item) || t("ed.item", { what: title, n: i + 1 }))
+      : t("ed.item", { what: title, n: i + 1 });
     const tools = h("span.ed-item-tools",
       h("button.small", { type: "button", disabled: i === 0, "aria-label": t("ed.up_what", { what: itemLabel }),
         dataset: { up: JSON.stringify(p) }, on: { click: () => ctx.move(p, -1) } }, "↑"),

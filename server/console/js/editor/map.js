@@ -117,7 +117,11 @@ export function drawMap(ctx) {
   svg.appendChild(squaresLayer(width, height));
   svg.appendChild(lineLayer(ctx.things.lines, ctx));
   const layer = h("g.ed-pieces");
-  svg.appendChild(layer);
+  const extents = h("g.ed-extents", { "pointer-events": "none" });
+  svg.append(extents, layer);
+  // each list of things its own colour (forts and directions apart at a glance)
+  const lists = [...new Set(ctx.things.pieces.map((p) => keyOf(p.path.slice(0, -1))))];
+  const hue = (p) => (lists.indexOf(keyOf(p.path.slice(0, -1))) * 67) % 360;
   const named = (p) => p.label || nameOf(p.thing);
   const labels = pieceLabels(ctx.things.pieces.map((p) => ({ id: JSON.stringify(p.path), name: named(p) })));
   const pieces = ctx.things.pieces.map((p) => {
@@ -127,9 +131,15 @@ export function drawMap(ctx) {
     const name = `${named(p)}${hidden ? ` ${t("ed.hidden")}` : ""}`;
     const cls = ["ed-piece", ctx.invalid?.has(k) ? "ed-invalid" : "", ctx.selected && keyOf(ctx.selected) === k ? "ed-selected" : "",
       hidden ? "ed-hidden" : ""].filter(Boolean).join(" ");
+    const w = Number.isInteger(p.thing.width) ? p.thing.width : 1;
+    const hh = Number.isInteger(p.thing.height) ? p.thing.height : 1;
+    if (w > 1 || hh > 1) { // a thing covering several squares (an area from its top-left)
+      extents.appendChild(h("rect.ed-extent", { x: p.cell.x * S + 1, y: p.cell.y * S + 1, width: w * S - 2, height: hh * S - 2,
+        style: { fill: `hsl(${hue(p)} 45% 80% / .5)` } }));
+    }
     const el = h("g", { class: cls, dataset: { thing: JSON.stringify(p.path) } },
       h("title", name),
-      h("rect", { x: -S / 2 + 2, y: -S / 2 + 2, width: S - 4, height: S - 4, rx: 8 }),
+      h("rect", { x: -S / 2 + 2, y: -S / 2 + 2, width: S - 4, height: S - 4, rx: 8, style: hidden ? null : { fill: `hsl(${hue(p)} 60% 94%)` } }),
       h("text.ed-piece-label", { y: 4 }, labels.get(id) || "?"));
     el.setAttribute("transform", `translate(${p.cell.x * S + S / 2},${p.cell.y * S + S / 2})`);
     layer.appendChild(el);

@@ -75,15 +75,29 @@ export function wordOf(node, kind, value) {
 /** A thing's shown name: its `name` (or `text`), else its id. */
 export function nameOf(thing) {
   if (!thing || typeof thing !== "object") return "";
-  const n = thing.name ?? thing.text ?? thing.id ?? "";
+  const said = typeof thing.ja === "string" && thing.ja ? { ja: thing.ja, en: thing.en || thing.ja } : null; // a spot's words
+  const n = thing.name ?? thing.text ?? said ?? thing.id ?? "";
   return typeof n === "object" ? pick(n) : String(n);
 }
 
 /** Is this schema node the square type ({x, y} integers)? */
 export function isCell(schema, node) {
+  const square = (n) => !!n?.properties && Object.keys(n.properties).length === 2 && !!n.properties.x && !!n.properties.y;
   const n = deref(schema, node);
-  const p = n?.properties;
-  return !!p && Object.keys(p).length === 2 && !!p.x && !!p.y;
+  return square(n) || branches(schema, node).kinds.some(square); // a cell or "a cell or none"
+}
+
+/** An item's shown name: its own, else the name of a thing one of its `x-ref` fields names, else its id. */
+export function itemName(schema, data, node, item) {
+  if (!item || typeof item !== "object") return "";
+  if (item.name || item.text || item.ja) return nameOf(item);
+  const obj = branches(schema, node).kinds.find((k) => k.properties);
+  for (const [key, sub] of Object.entries(obj?.properties || {})) {
+    if (typeof item[key] !== "string") continue;
+    const hit = (refChoices(data, sub, null) || []).find((c) => c.value === item[key]);
+    if (hit) return hit.label;
+  }
+  return nameOf(item);
 }
 
 /** The lists an `x-ref` (or the state schema's `ids`) names, as data paths. */
