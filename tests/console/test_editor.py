@@ -443,6 +443,12 @@ async def test_an_area_is_drawn_by_clicking_and_dragging_squares(
     await pw_expect(words).to_contain_text("(8,5) (11,2) (11,9) (3,3) (2,8) (3,8) (4,8)")
     await page.click(f"button{attr('undo-square', where)}")
     await pw_expect(words).to_contain_text("(8,5) (11,2) (11,9) (3,3) (2,8) (3,8)")
+    # From the keyboard: the board's cursor, Enter on a square.
+    await page.locator(".ed-map").focus()
+    for key in ("ArrowRight", "ArrowDown", "Enter"):
+        await page.keyboard.press(key)
+    await pw_expect(words).to_contain_text("(3,3) (2,8) (3,8) (1,1)")
+    await pw_expect(page.locator(".ed-map")).to_be_focused()
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "editor-area-ja.png"))
     await page.click(f"button{attr('draw', where)}")

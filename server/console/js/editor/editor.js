@@ -51,6 +51,7 @@ export class ScenarioEditor {
     this.problems = [];
     this.checking = false;
     this.checks = 0;
+    this.msgIds = 0;
     this.ui = { open: new Set(), placing: null, drawing: null, board: {}, selected: null };
     this.preview = null;
     this.yaml = "";
@@ -214,10 +215,13 @@ export class ScenarioEditor {
       move: (cellPath, to) => this.change(cellPath, { x: to.x, y: to.y }, false),
       square: (x, y) => this.square(x, y),
       paint: !preview && this.ui.drawing?.mode === "area" ? (cells) => this.paint(cells) : null,
+      keyed: !preview && !!(this.ui.placing || this.ui.drawing),
       piece: (path, cell) => (this.ui.placing || this.ui.drawing ? this.square(cell.x, cell.y) : this.select(path, true)),
     });
     board.dataset.mode = preview ? "preview" : this.ui.drawing ? "draw" : this.ui.placing ? "place" : "edit";
+    const focused = this.mapEl.contains(document.activeElement) && document.activeElement.tagName === "svg";
     clear(this.mapEl).appendChild(board);
+    if (focused) board.querySelector("svg")?.focus(); // the keyboard keeps its place on the map
     this.renderHidden();
   }
 
@@ -358,7 +362,10 @@ export class ScenarioEditor {
 
   markProblems() {
     if (!this.formBody) return;
-    for (const el of this.formBody.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    for (const el of this.formBody.querySelectorAll("[aria-invalid]")) {
+      el.removeAttribute("aria-invalid");
+      el.removeAttribute("aria-describedby");
+    }
     for (const el of this.formBody.querySelectorAll(".ed-invalid")) el.classList.remove("ed-invalid");
     for (const el of this.formBody.querySelectorAll(".ed-problem")) el.textContent = "";
     for (const p of this.problems) {
@@ -366,10 +373,14 @@ export class ScenarioEditor {
       if (!f) continue;
       f.wrap.classList.add("ed-invalid");
       f.wrap.dataset.rule = p.rule || "";
+      const msg = f.msg || f.wrap.querySelector(".ed-problem");
       if (f.input) {
         f.input.setAttribute("aria-invalid", "true");
+        if (msg) { // the sentence is the input's description (read out with it)
+          msg.id ||= `ed-problem-${++this.msgIds}`;
+          f.input.setAttribute("aria-describedby", msg.id);
+        }
       }
-      const msg = f.msg || f.wrap.querySelector(".ed-problem");
       if (msg) msg.append(h("span.ed-problem-text", { dataset: { rule: p.rule || "" } }, pick(p)), " ");
       // the items around a problem open, and say so on their summaries
       for (let el = f.wrap; el && el !== this.formBody; el = el.parentElement) {

@@ -146,6 +146,11 @@ export function drawMap(ctx) {
     return { id, x: p.cell.x, y: p.cell.y, name, el, movable: !!ctx.movable };
   });
   if (ctx.paint) paintByDrag(svg, width, height, ctx.paint);
+  if (ctx.keyed) { // placing or drawing from the keyboard: Enter on the cursor's square
+    svg.addEventListener("keydown", (ev) => {
+      if ((ev.key === "Enter" || ev.key === " ") && ctx.ui.cursor) ctx.square(ctx.ui.cursor.x, ctx.ui.cursor.y);
+    });
+  }
   return makeBoard(svg, {
     unit: S, width, height, ui: ctx.ui, pad: 0, key: "editor", pieces,
     reach: () => null,
