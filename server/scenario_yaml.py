@@ -189,6 +189,9 @@ def _same(old: Any, new: Any) -> bool:
 
 def _apply(old: Any, new: Any, tp: Any, seen: set[int]) -> Any:
     """`new` in the place of `old`: `old` itself, edited in place, where its kind is kept."""
+    if isinstance(old, dict | list) and old and not new and isinstance(new, dict | list):
+        return _styled(new, None, tp)  # emptied: `[]` after the key (a block list has no
+        # way to say empty), the key's comment after it
     if isinstance(old, CommentedMap) and isinstance(new, dict) and id(old) not in seen:
         _unfold(old, new)
         _apply_map(old, new, tp, seen)

@@ -5,7 +5,9 @@ clean new file in the model's order that `scenario check` accepts."""
 from __future__ import annotations
 
 import copy
+import random
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +117,15 @@ def test_removing_a_key_removes_its_line_and_keeps_the_others_comments() -> None
         "    eye_multiplier: 2              # 魔眼: the marked group takes double damage this round"]
 
 
+def test_an_emptied_list_is_written_empty_after_its_key_with_its_comment() -> None:
+    text = (EXAMPLES / "seamless_combat.yaml").read_text(encoding="utf-8")
+    data = data_of(text)
+    data["grid"]["spots"] = []
+    out = scenario_text(data, text)
+    assert "  spots: []" + " " * 19 + "# GRID-GM-1 event spots" in out.splitlines()  # its column
+    assert data_of(out) == data
+
+
 def test_a_new_key_goes_where_the_model_puts_it() -> None:
     data = data_of(TD)
     data["tower_defense"]["traps"] = []  # the model: ... pcs, traps, waves
@@ -200,3 +211,43 @@ def test_a_template_filled_in_keeps_its_comments_and_lists_one_item_a_line() -> 
     assert "    - {id: f_left, name: 左端砦, tier: 1, durability: 15, cell: {x: 2, y: 4}}" in out
     built = build_room(load_scenario(out), "seed").model_dump(mode="json")
     assert built == build_room(load_scenario(TD), "seed").model_dump(mode="json")
+
+
+def _places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield path
+    items = value.items() if isinstance(value, dict) else enumerate(value) \
+        if isinstance(value, list) else []
+    for k, v in items:
+        yield from _places(v, (*path, k))
+
+
+def _edit(data: Any, rnd: random.Random) -> None:
+    """One random edit as the editor could make it: remove, retype, add, reorder."""
+    path = rnd.choice([p for p in _places(data) if p])
+    parent = data
+    for seg in path[:-1]:
+        parent = parent[seg]
+    key, op = path[-1], rnd.random()
+    if op < 0.3:
+        del parent[key]
+    elif op < 0.6:
+        parent[key] = rnd.choice([1, 2.5, "x y", "true", None, False, "12", "a: b", "#c", "", [],
+                                  {}, {"a": [1, {"b": 2}]}])
+    elif isinstance(parent, list):
+        if op < 0.8:
+            parent.insert(rnd.randint(0, len(parent)), copy.deepcopy(rnd.choice(parent)))
+        else:
+            rnd.shuffle(parent)
+    else:
+        parent[f"new{rnd.randint(0, 9)}"] = rnd.choice(["s", [1, 2], {"id": "n", "cell": {"x": 1}}])
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_any_edit_is_written_as_exactly_the_edited_data(name: str) -> None:
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    rnd = random.Random(name)
+    for _ in range(40):
+        data = data_of(text)
+        for _ in range(rnd.randint(1, 6)):
+            _edit(data, rnd)
+        assert data_of(scenario_text(copy.deepcopy(data), text)) == data
