@@ -79,6 +79,17 @@ def editor_demo(tmp_path: Path) -> Iterator[Served]:
         stop(d)
 
 
+async def square_box(page: Page, x: int, y: int) -> Any:
+    """Where the map's square (x, y) is drawn. The map is drawn again when a check answers, so a
+    square found just before that is measured on the new drawing (same place, new element)."""
+    for _ in range(20):
+        box = await page.locator(f".ed-map rect.ed-square[data-x='{x}'][data-y='{y}']").bounding_box()
+        if box:
+            return box
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no square ({x},{y}) on the map")
+
+
 class Editor:
     """The editor page, with the errors it reported."""
 
@@ -103,8 +114,7 @@ class Editor:
 
     async def square(self, x: int, y: int) -> None:
         """Click the map's square (x, y) where it is drawn (whatever stands on it)."""
-        box = await self.page.locator(f".ed-map rect.ed-square[data-x='{x}'][data-y='{y}']").bounding_box()
-        assert box, (x, y)
+        box = await square_box(self.page, x, y)
         await self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
     async def enter(self, path: list[Any], value: Any) -> None:
@@ -412,9 +422,8 @@ async def test_the_editor_fits_every_width_and_names_every_control(
 
 async def drag(ed: Editor, cells: list[tuple[int, int]]) -> None:
     page = ed.page
-    squares = [page.locator(f".ed-map rect.ed-square[data-x='{x}'][data-y='{y}']") for x, y in cells]
-    boxes = [await sq.bounding_box() for sq in squares]
-    centres = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in boxes if b]
+    boxes = [await square_box(page, x, y) for x, y in cells]
+    centres = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in boxes]
     await page.mouse.move(*centres[0])
     await page.mouse.down()
     for c in centres[1:]:

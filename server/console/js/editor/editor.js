@@ -339,7 +339,17 @@ export class ScenarioEditor {
     this.problems = reply.body.problems || [];
     this.markProblems();
     this.renderProblems();
-    this.renderMap();
+    this.markMap();
+  }
+
+  /** The problems' marks on the map, set in place (a redraw mid-click would lose the click). */
+  markMap() {
+    if (!this.mapEl || this.preview) return;
+    const invalid = this.invalidKeys();
+    for (const el of this.mapEl.querySelectorAll("g.ed-piece[data-thing], .ed-lines g[data-path]")) {
+      const path = JSON.parse(el.dataset.thing || el.dataset.path);
+      el.classList.toggle("ed-invalid", invalid.has(keyOf(path)));
+    }
   }
 
   invalidKeys() {
