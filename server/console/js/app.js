@@ -22,6 +22,7 @@ import { Connections } from "./side/connections.js";
 import { Invites } from "./side/invites.js";
 import { Feed } from "./side/feed.js";
 import { dropStale } from "./player/common.js";
+import { ScenarioEditor } from "./editor/editor.js";
 
 const SECRET_KEY = "komasync.secret";
 const INVITE_KEY = "komasync.invite";
@@ -126,13 +127,39 @@ async function showRooms(rooms) {
   setHash(null);
   clear(root).appendChild(h("div.center-page",
     h("div.card.rooms",
-      h("div.card-top", h("h1", t("rooms.title")), langButton(),
+      h("div.card-top", h("h1", t("rooms.title")), langButton(), editorButton(),
         h("button", { type: "button", on: { click: signOut } }, t("signout"))),
       h("ul.room-list", rooms.map((r) => h("li", { dataset: { room: r.id } },
         h("div", h("b.room-name", r.name || r.id), " ", h("code.small", r.id)),
         h("div.muted.small", `${t("rooms.version")} ${r.version ?? "—"} · ${t("rooms.created")} ${fmtDateTime(r.created_at)}`),
         h("button.primary", { type: "button", on: { click: () => openRoom(r.id, { secret }) } }, t("rooms.open"))))))));
   rerender = () => showRooms(rooms);
+}
+
+// -- the scenario editor (GM only: it needs the GM's secret) ---------------------------------
+
+function editorButton() {
+  return h("button.open-editor", { type: "button", on: { click: showEditor } }, t("ed.open_editor"));
+}
+
+function showEditor() {
+  const secret = sessionStorage.getItem(SECRET_KEY);
+  if (!secret) return showSignIn();
+  current?.destroy();
+  current = null;
+  setHash(null);
+  const editor = new ScenarioEditor(root, {
+    secret,
+    buttons: () => [langButton(),
+      h("button", { type: "button", on: { click: () => { editor.destroy(); showRooms(); } } }, t("rooms.title"))],
+    // the signed-in secret opens the new room when it is the server's GM key; else the room's own
+    openRoom: async (room, roomSecret) => {
+      editor.destroy();
+      const rooms = await fetchRooms(secret).catch(() => []);
+      openRoom(room, { secret: rooms.some((r) => r.id === room) ? secret : roomSecret });
+    },
+  });
+  rerender = () => editor.relabel();
 }
 
 function signOut() {
@@ -248,6 +275,7 @@ class RoomView {
       langButton(),
       h("button.help", { type: "button", title: t("shortcuts.title"), on: { click: () => this.showHelp() } }, "?"),
       this.isGM ? h("button", { type: "button", on: { click: () => { this.destroy(); current = null; showRooms(); } } }, t("rooms.title")) : null,
+      this.isGM && this.credentials.secret ? editorButton() : null,
       h("button", { type: "button", on: { click: () => { this.destroy(); current = null; signOut(); } } }, t("signout")),
     ].filter(Boolean));
   }

@@ -41,14 +41,15 @@ export function schemaNow() {
   return loaded;
 }
 
-function deref(schema, node) {
+/** `node` with its `$ref`s followed (the scenario editor walks the same schemas). */
+export function deref(schema, node) {
   let n = node;
   for (let i = 0; n && n.$ref && i < 20; i += 1) n = schema.$defs[n.$ref.split("/").pop()];
   return n;
 }
 
 /** A node's non-null branches (dereferenced) and whether null is allowed. */
-function branches(schema, node) {
+export function branches(schema, node) {
   const n = deref(schema, node);
   if (!n) return { kinds: [], nullable: false };
   const alts = n.anyOf || n.oneOf;
