@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, StrictBool, ValidationError
+from pydantic import BaseModel, Field, StrictBool, ValidationError
 
 from . import paths
 from .actions import ActionBase
@@ -56,20 +56,31 @@ class Override(ActionBase):
             tx.set(path, _validated(tx.state, path, self.value))
         tx.emit("gm.override", path=list(path), reason=self.reason)
         # GM-only timeline line: the path and reason may name hidden things (BASE-OPT-2).
-        where = named_path(tx.state, path)
-        tx.say(Text(f"GM修正: {where}（理由: {self.reason}）",
-                    f"GM override: {where} (reason: {self.reason})"),
+        ja, en = named_path(tx.state, path)
+        tx.say(Text(f"GM修正: {ja}（理由: {self.reason}）",
+                    f"GM override: {en} (reason: {self.reason})"),
                chat=False)
 
 
-def named_path(state: RoomBase, path: tuple[str | int, ...]) -> str:
-    """`a/b/c` with each entry that has a name shown by it (a fort's id → 左端砦)."""
-    words = []
+def named_path(state: RoomBase, path: tuple[str | int, ...]) -> tuple[str, str]:
+    """`path` in words, ja and en: an entry by its name (a fort's id → 左端砦), a field by
+    its title (durability → 耐久力), anything else as it is."""
+    ja: list[str] = []
+    en: list[str] = []
     for i, seg in enumerate(path):
+        parent = paths.get(state, path[:i]) if paths.has(state, path[:i]) else None
         node = paths.get(state, path[:i + 1]) if paths.has(state, path[:i + 1]) else None
-        name = getattr(node, "name", None)
-        words.append(name if isinstance(name, str) and name and isinstance(seg, str) else str(seg))
-    return "/".join(words)
+        name = getattr(node, "name", None) if isinstance(parent, dict) else None
+        if isinstance(name, str) and name:
+            ja.append(name)
+            en.append(name)
+            continue
+        field = type(parent).model_fields.get(str(seg)) if isinstance(parent, BaseModel) else None
+        extra = field.json_schema_extra if field is not None else None
+        titled = isinstance(extra, dict) and "title_ja" in extra
+        ja.append(str(extra["title_ja"]) if titled else str(seg))  # type: ignore[index]
+        en.append(str(extra["title_en"]) if titled else str(seg))  # type: ignore[index]
+    return " › ".join(ja), " › ".join(en)
 
 
 def _validated(state: RoomBase, path: tuple[str | int, ...], value: Any) -> Any:

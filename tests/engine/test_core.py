@@ -106,6 +106,11 @@ def test_override_validates_against_the_declared_type() -> None:
               value={"id": "new", "name": "New"}, reason="add one")
     assert e.state.table.counters["new"].value == 0
     assert out.log[0].ja.startswith("GM修正")
+    out = act(e, GM, kind="override", path=["table", "pieces", "knight", "cell"],
+              value={"x": 2, "y": 2}, reason="押し戻し")
+    knight = e.state.table.pieces["knight"].name  # an entry by its name, a field by its title
+    assert out.log[0].ja == f"GM修正: テーブル › 駒 › {knight} › マス（理由: 押し戻し）"
+    assert out.log[0].en == f"GM override: table › pieces › {knight} › square (reason: 押し戻し)"
     act(e, GM, kind="override", path=["table", "counters", "new"], delete=True, reason="gone")
     assert "new" not in e.state.table.counters
 
