@@ -82,18 +82,26 @@ def check_rounds(logs: Path, room: str, audience: str, folder: Path) -> list[dic
     return rounds
 
 
-def canaries(store: LogReader, room: str) -> set[str]:
+def canaries(store: LogReader, room: str, inside_told: bool = False) -> set[str]:
     """What the GM's projection held and the table's never did, at any version (a hidden
-    thing revealed later is the table's from then on): the leak test's `hidden_from`."""
-    last = store.actions(room, 0)[-1].version
+    thing revealed later is the table's from then on): the leak test's `hidden_from`.
+    `inside_told`: also not a value the table was shown inside a longer text — a public
+    log line or a shown string (a player's prompt choice `LPで1点`, the table told
+    `ボリスがLPで1点受けた` once it was answered)."""
+    records = store.actions(room, 0)
     hidden: set[str] = set()
     shown: set[str] = set()
-    for v in range(last + 1):
+    for v in range(records[-1].version + 1):
         state = RoomState.model_validate(state_at(store, room, v))
         hidden |= hidden_from(state, TABLE)
         shown |= strings_of(project(state, TABLE))
     # short ASCII values (`1`, `gm`, `done`: a field's words) are not telling on their own
-    return {s for s in hidden - shown if (not s.isascii() and len(s) >= 2) or len(s) >= 5}
+    found = {s for s in hidden - shown if (not s.isascii() and len(s) >= 2) or len(s) >= 5}
+    if not inside_told:
+        return found
+    told = "\n".join([*shown, *(line[lang] for r in records for line in r.log
+                                if line.get("chat") for lang in ("ja", "en"))])
+    return {s for s in found if not holds(told, s)}
 
 
 def holds(text: str, value: str) -> bool:
