@@ -28,7 +28,7 @@ from ..adapters.svg import hidden_parts, table_svg
 from ..engine.core import Engine
 from ..engine.errors import Text
 from ..engine.players import ENFORCEMENT_WORDS, PLAYER_ROLLS_WORDS, UNCREDITED_WORDS
-from ..engine.registry import ROUND_OF
+from ..engine.registry import ROUND_OF, SUBSYSTEMS
 from ..engine.state import RoomState
 from ..engine.tx import Actor, LogLine
 from ..engine.views import Audience, View
@@ -49,7 +49,12 @@ START = Text("開始時", "At the start")
 BEFORE = Text("ラウンド開始前", "Before the first round")
 UNDONE = Text("v{v}まで取り消し（{reason}）", "Undone back to v{v} ({reason})")
 NOTE = Text("GMのメモ: {value}", "GM's note: {value}")
-UNSAID = Text("{actor}の操作（{kind}）", "{actor}'s action ({kind})")
+UNSAID = Text("{actor}の操作（{what}）", "{actor}'s action ({what_en})")
+#: An action no subsystem says is named by the part of the room it acts on, as the state
+#: names that part (the console's default sentence, words.js `words.action`): never by its
+#: kind (`grid.combatant.add` is the engine's id, not a word the table uses).
+ROOM_PART = ("ルーム", "room")
+PART_OF = {cls.model_fields["kind"].default: s.name for s in SUBSYSTEMS for cls in s.actions}
 TEMPLATE = "replay.html"
 #: The room's own settings, as the console's timeline says them (i18n.js `do.room.*`).
 ROOM_SAID: dict[str, tuple[str, dict[str, tuple[str, str]], Text]] = {
@@ -205,8 +210,9 @@ class _Teller:
         if action.get("kind") == "override" and isinstance(action.get("value"), str):
             lines.append({**_text(NOTE.format(value=action["value"])), "hidden": True})
         if not lines:
+            what, what_en = _part_words(str(action.get("kind", "")))
             said = describe(action, before, after) or _room_said(action) or UNSAID.format(
-                actor=_actor(record.actor), kind=action.get("kind", ""))
+                actor=_actor(record.actor), what=what, what_en=what_en)
             lines = [{**_text(said)}]
         return lines
 
@@ -222,6 +228,15 @@ def _room_said(action: dict[str, Any]) -> Text | None:
     value = str(action.get(field_name, ""))
     ja, en = words.get(value, (value, value))
     return Text(text.ja.format(mode=ja), text.en.format(mode=en))
+
+
+def _part_words(kind: str) -> tuple[str, str]:
+    """The room's part an action of `kind` acts on, in ja and en (its state field's title)."""
+    field = RoomState.model_fields.get(PART_OF.get(kind, ""))
+    extra = field.json_schema_extra if field is not None else None
+    if isinstance(extra, dict) and "title_ja" in extra:
+        return str(extra["title_ja"]), str(extra["title_en"])
+    return ROOM_PART
 
 
 def _round_key(state: RoomState) -> tuple[tuple[str, int], ...]:

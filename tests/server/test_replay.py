@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import itertools
-import json
 import re
 import sys
 import zipfile
@@ -23,19 +21,13 @@ from typing import Any
 import aiohttp
 import pytest
 from recording import ROOMS, UNTHROTTLED, Session
+from replay_support import canaries, check_rounds, files_text, holds, logs_scope, page_data, replay
 from test_cli_errors import create, one_line, run
 from test_cli_startup import heavy, imported
-from test_hidden_leaks import SECRET_NUMBERS, SECRET_WORDS, hidden_from, strings_of
+from test_hidden_leaks import SECRET_NUMBERS, SECRET_WORDS, strings_of
 
-from conftest import EXAMPLES, ON_REDIS, ROOT, gm, open_store, start_server, store_args
-from komasync.engine.registry import ROUND_OF
-from komasync.engine.state import RoomState
-from komasync.engine.views import GM, Audience, project
-from komasync.server.cli import main
-from komasync.server.replay import LogReader, state_at
+from conftest import EXAMPLES, ROOT, gm, open_store, start_server, store_args
 
-TABLE = Audience("table")
-AUDIENCE = {"players": TABLE, "gm": GM}
 HIDDEN_ROOMS = {"hidden_bases": "hidden_bases.yaml", "hidden_td": "hidden_td.yaml"}
 
 
@@ -77,12 +69,7 @@ HIDDEN_SCRIPTS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def _scope(fixture_name: str, config: pytest.Config) -> str:
-    # Redis databases are emptied after each test: there, every test plays its own logs.
-    return "function" if ON_REDIS else "module"
-
-
-@pytest.fixture(scope=_scope)  # type: ignore[arg-type]
+@pytest.fixture(scope=logs_scope)  # type: ignore[arg-type]
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The rooms' logs, played once for the module (once per test on Redis)."""
     folder = tmp_path_factory.mktemp("replay")
@@ -90,86 +77,17 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def replay(logs: Path, room: str, audience: str, tmp: Path) -> Path:
-    out = tmp / f"{room}-{audience}"
-    assert main(["replay", room, *store_args(logs / f"{room}.sqlite3"), "--audience", audience,
-                 "--out", str(out)]) == 0
-    return out
-
-
-def page_data(folder: Path) -> dict[str, Any]:
-    html = (folder / "index.html").read_text(encoding="utf-8")
-    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html,
-                      re.S)
-    assert found is not None
-    data: dict[str, Any] = json.loads(found.group(1))
-    return data
-
-
-def projected(store: LogReader, room: str, version: int, audience: Audience) -> dict[str, Any]:
-    tree: dict[str, Any] = project(RoomState.model_validate(state_at(store, room, version)),
-                                   audience)
-    tree.pop("rng", None)
-    return json.loads(json.dumps(tree))
-
-
-def round_key(state: RoomState) -> list[tuple[str, int]]:
-    return [(n, m.number) for n, fn in ROUND_OF.items()
-            if (part := getattr(state, n, None)) is not None and (m := fn(part)) is not None]
-
-
 @pytest.mark.parametrize("audience", ["players", "gm"])
 @pytest.mark.parametrize("room", list(ROOMS))
 def test_every_round_is_the_engines_own_replay(logs: Path, tmp_path: Path, room: str,
                                                audience: str, capsys: pytest.CaptureFixture[str]
                                                ) -> None:
-    data = page_data(replay(logs, room, audience, tmp_path))
+    folder = replay(logs, room, audience, tmp_path)
     said = capsys.readouterr().out
     assert re.search(r"\d+件の操作・\d+章を[\d.]+秒で", said) and "actions in" in said, said
-    store = open_store(logs / f"{room}.sqlite3")
-    last = store.actions(room, 0)[-1].version
-    rounds = data["rounds"]
-    assert data["actions"] == last and rounds[0]["last"] == 0 and rounds[-1]["last"] == last
+    rounds = check_rounds(logs, room, audience, folder)
     if room != "table":  # the generic table counts no rounds: its story is one chapter
         assert len(rounds) >= 3
-    for i, r in enumerate(rounds):
-        assert r["state"] == projected(store, room, r["last"], AUDIENCE[audience]), (room, i)
-        assert (tmp_path / f"{room}-{audience}" / r["picture"]).read_text().startswith("<svg")
-    # a chapter ends exactly where the round (by the subsystems' own hooks) changes
-    keys = [round_key(RoomState.model_validate(state_at(store, room, v)))
-            for v in range(last + 1)]
-    for before, after in itertools.pairwise(rounds[1:]):
-        assert keys[before["last"]] != keys[before["last"] + 1] == keys[after["last"]]
-    assert zipfile.ZipFile(tmp_path / f"{room}-{audience}.zip").namelist()[0].endswith(
-        "/index.html")
-
-
-def canaries(store: LogReader, room: str) -> set[str]:
-    """What the GM's projection held and the table's never did, at any version (a hidden
-    thing revealed later is the table's from then on): the leak test's `hidden_from`."""
-    last = store.actions(room, 0)[-1].version
-    hidden: set[str] = set()
-    shown: set[str] = set()
-    for v in range(last + 1):
-        state = RoomState.model_validate(state_at(store, room, v))
-        hidden |= hidden_from(state, TABLE)
-        shown |= strings_of(project(state, TABLE))
-    # short ASCII values (`1`, `gm`, `done`: a field's words) are not telling on their own
-    return {s for s in hidden - shown if (not s.isascii() and len(s) >= 2) or len(s) >= 5}
-
-
-def holds(text: str, value: str) -> bool:
-    """`value` in `text`; an ASCII one as a whole token (`condition` is not `gp_conditions`)."""
-    if not value.isascii():
-        return value in text
-    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", text) is not None
-
-
-def files_text(folder: Path) -> str:
-    texts = [p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())]
-    archive = zipfile.ZipFile(folder.with_name(folder.name + ".zip"))
-    texts += [archive.read(n).decode("utf-8") for n in archive.namelist()]
-    return "\n".join(texts)
 
 
 @pytest.mark.parametrize("room", [*ROOMS, *HIDDEN_ROOMS])
