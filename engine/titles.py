@@ -8,9 +8,11 @@ console's typed override editor needs no table of its own.
 
 Scenario models say the same, plus what the scenario editor builds forms from: `ref` (the
 scenario list(s) an id names, when not the state path of `ids`), `cells` (a list of
-squares walked in order, `path`, or a set, `area`), `about` (a short ja/en description)
-and, for a map, `key`/`value` (what its keys and values are). `editor_schema` turns them
-into the scenario schema's `x-ref`, `x-cells`, `propertyNames` and `additionalProperties`.
+squares walked in order, `path`, or a set, `area`), `about` (a short ja/en description),
+`empty_means` (left empty, the field takes the item's own field of that name: a
+character's piece is its id) and, for a map, `key`/`value` (what its keys and values
+are). `editor_schema` turns them into the scenario schema's `x-ref`, `x-cells`,
+`propertyNames` and `additionalProperties`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ def shown(ja: str, en: str, *, rule: str | None = None,
           cells: Literal["path", "area"] | None = None,
           about: tuple[str, str] | None = None,
           key: tuple[str, str] | None = None, key_pattern: str | None = None,
-          value: tuple[str, str] | None = None) -> dict[str, Any]:
+          value: tuple[str, str] | None = None,
+          empty_means: str | None = None) -> dict[str, Any]:
     """A field's `json_schema_extra`: title_ja/title_en, and the rest when given (`ref`
     names one scenario list's dotted path, or a tuple of them when either may be named)."""
     extra: dict[str, Any] = {"title_ja": ja, "title_en": en}
@@ -48,6 +51,8 @@ def shown(ja: str, en: str, *, rule: str | None = None,
         extra["x-ref"] = ref if isinstance(ref, str) else list(ref)
     if cells is not None:
         extra["x-cells"] = cells
+    if empty_means is not None:  # left empty, the field means the item's own `empty_means`
+        extra["x-empty-means"] = empty_means
     if key is not None or key_pattern is not None:
         extra["x-key"] = _titled(key, pattern=key_pattern)
     if value is not None:

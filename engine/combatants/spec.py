@@ -25,7 +25,7 @@ class CombatantSpec(BaseModel):
                     json_schema_extra=shown("ID", "id"))
     piece: Id | None = Field(default=None, json_schema_extra=shown(
         "駒", "piece", ref="table.pieces",
-        about=("空欄なら id と同じ駒", "empty: the piece with the same id")))
+        about=("空欄なら id と同じ駒", "empty: the piece with the same id"), empty_means="id"))
     side: Side = Field(json_schema_extra=shown("陣営", "side", words=SIDE_WORDS))
     counters: dict[Id, Id] = Field(default_factory=dict, max_length=MAX_DATA, json_schema_extra=shown(
         "カウンター", "counters", ref="table.counters", key=("役割（HP・DPなど）", "role (HP, DP, …)"),

@@ -443,6 +443,9 @@ async def test_an_area_is_drawn_by_clicking_and_dragging_squares(
     where = [part, "obstacles"]
     words = page.locator(f".ed-squares{attr('path', where)} .ed-cells-words")
     await pw_expect(words).to_contain_text("(8,5) (8,6) (11,2) (11,9)")
+    # A character whose piece is left empty (its id) is listed by that piece's name.
+    titles = await page.locator(".ed-item-title").all_inner_texts()
+    assert "剣士レオ" in titles and "fighter" not in titles, titles
     await page.click(f"button{attr('draw', where)}")
     await pw_expect(page.locator(".ed-map-wrap .board")).to_have_attribute("data-mode", "draw")
     await ed.square(8, 6)  # an obstacle there: gone

@@ -205,6 +205,11 @@ def test_a_passage_is_walked_in_order() -> None:
     assert _schema()["$defs"]["PassageSpec"]["properties"]["cells"]["x-cells"] == "path"
 
 
+def test_an_empty_piece_is_the_characters_own_id() -> None:
+    """The editor names a character whose piece is left empty by the piece of its id."""
+    assert _schema()["$defs"]["CombatantSpec"]["properties"]["piece"]["x-empty-means"] == "id"
+
+
 def test_maps_say_what_their_keys_and_values_are() -> None:
     """A form for a map needs its keys' and values' words: waves by round number, a PC's
     skill values by skill name."""

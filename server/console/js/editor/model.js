@@ -87,14 +87,18 @@ export function isCell(schema, node) {
   return square(n) || branches(schema, node).kinds.some(square); // a cell or "a cell or none"
 }
 
-/** An item's shown name: its own, else the name of a thing one of its `x-ref` fields names, else its id. */
+/**
+ * An item's shown name: its own, else the name of a thing one of its `x-ref` fields names
+ * (an empty one by the field `x-empty-means` says: a character's piece is its id), else its id.
+ */
 export function itemName(schema, data, node, item) {
   if (!item || typeof item !== "object") return "";
   if (item.name || item.text || item.ja) return nameOf(item);
   const obj = branches(schema, node).kinds.find((k) => k.properties);
   for (const [key, sub] of Object.entries(obj?.properties || {})) {
-    if (typeof item[key] !== "string") continue;
-    const hit = (refChoices(data, sub, null) || []).find((c) => c.value === item[key]);
+    const value = item[key] || item[sub?.["x-empty-means"]];
+    if (typeof value !== "string") continue;
+    const hit = (refChoices(data, sub, null) || []).find((c) => c.value === value);
     if (hit) return hit.label;
   }
   return nameOf(item);
