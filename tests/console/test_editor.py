@@ -388,6 +388,11 @@ async def test_the_editor_fits_every_width_and_names_every_control(
     for lang, locale in (("ja", "ja-JP"), ("en", "en-US")):
         ed = await open_editor(browser, demo, locale=locale)
         page = ed.page
+        # the file chooser speaks the UI's language (the browser's own button would not)
+        chooser = page.locator(".ed-start .ed-file-button").first
+        await pw_expect(chooser).to_have_text("ファイルを選ぶ…" if lang == "ja" else "Choose a file…")
+        native = await page.locator(".ed-start input.ed-file").first.bounding_box()
+        assert native is not None and native["width"] <= 1
         await ed.open_file(EXAMPLES / "tower_defense.yaml")
         await page.locator(f".ed-map g.ed-piece{attr('thing', ['tower_defense', 'forts', 0])}").click()
         for width in (1024, 1440, 1920):

@@ -14,7 +14,7 @@ import { getAt, setAt, removeAt, keyOf, nodeAt, titleOf, nameOf, mapThings } fro
 addStrings({
   ja: {
     "ed.title": "シナリオエディタ", "ed.open_editor": "シナリオエディタ",
-    "ed.start": "テンプレートから始める", "ed.open_file": "ファイルを開く", "ed.open_hint": "YAMLのシナリオファイル",
+    "ed.start": "テンプレートから始める", "ed.open_file": "ファイルを開く", "ed.choose_file": "ファイルを選ぶ…", "ed.open_hint": "YAMLのシナリオファイル",
     "ed.problems": "チェック結果", "ed.ok": "問題はありません。", "ed.checking": "チェック中…",
     "ed.line": "{n}行目", "ed.preview": "プレイヤー視点", "ed.preview_on": "プレイヤー視点で表示中",
     "ed.hidden_list": "プレイヤーに見えないもの", "ed.nothing_hidden": "全てプレイヤーに見えます。",
@@ -25,7 +25,7 @@ addStrings({
   },
   en: {
     "ed.title": "Scenario editor", "ed.open_editor": "Scenario editor",
-    "ed.start": "Start from a template", "ed.open_file": "Open a file", "ed.open_hint": "a YAML scenario file",
+    "ed.start": "Start from a template", "ed.open_file": "Open a file", "ed.choose_file": "Choose a file…", "ed.open_hint": "a YAML scenario file",
     "ed.problems": "Check", "ed.ok": "No problems.", "ed.checking": "Checking…",
     "ed.line": "line {n}", "ed.preview": "Player view", "ed.preview_on": "Showing the player view",
     "ed.hidden_list": "Hidden from the players", "ed.nothing_hidden": "The players see everything.",
@@ -119,7 +119,8 @@ export class ScenarioEditor {
   }
 
   startControls() {
-    const file = h("input.ed-file", { type: "file", accept: ".yaml,.yml,text/yaml", "aria-label": t("ed.open_file"),
+    // The browser's own file button speaks the browser's language: ours is shown instead.
+    const file = h("input.ed-file.sr-only", { type: "file", accept: ".yaml,.yml,text/yaml", "aria-label": t("ed.open_file"),
       on: { change: async () => {
         const f = file.files?.[0];
         if (f) await this.open(await f.text(), f.name);
@@ -128,7 +129,9 @@ export class ScenarioEditor {
       h("div.ed-templates", h("span.ed-label", t("ed.start")),
         this.templates.map((tp) => h("button.ed-template", { type: "button", dataset: { template: tp.id },
           on: { click: () => this.open(tp.yaml, `${tp.id}.yaml`) } }, pick(tp)))),
-      h("label.ed-open", h("span", t("ed.open_file")), " ", file, h("span.muted.small", ` ${t("ed.open_hint")}`)));
+      h("label.ed-open", h("span", t("ed.open_file")), " ", file,
+        h("span.ed-file-button", { "aria-hidden": "true" }, t("ed.choose_file")),
+        h("span.muted.small", ` ${t("ed.open_hint")}`)));
   }
 
   // -- drawing -------------------------------------------------------------------------------
