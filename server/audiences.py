@@ -39,9 +39,14 @@ from .roll_ledger import RollLedger
 from .storage import ActionRecord
 from .tables import Tables
 
-__all__ = ["Audiences", "Frames"]
+__all__ = ["Audiences", "Frames", "by_gm"]
 
 T = TypeVar("T")
+
+
+def by_gm(actor: dict[str, Any]) -> bool:
+    """Whether a logged change was the GM's (every audience is told: `change.by_gm`)."""
+    return actor.get("role") == "gm"
 
 Frames = dict[str, bytes]
 """Serialised frames of one change, keyed by audience key."""
@@ -143,6 +148,8 @@ class Audiences:
                                 "to_version": outcome.version}
         if record.action.get("kind") == "restore":  # every audience drops what it undid
             head["undo_to"] = record.action["to_version"]
+        if by_gm(record.actor):  # a player sees that the GM, not they, moved their PC
+            head["by_gm"] = True
         gm = self.views["gm"]
         frames: Frames = {"gm": dumps({
             **head, "ops": gm.update(root, units),

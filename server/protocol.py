@@ -260,6 +260,7 @@ class Change(_Msg):
     log: list[LogEntry] = Field(default_factory=list)
     info: ActionInfo | None = None
     undo_to: StrictInt | None = None  # an undo: the version it went back to (every audience)
+    by_gm: StrictBool = False  # every audience: the GM made this change (a player's log says so)
 
 
 class Ack(_Msg):

@@ -21,6 +21,7 @@ from ..engine.control import Answer
 from ..engine.errors import Refusal
 from ..engine.queries import QueryBase
 from ..engine.registry import ACTIONS, QUERIES
+from .audiences import by_gm
 from .connection import Connection, Peer, close_socket, dumps
 from .dry_run import dry_run
 from .errors import (
@@ -360,7 +361,7 @@ class Session:
         if public:
             return [{"version": r.version, "at": r.at,
                      "log": [{"ja": x["ja"], "en": x["en"]} for x in r.log if x.get("chat")],
-                     **_undo_to(r.action)}
+                     **_undo_to(r.action), **({"by_gm": True} if by_gm(r.actor) else {})}
                     for r in records]
         return [{"version": r.version, "actor": r.actor, "action": r.action, "rolls": r.rolls,
                  "log": r.log, "warnings": r.warnings, "at": r.at} for r in records]

@@ -2596,6 +2596,7 @@ export interface Change {
   log?: LogEntry[];
   info?: ActionInfo | null;
   undo_to?: number | null;
+  by_gm?: boolean;
 }
 export interface Op {
   op: "set" | "del";

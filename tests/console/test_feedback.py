@@ -210,3 +210,41 @@ async def test_two_goblins_get_distinct_labels(browser: Browser, demo: Demo, wid
     await gm.close()
     console.check()
     player.check()
+
+
+BY_GM = {"ja": "GM", "en": "GM"}
+BY_GM_TITLE = {"ja": "GMが行った変更です", "en": "a change the GM made"}
+
+
+@pytest.mark.parametrize(("width", "lang"), [(1024, "ja"), (1920, "en")])
+async def test_a_players_log_marks_what_the_gm_did(browser: Browser, demo: Demo, width: int,
+                                                  lang: str) -> None:
+    """The GM's changes (its own, and for her PC) are marked in the player's log, live and
+    after a reload from the public history; her own are not (`change.by_gm`)."""
+    gm = await GM.connect(demo, GRID)
+    player = await player_page(browser, demo, gm, GRID, "alice", width, lang)
+    page = player.page
+    await start_fighter(gm, player)  # the GM starts the round; she starts 剣士レオ's process
+    started, hers = gm.c.version - 1, gm.c.version
+    await gm.act({"kind": "grid.move", "combatant": "fighter", "to": {"x": 3, "y": 4}})  # for her PC
+    for_her = gm.c.version
+    feed = page.locator(".viewer-log")
+
+    async def marks() -> None:
+        for version, by_gm in ((started, True), (hers, False), (for_her, True)):
+            lines = feed.locator(f"li[data-version='{version}']")
+            await pw_expect(lines.first).to_be_visible()
+            badge = lines.first.locator(".feed-gm")
+            if by_gm:
+                await pw_expect(badge).to_have_text(BY_GM[lang])
+                await pw_expect(badge).to_have_attribute("title", BY_GM_TITLE[lang])
+            else:
+                await pw_expect(badge).to_have_count(0)
+
+    await at_version(player, for_her)
+    await marks()
+    await page.reload()
+    await at_version(player, for_her)
+    await marks()
+    await gm.close()
+    player.check()

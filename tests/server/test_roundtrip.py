@@ -167,7 +167,7 @@ async def test_players_history_holds_only_public_log_lines(running: Running) -> 
     await alice.send({"type": "history", "id": "h"})
     entries = (await alice.expect("history"))["entries"]
     assert [e["version"] for e in entries] == [1, 2]
-    assert all(set(e) == {"version", "at", "log"} for e in entries)
+    assert all(set(e) == {"version", "at", "log", "by_gm"} for e in entries)  # both the GM's
     text = json.dumps(entries, ensure_ascii=False)
     assert "assassin" not in text and "暗殺者" not in text and "影" not in text
     await g.send({"type": "history", "id": "g"})

@@ -39,7 +39,7 @@ async def test_undo_tells_every_audience_where_it_went_back(running: Running) ->
     await alice.send({"type": "history", "id": "h1", "after": 0, "limit": 10})
     entries = (await alice.expect("history", id="h1"))["entries"]
     assert [e.get("undo_to") for e in entries] == [None, None, 1]
-    assert set(entries[2]) == {"version", "at", "log", "undo_to"}  # no reason, no target state
+    assert set(entries[2]) == {"version", "at", "log", "undo_to", "by_gm"}  # no reason, no target state
 
 
 async def test_warning_notice_names_its_version(running: Running) -> None:

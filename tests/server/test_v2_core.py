@@ -5,6 +5,7 @@ acks, rejects, errors and prompts."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +127,34 @@ async def test_server_errors_and_rejects_come_from_the_server_group(running: Run
     assert sent_as(code) == ["reject"]
     assert not any(code.code in group for group in REFUSALS)  # the server's, not the engine's
     await g.close()
+
+
+def changes(client: Client) -> dict[int, dict[str, Any]]:
+    """The change frames a client has read, by the version each made."""
+    frames = [json.loads(text) for text in client.raw]
+    return {f["to_version"]: f for f in frames if f["type"] == "change"}
+
+
+async def test_every_audience_is_told_which_changes_the_gm_made(tmp_path: Path) -> None:
+    """A player's log marks what the GM did (for her PC too): `change.by_gm`, live and in
+    the public history she pages in; her own changes carry no mark."""
+    r = await start_server(tmp_path / "k.sqlite3", SEAMLESS)
+    try:
+        g = await gm(r)
+        alice = await join(r, await invite(g, "player", "alice"))
+        started = (await g.reply({"kind": "grid.start"}))["version"]
+        hers = (await alice.reply({"kind": "grid.process.start", "combatant": "fighter"}))["version"]
+        for_her = (await g.reply({"kind": "grid.step.end", "combatant": "fighter"}))["version"]  # for her PC
+        await alice.settle(for_her)
+        seen = changes(alice)
+        assert seen[started].get("by_gm") is True and seen[for_her].get("by_gm") is True
+        assert "by_gm" not in seen[hers]
+        assert "info" not in seen[for_her]  # who exactly, and how, stays the GM's
+        await alice.send({"type": "history", "id": "h1", "after": 0})
+        history = {e["version"]: e for e in (await alice.expect("history", id="h1"))["entries"]}
+        assert history[started].get("by_gm") is True and history[for_her].get("by_gm") is True
+        assert "by_gm" not in history[hers] and "actor" not in history[hers]
+        await g.close()
+        await alice.close()
+    finally:
+        await r.runner.cleanup()
