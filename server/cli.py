@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import Text
 from .cli_common import MIN_SECRET, CliError, say_error
+from .cli_parser import Parser
 
 if TYPE_CHECKING:
     from ..engine.scenario_file import ScenarioError
@@ -224,7 +225,7 @@ def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p: argparse.ArgumentParser = Parser(
         prog="komasync",
         description="TRPG戦闘サブシステムの状態を管理し、VTTと同期するサーバー / "
                     "Keeps TRPG battle subsystems' state and syncs it with virtual tabletops.")

@@ -221,3 +221,29 @@ async def test_the_console_cannot_invite_a_player_who_does_not_exist(running: Ru
     await g.send({"type": "invite.create", "id": "i2", "role": "player", "player": "alice"})
     assert (await g.expect("invite", id="i2"))["player"] == "alice"
     await g.close()
+
+
+def test_argparse_speaks_japanese_and_english_too() -> None:
+    """A mistyped command line (argparse's own errors) and every --help say their words in
+    ja and en: usage, the argument groups, -h, and each error, English kept after it."""
+    cases = [
+        (["room", "create"], "次の引数が必要です: file", "the following arguments are required: file"),
+        (["nosuch"], "引数 COMMAND に 'nosuch' は選べません", "invalid choice: 'nosuch'"),
+        (["replay", "demo", "--audience", "x"], "引数 --audience に 'x' は選べません", "(choose from"),
+        (["serve", "--port", "abc"], "引数 --port の値 'abc' は整数として読めません", "invalid int value"),
+        (["room", "list", "--bogus"], "知らない引数です: --bogus", "unrecognized arguments: --bogus"),
+    ]
+    for args, ja, en in cases:
+        out = run(*args)
+        assert out.returncode == 2, (args, out.stderr)
+        usage, *rest = out.stderr.strip().splitlines()
+        assert usage.startswith("使い方 / usage: komasync"), out.stderr
+        said = rest[-1]
+        assert ja in said and en in said and said.index(ja) < said.index(en), said
+        assert "Traceback" not in out.stderr
+    for args in (["--help"], ["room", "create", "--help"], ["scenario", "check", "--help"]):
+        text = run(*args).stdout
+        assert text.startswith("使い方 / usage: komasync"), text
+        assert "引数 / arguments:" in text and "オプション / options:" in text, text
+        assert "このヘルプを表示して終了 / show this help and exit" in text
+        assert "positional arguments:" not in text and "show this help message" not in text
