@@ -394,6 +394,10 @@ async def test_the_editor_fits_every_width_and_names_every_control(
         native = await page.locator(".ed-start input.ed-file").first.bounding_box()
         assert native is not None and native["width"] <= 1
         await ed.open_file(EXAMPLES / "tower_defense.yaml")
+        # a passage has no name: it is called by the things it joins, never by its id
+        titles = await page.locator(".ed-item-title").all_inner_texts()
+        assert "左端 → 左端砦" in titles and "左端砦 → 中央左砦" in titles, titles
+        assert not {"in_left", "front_1"} & set(titles), titles
         await page.locator(f".ed-map g.ed-piece{attr('thing', ['tower_defense', 'forts', 0])}").click()
         for width in (1024, 1440, 1920):
             await page.set_viewport_size({"width": width, "height": 900})

@@ -235,7 +235,7 @@ function describeScalar(ctx, node, path, label) {
   const strings = kinds.filter((k) => k.type === "string" && !k.enum);
   const enums = kinds.filter((k) => Array.isArray(k.enum));
   const numbers = kinds.filter((k) => k.type === "integer" || k.type === "number");
-  const refs = refChoices(ctx.data, meta, null);
+  const refs = refChoices(ctx.data, meta, null, ctx.schema);
   if (refs && strings.length) return { kind: "id", choices: refs, nullable, title, meta };
   if (enums.length && !numbers.length && !strings.length) {
     const choices = enums.flatMap((e) => e.enum.map((v) => ({ value: v, label: wordOf(meta, e, v) })));
@@ -295,7 +295,7 @@ function hint(node) {
 function pickerInput(ctx, desc, shown, value, path, label) {
   const build = () => {
     // an id picker lists the things as they are now (a name typed since the form was drawn)
-    const opts = desc.kind === "id" ? [...(refChoices(ctx.data, desc.meta, null) || [])] : [...desc.choices];
+    const opts = desc.kind === "id" ? [...(refChoices(ctx.data, desc.meta, null, ctx.schema) || [])] : [...desc.choices];
     const cur = shown ?? null;
     if (desc.nullable) opts.unshift({ value: null, label: t("sf.none") });
     if (cur !== null && !opts.some((o) => o.value === cur)) opts.push({ value: cur, label: t("ed.unknown", { value: cur }) });

@@ -88,20 +88,23 @@ export function isCell(schema, node) {
 }
 
 /**
- * An item's shown name: its own, else the name of a thing one of its `x-ref` fields names
- * (an empty one by the field `x-empty-means` says: a character's piece is its id), else its id.
+ * An item's shown name: its own, else the names of the things its `x-ref` fields name
+ * (a passage: 「左端 → 左端砦」; an empty one by the field `x-empty-means` says: a
+ * character's piece is its id), else its id.
  */
-export function itemName(schema, data, node, item) {
+export function itemName(schema, data, node, item, depth = 0) {
   if (!item || typeof item !== "object") return "";
   if (item.name || item.text || item.ja) return nameOf(item);
   const obj = branches(schema, node).kinds.find((k) => k.properties);
+  const named = [];
   for (const [key, sub] of Object.entries(obj?.properties || {})) {
     const value = item[key] || item[sub?.["x-empty-means"]];
     if (typeof value !== "string") continue;
-    const hit = (refChoices(data, sub, null) || []).find((c) => c.value === value);
-    if (hit) return hit.label;
+    const hit = (refChoices(data, sub, null, depth < 1 ? schema : null, depth + 1) || []).find((c) => c.value === value);
+    if (hit) named.push(hit.label);
+    if (named.length === 2) break;
   }
-  return nameOf(item);
+  return named.length ? named.join(" → ") : nameOf(item);
 }
 
 /** The lists an `x-ref` (or the state schema's `ids`) names, as data paths. */
@@ -112,8 +115,11 @@ function refPaths(meta, items) {
   return Array.isArray(ids) ? [ids.map(String)] : null;
 }
 
-/** The things an id field may name, [{value, label}] by their names (null: not an id field). */
-export function refChoices(data, meta, items) {
+/**
+ * The things an id field may name, [{value, label}] by their names (null: not an id field);
+ * with `schema`, a thing without a name is called as its item heading is (`itemName`).
+ */
+export function refChoices(data, meta, items, schema = null, depth = 0) {
   const paths = refPaths(meta, items);
   if (!paths) return null;
   const out = [];
@@ -122,9 +128,11 @@ export function refChoices(data, meta, items) {
     const entries = Array.isArray(where)
       ? where.map((thing) => [thing?.id, thing])
       : Object.entries(where || {});
+    const node = schema ? nodeAt(schema, [...path, 0]) : null;
     for (const [id, thing] of entries) {
       if (id === undefined || id === null || id === "") continue;
-      out.push({ value: String(id), label: nameOf(thing) || String(id) });
+      const label = node ? itemName(schema, data, node, thing, depth) : nameOf(thing);
+      out.push({ value: String(id), label: label || String(id) });
     }
   }
   return out;
