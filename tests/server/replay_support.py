@@ -10,13 +10,15 @@ import itertools
 import json
 import re
 import zipfile
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from recording import UNTHROTTLED, Session
 from test_hidden_leaks import hidden_from, strings_of
 
-from conftest import ON_REDIS, open_store, store_args
+from conftest import EXAMPLES, ON_REDIS, open_store, start_server, store_args
 from komasync.engine.registry import ROUND_OF
 from komasync.engine.state import RoomState
 from komasync.engine.views import GM, Audience, project
@@ -25,6 +27,24 @@ from komasync.server.replay import LogReader, state_at
 
 TABLE = Audience("table")
 AUDIENCE = {"players": TABLE, "gm": GM}
+
+
+Script = Callable[[Session], Awaitable[None]]
+
+
+async def play_rooms(folder: Path, rooms: Mapping[str, tuple[str, str, Script]]) -> None:
+    """Each scripted demo room (example file, dice seed, script) played on its own server,
+    its store left in `folder` as `<room>.sqlite3`."""
+    for room, (scenario, seed, script) in rooms.items():
+        r = await start_server(folder / f"{room}.sqlite3", EXAMPLES / scenario, UNTHROTTLED,
+                               room_id=room, secret=f"{room}-gm-secret", seed=seed)
+        s = Session(r)
+        try:
+            await s.connect_gm()
+            await script(s)
+        finally:
+            await s.close()
+            await r.runner.cleanup()
 
 
 def logs_scope(fixture_name: str, config: pytest.Config) -> str:

@@ -20,8 +20,17 @@ from typing import Any
 
 import aiohttp
 import pytest
-from recording import ROOMS, UNTHROTTLED, Session
-from replay_support import canaries, check_rounds, files_text, holds, logs_scope, page_data, replay
+from recording import ROOMS
+from replay_support import (
+    canaries,
+    check_rounds,
+    files_text,
+    holds,
+    logs_scope,
+    page_data,
+    play_rooms,
+    replay,
+)
 from test_cli_errors import create, one_line, run
 from test_cli_startup import heavy, imported
 from test_hidden_leaks import SECRET_NUMBERS, SECRET_WORDS, strings_of
@@ -32,16 +41,7 @@ HIDDEN_ROOMS = {"hidden_bases": "hidden_bases.yaml", "hidden_td": "hidden_td.yam
 
 
 async def _play(folder: Path) -> None:
-    for room, (scenario, seed, script) in ROOMS.items():
-        r = await start_server(folder / f"{room}.sqlite3", EXAMPLES / scenario, UNTHROTTLED,
-                               room_id=room, secret=f"{room}-gm-secret", seed=seed)
-        s = Session(r)
-        try:
-            await s.connect_gm()
-            await script(s)
-        finally:
-            await s.close()
-            await r.runner.cleanup()
+    await play_rooms(folder, ROOMS)
     for room, scenario in HIDDEN_ROOMS.items():  # the leak test's rooms of secrets
         r = await start_server(folder / f"{room}.sqlite3", ROOT / "tests/data" / scenario,
                                room_id=room, seed="replay")

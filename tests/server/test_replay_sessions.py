@@ -16,22 +16,29 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from recording import UNTHROTTLED, Session
-from replay_support import canaries, check_rounds, files_text, holds, logs_scope, page_data, replay
+from recording import Session
+from replay_support import (
+    Script,
+    canaries,
+    check_rounds,
+    files_text,
+    holds,
+    logs_scope,
+    page_data,
+    play_rooms,
+    replay,
+)
 from test_mass_war import War
 
-from conftest import EXAMPLES, open_store, start_server
+from conftest import open_store
 from komasync.adapters.subsystems.mass import row_columns
 from komasync.adapters.svg import CELL
 from komasync.engine.state import RoomState
 from komasync.server.replay import state_at
-
-Script = Callable[[Session], Awaitable[None]]
 
 
 async def ok(s: Session, who: str, action: dict[str, Any]) -> dict[str, Any]:
@@ -186,16 +193,7 @@ ROOMS: dict[str, tuple[str, str, Script]] = {
 
 
 async def _play(folder: Path) -> None:
-    for room, (scenario, seed, script) in ROOMS.items():
-        r = await start_server(folder / f"{room}.sqlite3", EXAMPLES / scenario, UNTHROTTLED,
-                               room_id=room, secret=f"{room}-gm-secret", seed=seed)
-        s = Session(r)
-        try:
-            await s.connect_gm()
-            await script(s)
-        finally:
-            await s.close()
-            await r.runner.cleanup()
+    await play_rooms(folder, ROOMS)
 
 
 @pytest.fixture(scope=logs_scope)  # type: ignore[arg-type]
